@@ -1,0 +1,3 @@
+module github.com/oficina/oficina
+
+go 1.26

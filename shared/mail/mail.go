@@ -1,0 +1,22 @@
+// Package mail is the outgoing mail port. The embedded implementation
+// (Outbox) writes each message as an .eml file; the cloud one sends it
+// through Amazon SES.
+package mail
+
+import "context"
+
+// Message is one email with a plain-text and an HTML body.
+type Message struct {
+	To      string
+	Subject string
+	Text    string
+	HTML    string
+	// Tag names the message kind ("confirm", "reset", "invite"...), used for
+	// logs and the SES configuration set's message tags.
+	Tag string
+}
+
+// Sender delivers messages.
+type Sender interface {
+	Send(ctx context.Context, m Message) error
+}

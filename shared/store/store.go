@@ -1,0 +1,166 @@
+// Package store is the document store port: CouchDB-style databases of JSON
+// documents with revisions, a per-database change sequence, a klass index and
+// small keyed records with expiry. Two real implementations satisfy it
+// (store/bolt for the embedded product, store/dynamo for AWS) and both pass
+// the same conformance suite in store/storetest.
+//
+// Every method takes the database name first so that no caller can forget the
+// tenant.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Sentinel errors. The HTTP layer maps them to status codes in one place.
+var (
+	// ErrNotFound: the document (or record) does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrDeleted: the document existed and was deleted (a tombstone remains).
+	ErrDeleted = errors.New("deleted")
+	// ErrConflict: the expected revision is not the current one.
+	ErrConflict = errors.New("document update conflict")
+	// ErrDBNotFound: the database has not been created.
+	ErrDBNotFound = errors.New("database does not exist")
+	// ErrDBExists: CreateDB on a database that already exists.
+	ErrDBExists = errors.New("database already exists")
+	// ErrExists: PutRecord with IfAbsent on a live record.
+	ErrExists = errors.New("record already exists")
+	// ErrTooLarge: the document body exceeds MaxDocBytes.
+	ErrTooLarge = errors.New("document too large")
+)
+
+// MaxDocBytes bounds a stored document body on every backend, so that the
+// embedded store and DynamoDB (400 KB items) accept exactly the same documents.
+const MaxDocBytes = 350 * 1024
+
+// Doc is one stored document revision.
+//
+// Body is the JSON object of the document's own fields; it never contains the
+// reserved members _id, _rev or _deleted, which live in ID, Rev and Deleted.
+type Doc struct {
+	ID      string
+	Rev     string // "N-<32 hex>"; on Put, the revision the caller read ("" to create)
+	Seq     uint64 // the database sequence of this revision's write
+	Deleted bool   // a tombstone
+	Klass   string // index partition for List ("" = not listed by klass)
+	// SortKey orders documents inside their klass for List (the API layer
+	// uses created_at so list pages come back oldest/newest first).
+	SortKey string
+	Body    []byte
+}
+
+// DBInfo describes a database.
+type DBInfo struct {
+	Name      string
+	DocCount  int64  // live documents
+	DelCount  int64  // tombstones
+	UpdateSeq uint64 // sequence of the latest write
+}
+
+// ListQuery selects one klass of one database in SortKey order.
+type ListQuery struct {
+	Klass      string
+	Descending bool
+	Limit      int    // <= 0 means no limit
+	After      string // opaque cursor returned as Page.Next; "" starts at the beginning
+}
+
+// Page is one page of documents and the cursor of the next page ("" at the end).
+type Page struct {
+	Docs []Doc
+	Next string
+}
+
+// AllDocsQuery selects live documents in id order, CouchDB _all_docs style.
+type AllDocsQuery struct {
+	StartKey   string // inclusive; "" = from the first
+	EndKey     string // inclusive; "" = to the last
+	Descending bool   // when true StartKey is the high end, as in CouchDB
+	Limit      int    // <= 0 means no limit
+	Skip       int
+}
+
+// ChangesQuery selects the changes feed: one row per document, its latest
+// revision, ordered by sequence.
+type ChangesQuery struct {
+	Since      uint64 // rows with Seq > Since
+	Limit      int    // <= 0 means no limit
+	Descending bool   // newest first (still only rows with Seq > Since)
+}
+
+// Record is a small keyed value with optional expiry, used for sessions,
+// tokens, throttles, unique claims and other bookkeeping that is not a
+// document. Kind and Key together identify it.
+type Record struct {
+	Kind      string
+	Key       string
+	Value     []byte
+	ExpiresAt time.Time // zero = never expires
+}
+
+// Store is the document store port.
+type Store interface {
+	// CreateDB creates an empty database; ErrDBExists if it exists.
+	CreateDB(ctx context.Context, db string) error
+	// DBInfo returns counts and the update sequence; ErrDBNotFound if absent.
+	DBInfo(ctx context.Context, db string) (DBInfo, error)
+
+	// Get returns the current live revision. A tombstone gives ErrDeleted
+	// (and the tombstone Doc, so callers can read its Rev); a never-written
+	// id gives ErrNotFound.
+	Get(ctx context.Context, db, id string) (Doc, error)
+	// Put writes doc atomically if doc.Rev is the current revision ("" when
+	// the document does not exist or is a tombstone) and returns the stored
+	// revision with its new Rev and Seq. Otherwise ErrConflict, and nothing
+	// is written. If doc.Deleted is set the result is a tombstone (a delete).
+	Put(ctx context.Context, db string, doc Doc) (Doc, error)
+	// Delete is Put of a tombstone with an empty body.
+	Delete(ctx context.Context, db, id, rev string) (Doc, error)
+
+	// List pages through the live documents of one klass in SortKey order
+	// (ties broken by id).
+	List(ctx context.Context, db string, q ListQuery) (Page, error)
+	// AllDocs lists live documents in id order.
+	AllDocs(ctx context.Context, db string, q AllDocsQuery) ([]Doc, error)
+	// Changes returns the latest revision of every document changed after
+	// q.Since, tombstones included.
+	Changes(ctx context.Context, db string, q ChangesQuery) ([]Doc, error)
+
+	// PutRecord stores r. With ifAbsent it fails with ErrExists when a
+	// live (unexpired) record with the same kind and key exists.
+	PutRecord(ctx context.Context, r Record, ifAbsent bool) error
+	// GetRecord returns a live record or ErrNotFound (expired = absent).
+	GetRecord(ctx context.Context, kind, key string) (Record, error)
+	// TakeRecord atomically reads and deletes a live record: of two
+	// concurrent callers exactly one gets it, the other ErrNotFound.
+	TakeRecord(ctx context.Context, kind, key string) (Record, error)
+	// DeleteRecord removes a record; absent records are not an error.
+	DeleteRecord(ctx context.Context, kind, key string) error
+	// Incr atomically adds delta to the counter record (kind, key) and
+	// returns the new value. A missing or expired counter starts at 0 and
+	// gets ExpiresAt = now+ttl (ttl 0 = never); an existing one keeps its
+	// expiry, so a throttle window is fixed from its first hit.
+	Incr(ctx context.Context, kind, key string, delta int64, ttl time.Duration) (int64, error)
+
+	Close() error
+}
+
+// Notifier is implemented by stores that can wake long-polling readers of
+// the changes feed as soon as a database changes. Stores without it are polled.
+type Notifier interface {
+	// Changed returns a channel closed at the next write to db.
+	Changed(db string) <-chan struct{}
+}
+
+// Change is the backend-neutral record of one committed write, consumed by
+// the change stream (history, counters, views): the embedded store writes it
+// to its outbox in the same transaction as the document; on AWS it is built
+// from a DynamoDB Streams record with NEW_AND_OLD_IMAGES.
+type Change struct {
+	DB  string
+	Old *Doc // nil when the document did not exist before
+	New Doc
+}
