@@ -1,0 +1,44 @@
+// Command api is the Lambda function behind the API Gateway HTTP API
+// (payload v2): the same http.Handler as the local server, on DynamoDB and SES.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+
+	"github.com/oficina/oficina/shared/app"
+	"github.com/oficina/oficina/shared/config"
+)
+
+// proxyFunc is the Lambda handler signature for HTTP API v2 events.
+type proxyFunc func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error)
+
+func main() {
+	// Wiring happens once per execution environment (cold start), not per request.
+	h, err := newHandler(context.Background(), os.Getenv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "api:", err)
+		os.Exit(1)
+	}
+	lambda.Start(h)
+}
+
+// newHandler wires the product from the environment and adapts it to
+// API Gateway v2 events.
+func newHandler(ctx context.Context, getenv func(string) string) (proxyFunc, error) {
+	cfg, err := config.Load(nil, getenv, config.Lambda)
+	if err != nil {
+		return nil, err
+	}
+	log := app.Logger(cfg, os.Stderr)
+	a, err := app.Open(ctx, cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	return httpadapter.NewV2(a.API).ProxyWithContext, nil
+}

@@ -1,0 +1,206 @@
+// Package access holds who is asking (Principal) and decides, in one place,
+// whether they may read, write or administer a database, from the database's
+// _security document and the principal's roles (DESIGN.md §3).
+package access
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/oficina/oficina/shared/fault"
+	"github.com/oficina/oficina/shared/ids"
+	"github.com/oficina/oficina/shared/store"
+)
+
+// Via says how a principal authenticated.
+type Via int
+
+const (
+	ViaSession Via = iota + 1 // AuthSession cookie
+	ViaToken                  // Authorization: Bearer <api token>
+)
+
+// ServerAdminRole is CouchDB's server admin role; it may use any database.
+const ServerAdminRole = "_admin"
+
+// Token permissions.
+const (
+	PermRead      = "read"
+	PermReadWrite = "read-write"
+)
+
+// Principal is the signed-in user behind a request.
+type Principal struct {
+	UserID string   // "usr-<32 hex>"
+	Email  string   //
+	Label  string   // how the user is shown in created_by/updated_by: full name, else email
+	Name   string   // userCtx.name: the user id, as CouchDB clients expect a stable name
+	Roles  []string // usr-<id>, acc-<id> per accepted membership, _admin
+	Locale string
+	Via    Via
+	// For tokens: the permission and, when non-empty, the only dbs it may use.
+	TokenPerm string
+	TokenDBs  []string
+	// SessionKey identifies the session record (hash of the cookie secret).
+	SessionKey string
+}
+
+// HasRole reports whether p carries role.
+func (p *Principal) HasRole(role string) bool { return p != nil && slices.Contains(p.Roles, role) }
+
+// IsServerAdmin reports whether p has the _admin role.
+func (p *Principal) IsServerAdmin() bool { return p.HasRole(ServerAdminRole) }
+
+// Names is one side of a _security document.
+type Names struct {
+	Names []string `json:"names"`
+	Roles []string `json:"roles"`
+}
+
+func (n Names) empty() bool { return len(n.Names) == 0 && len(n.Roles) == 0 }
+
+func (n Names) matches(p *Principal) bool {
+	if p == nil {
+		return false
+	}
+	if slices.Contains(n.Names, p.UserID) || (p.Email != "" && slices.Contains(n.Names, p.Email)) {
+		return true
+	}
+	for _, r := range p.Roles {
+		if slices.Contains(n.Roles, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// Security is a database's _security document.
+type Security struct {
+	Admins  Names `json:"admins"`
+	Members Names `json:"members"`
+}
+
+// Op is what a request does to a database.
+type Op int
+
+const (
+	Read  Op = iota + 1 // GET docs, _find, _changes, views
+	Write               // create, update, delete documents
+	Admin               // _security, configuration
+)
+
+// Decide returns nil when p may perform op on db with security sec, else a
+// fault: Unauthorized when nobody is signed in, Forbidden otherwise.
+//
+// Rules: server admins may do anything; db admins may read, write and
+// administer; members may read and write; a database that declares no
+// members (e.g. "prices") is readable by anyone and writable by its admins
+// only. API tokens are further bounded by their permission and db list.
+func Decide(p *Principal, db string, sec Security, op Op) error {
+	if p != nil && p.Via == ViaToken {
+		if len(p.TokenDBs) > 0 && !slices.Contains(p.TokenDBs, db) {
+			return fault.New(fault.Forbidden, MsgNotAllowed)
+		}
+		if op != Read && p.TokenPerm != PermReadWrite {
+			return fault.New(fault.Forbidden, fault.MsgPermissionDenied)
+		}
+	}
+	if p.IsServerAdmin() || sec.Admins.matches(p) {
+		return nil
+	}
+	switch op {
+	case Read:
+		if sec.Members.empty() || sec.Members.matches(p) {
+			return nil
+		}
+	case Write:
+		if !sec.Members.empty() && sec.Members.matches(p) {
+			return nil
+		}
+	}
+	if p == nil {
+		return fault.New(fault.Unauthorized, "You are not authorized to access this db.")
+	}
+	if op == Admin || sec.Members.matches(p) {
+		// A member asking for more than members may do.
+		return fault.New(fault.Forbidden, fault.MsgPermissionDenied)
+	}
+	return fault.New(fault.Forbidden, MsgNotAllowed)
+}
+
+// MsgNotAllowed is the catalogue's reason for a db the principal has no part in.
+const MsgNotAllowed = "You are not allowed to access this data."
+
+// securityKind is the record kind holding each database's _security.
+const securityKind = "security"
+
+// locked is the security of a db that has none stored: server admins only,
+// so a missing record can never open a database to the public.
+var locked = Security{Admins: Names{Roles: []string{ServerAdminRole}}, Members: Names{Roles: []string{ServerAdminRole}}}
+
+// LoadSecurity reads db's _security. A db without one is locked to server
+// admins; public databases (e.g. "prices") store an explicit empty members list.
+func LoadSecurity(ctx context.Context, st store.Store, db string) (Security, error) {
+	rec, err := st.GetRecord(ctx, securityKind, db)
+	if errors.Is(err, store.ErrNotFound) {
+		return locked.normalized(), nil
+	}
+	if err != nil {
+		return Security{}, fmt.Errorf("load security of %s: %w", db, err)
+	}
+	var sec Security
+	if err := json.Unmarshal(rec.Value, &sec); err != nil {
+		return Security{}, fmt.Errorf("decode security of %s: %w", db, err)
+	}
+	return sec.normalized(), nil
+}
+
+// SaveSecurity replaces db's _security.
+func SaveSecurity(ctx context.Context, st store.Store, db string, sec Security) error {
+	sec = sec.normalized()
+	b, err := json.Marshal(sec)
+	if err != nil {
+		return fmt.Errorf("encode security: %w", err)
+	}
+	if err := st.PutRecord(ctx, store.Record{Kind: securityKind, Key: db, Value: b}, false); err != nil {
+		return fmt.Errorf("save security of %s: %w", db, err)
+	}
+	return nil
+}
+
+// normalized turns nil slices into empty ones so the JSON always has arrays.
+func (s Security) normalized() Security {
+	for _, n := range []*Names{&s.Admins, &s.Members} {
+		if n.Names == nil {
+			n.Names = []string{}
+		}
+		if n.Roles == nil {
+			n.Roles = []string{}
+		}
+	}
+	return s
+}
+
+// PersonalSecurity is the _security of a user's own db usr-<id>: only that
+// user (by role) may use it.
+func PersonalSecurity(userID string) Security {
+	return Security{Admins: Names{Roles: []string{userID}}, Members: Names{Roles: []string{userID}}}.normalized()
+}
+
+// CreateDB creates db with its _security. The security is written first so
+// the db is never visible without it.
+func CreateDB(ctx context.Context, st store.Store, db string, sec Security) error {
+	if !ids.ValidDBName(db) {
+		return fault.Newf(fault.BadRequest, "invalid database name %q", db)
+	}
+	if err := SaveSecurity(ctx, st, db, sec); err != nil {
+		return err
+	}
+	if err := st.CreateDB(ctx, db); err != nil {
+		return fmt.Errorf("create db %s: %w", db, err)
+	}
+	return nil
+}

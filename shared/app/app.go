@@ -1,0 +1,190 @@
+// Package app wires adapters to the domain for every deployable: the store
+// (bbolt or DynamoDB), the mail sender (outbox or SES), the auth service and
+// the HTTP API. functions/*/main.go only call it.
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/sesv2"
+
+	"github.com/oficina/oficina/shared/auth"
+	"github.com/oficina/oficina/shared/config"
+	"github.com/oficina/oficina/shared/httpapi"
+	"github.com/oficina/oficina/shared/mail"
+	"github.com/oficina/oficina/shared/mail/ses"
+	"github.com/oficina/oficina/shared/store"
+	"github.com/oficina/oficina/shared/store/bolt"
+	"github.com/oficina/oficina/shared/store/dynamo"
+)
+
+// Version is stamped at build time (-ldflags "-X .../app.Version=...").
+var Version = "dev"
+
+// App is a wired product.
+type App struct {
+	Store store.Store
+	Mail  mail.Sender
+	Auth  *auth.Service
+	API   *httpapi.Server
+
+	log *slog.Logger
+	wg  sync.WaitGroup
+}
+
+// Logger builds the structured logger the configuration asks for.
+func Logger(cfg config.Config, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// Open builds the product from cfg.
+func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
+	a := &App{log: log}
+	var awsCfg *aws.Config
+	loadAWS := func() (aws.Config, error) {
+		if awsCfg != nil {
+			return *awsCfg, nil
+		}
+		c, err := awsconfig.LoadDefaultConfig(ctx)
+		if err != nil {
+			return aws.Config{}, fmt.Errorf("load AWS configuration: %w", err)
+		}
+		awsCfg = &c
+		return c, nil
+	}
+
+	switch cfg.Store {
+	case "bolt":
+		if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+			return nil, fmt.Errorf("create data dir: %w", err)
+		}
+		st, err := bolt.Open(filepath.Join(cfg.DataDir, "oficina.db"), bolt.Options{Logger: log})
+		if err != nil {
+			return nil, fmt.Errorf("open embedded store: %w", err)
+		}
+		a.Store = st
+	case "dynamo":
+		c, err := loadAWS()
+		if err != nil {
+			return nil, err
+		}
+		client := dynamodb.NewFromConfig(c, func(o *dynamodb.Options) {
+			if cfg.DynamoEndpoint != "" {
+				o.BaseEndpoint = aws.String(cfg.DynamoEndpoint)
+			}
+		})
+		a.Store = dynamo.New(client, cfg.Table)
+	}
+
+	switch cfg.Mail {
+	case "outbox":
+		a.Mail = mail.NewOutbox(filepath.Join(cfg.DataDir, "outbox"), cfg.MailFrom, log)
+	case "ses":
+		c, err := loadAWS()
+		if err != nil {
+			a.Store.Close()
+			return nil, err
+		}
+		a.Mail = ses.New(sesv2.NewFromConfig(c), cfg.MailFrom, cfg.SESConfigurationSet)
+	}
+
+	a.Auth = auth.New(a.Store, a.Mail, auth.Config{
+		BaseURL:      cfg.BaseURL,
+		ServerAdmins: cfg.ServerAdmins,
+		SessionTTL:   cfg.SessionTTL,
+		RememberTTL:  cfg.RememberTTL,
+		Logger:       log,
+	})
+	if err := a.Auth.EnsureSystemDBs(ctx); err != nil {
+		a.Store.Close()
+		return nil, fmt.Errorf("prepare system databases: %w", err)
+	}
+	a.API = httpapi.New(httpapi.Deps{
+		Store: a.Store,
+		Auth:  a.Auth,
+		Users: a.Auth,
+		Log:   log,
+		Config: httpapi.Config{
+			MaxBodyBytes: cfg.MaxBodyBytes,
+			CookieSecure: cfg.CookieSecure,
+			Version:      Version,
+		},
+	})
+	return a, nil
+}
+
+// StartBackground starts the in-process work of the embedded deployment
+// (expired-record sweeps; the change stream joins it later). It stops when
+// ctx ends; Wait waits for it.
+func (a *App) StartBackground(ctx context.Context) {
+	sweeper, ok := a.Store.(interface {
+		Sweep(context.Context) (int, error)
+	})
+	if !ok {
+		return
+	}
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		tick := time.NewTicker(10 * time.Minute)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if n, err := sweeper.Sweep(ctx); err != nil {
+					a.log.Warn("sweeping expired records failed", "err", err)
+				} else if n > 0 {
+					a.log.Debug("swept expired records", "count", n)
+				}
+			}
+		}
+	}()
+}
+
+// Wait waits for the background work to stop.
+func (a *App) Wait() { a.wg.Wait() }
+
+// Close closes the store.
+func (a *App) Close() error { return a.Store.Close() }
+
+// AccessLog logs one line per request.
+func AccessLog(log *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+			slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.Int("status", rec.status), slog.Duration("took", time.Since(start)))
+	})
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	r.status = code
+	r.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap lets http.ResponseController reach the real writer (flushes).
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

@@ -1,0 +1,174 @@
+// Package config reads every setting of the product from command-line flags
+// and OFICINA_* environment variables (flags win), validates them and
+// reports all problems at once, so a misconfigured server fails at start
+// with a clear message instead of at the first request.
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/mail"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is every setting. The README's configuration table mirrors it.
+type Config struct {
+	Addr    string // --addr, OFICINA_ADDR: listen address of the local server
+	DataDir string // --data, OFICINA_DATA: embedded store, blobs and mail outbox
+	WebDir  string // --web, OFICINA_WEB: the built SPA served at /
+	BaseURL string // --base-url, OFICINA_BASE_URL: public URL used in emailed links
+
+	Store          string // --store, OFICINA_STORE: bolt | dynamo
+	Table          string // --table, OFICINA_TABLE: DynamoDB table name
+	DynamoEndpoint string // --dynamo-endpoint, OFICINA_DYNAMO_ENDPOINT: DynamoDB Local / LocalStack URL
+
+	Mail                string // --mail, OFICINA_MAIL: outbox | ses
+	MailFrom            string // --mail-from, OFICINA_MAIL_FROM
+	SESConfigurationSet string // --ses-configuration-set, OFICINA_SES_CONFIGURATION_SET
+
+	ServerAdmins []string // --server-admins, OFICINA_SERVER_ADMINS: comma-separated emails
+	CookieSecure string   // --cookie-secure, OFICINA_COOKIE_SECURE: auto | true | false
+	MaxBodyBytes int64    // --max-body-bytes, OFICINA_MAX_BODY_BYTES
+	SessionTTL   time.Duration
+	RememberTTL  time.Duration
+
+	LogLevel  slog.Level // --log-level, OFICINA_LOG_LEVEL: debug | info | warn | error
+	LogFormat string     // --log-format, OFICINA_LOG_FORMAT: text | json
+}
+
+// Defaults differ per deployable: the local server uses the embedded store
+// and the mail outbox, the Lambda functions DynamoDB and SES.
+type Defaults struct {
+	Store string
+	Mail  string
+}
+
+// Local are the defaults of functions/local.
+var Local = Defaults{Store: "bolt", Mail: "outbox"}
+
+// Lambda are the defaults of the Lambda functions.
+var Lambda = Defaults{Store: "dynamo", Mail: "ses"}
+
+// Load parses args (without the program name) over the environment.
+func Load(args []string, getenv func(string) string, def Defaults) (Config, error) {
+	fs := flag.NewFlagSet("oficina", flag.ContinueOnError)
+	env := func(name, fallback string) string {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			return v
+		}
+		return fallback
+	}
+	var c Config
+	var admins, level, maxBody, sessionTTL, rememberTTL string
+	fs.StringVar(&c.Addr, "addr", env("OFICINA_ADDR", "127.0.0.1:8080"), "listen address (OFICINA_ADDR)")
+	fs.StringVar(&c.DataDir, "data", env("OFICINA_DATA", "./data"), "data directory (OFICINA_DATA)")
+	fs.StringVar(&c.WebDir, "web", env("OFICINA_WEB", "./web/dist"), "built SPA directory served at / (OFICINA_WEB)")
+	fs.StringVar(&c.BaseURL, "base-url", env("OFICINA_BASE_URL", ""), "public base URL for links in emails; default http://<addr> (OFICINA_BASE_URL)")
+	fs.StringVar(&c.Store, "store", env("OFICINA_STORE", def.Store), "document store: bolt or dynamo (OFICINA_STORE)")
+	fs.StringVar(&c.Table, "table", env("OFICINA_TABLE", "oficina"), "DynamoDB table name (OFICINA_TABLE)")
+	fs.StringVar(&c.DynamoEndpoint, "dynamo-endpoint", env("OFICINA_DYNAMO_ENDPOINT", ""), "DynamoDB endpoint URL override, e.g. DynamoDB Local (OFICINA_DYNAMO_ENDPOINT)")
+	fs.StringVar(&c.Mail, "mail", env("OFICINA_MAIL", def.Mail), "mail sender: outbox or ses (OFICINA_MAIL)")
+	fs.StringVar(&c.MailFrom, "mail-from", env("OFICINA_MAIL_FROM", "Oficina <no-reply@oficina.localhost>"), "From address of outgoing mail (OFICINA_MAIL_FROM)")
+	fs.StringVar(&c.SESConfigurationSet, "ses-configuration-set", env("OFICINA_SES_CONFIGURATION_SET", ""), "SES configuration set (OFICINA_SES_CONFIGURATION_SET)")
+	fs.StringVar(&admins, "server-admins", env("OFICINA_SERVER_ADMINS", ""), "comma-separated emails of server admins (OFICINA_SERVER_ADMINS)")
+	fs.StringVar(&c.CookieSecure, "cookie-secure", env("OFICINA_COOKIE_SECURE", "auto"), "Secure cookies: auto (not on localhost), true or false (OFICINA_COOKIE_SECURE)")
+	fs.StringVar(&maxBody, "max-body-bytes", env("OFICINA_MAX_BODY_BYTES", "1048576"), "largest accepted request body (OFICINA_MAX_BODY_BYTES)")
+	fs.StringVar(&sessionTTL, "session-ttl", env("OFICINA_SESSION_TTL", "24h"), "session lifetime (OFICINA_SESSION_TTL)")
+	fs.StringVar(&rememberTTL, "remember-ttl", env("OFICINA_REMEMBER_TTL", "720h"), "session lifetime with remember me (OFICINA_REMEMBER_TTL)")
+	fs.StringVar(&level, "log-level", env("OFICINA_LOG_LEVEL", "info"), "debug, info, warn or error (OFICINA_LOG_LEVEL)")
+	fs.StringVar(&c.LogFormat, "log-format", env("OFICINA_LOG_FORMAT", "text"), "text or json (OFICINA_LOG_FORMAT)")
+	if err := fs.Parse(args); err != nil {
+		return Config{}, err
+	}
+	if fs.NArg() > 0 {
+		return Config{}, fmt.Errorf("unexpected arguments: %s", strings.Join(fs.Args(), " "))
+	}
+
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		bad("addr %q: %v", c.Addr, err)
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = "http://" + c.Addr
+	}
+	if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad("base-url %q: must be an absolute http(s) URL", c.BaseURL)
+	}
+	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	switch c.Store {
+	case "bolt":
+		if c.DataDir == "" {
+			bad("data: must not be empty with store=bolt")
+		}
+	case "dynamo":
+		if c.Table == "" {
+			bad("table: must not be empty with store=dynamo")
+		}
+	default:
+		bad("store %q: must be bolt or dynamo", c.Store)
+	}
+	if c.DynamoEndpoint != "" {
+		if u, err := url.Parse(c.DynamoEndpoint); err != nil || u.Host == "" {
+			bad("dynamo-endpoint %q: must be an absolute URL", c.DynamoEndpoint)
+		}
+	}
+	switch c.Mail {
+	case "outbox", "ses":
+	default:
+		bad("mail %q: must be outbox or ses", c.Mail)
+	}
+	if _, err := mail.ParseAddress(c.MailFrom); err != nil {
+		bad("mail-from %q: %v", c.MailFrom, err)
+	}
+	for _, a := range strings.Split(admins, ",") {
+		if a = strings.ToLower(strings.TrimSpace(a)); a == "" {
+			continue
+		}
+		if _, err := mail.ParseAddress(a); err != nil {
+			bad("server-admins: %q is not an email address", a)
+			continue
+		}
+		c.ServerAdmins = append(c.ServerAdmins, a)
+	}
+	switch c.CookieSecure {
+	case "auto", "true", "false":
+	default:
+		bad("cookie-secure %q: must be auto, true or false", c.CookieSecure)
+	}
+	if n, err := strconv.ParseInt(maxBody, 10, 64); err != nil || n < 1024 || n > 64<<20 {
+		bad("max-body-bytes %q: must be a whole number between 1024 and 67108864", maxBody)
+	} else {
+		c.MaxBodyBytes = n
+	}
+	for _, d := range []struct {
+		name string
+		raw  string
+		dst  *time.Duration
+	}{{"session-ttl", sessionTTL, &c.SessionTTL}, {"remember-ttl", rememberTTL, &c.RememberTTL}} {
+		v, err := time.ParseDuration(d.raw)
+		if err != nil || v < time.Minute {
+			bad("%s %q: must be a duration of at least 1m, e.g. 24h", d.name, d.raw)
+			continue
+		}
+		*d.dst = v
+	}
+	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
+		bad("log-level %q: must be debug, info, warn or error", level)
+	}
+	switch c.LogFormat {
+	case "text", "json":
+	default:
+		bad("log-format %q: must be text or json", c.LogFormat)
+	}
+	if len(errs) > 0 {
+		return Config{}, fmt.Errorf("invalid configuration:\n%w", errors.Join(errs...))
+	}
+	return c, nil
+}

@@ -1,0 +1,76 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestLoadDefaults(t *testing.T) {
+	c, err := Load(nil, envOf(nil), Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "127.0.0.1:8080" || c.DataDir != "./data" || c.Store != "bolt" || c.Mail != "outbox" {
+		t.Fatalf("defaults: %+v", c)
+	}
+	if c.BaseURL != "http://127.0.0.1:8080" || c.MaxBodyBytes != 1<<20 || c.SessionTTL != 24*time.Hour {
+		t.Fatalf("derived defaults: %+v", c)
+	}
+}
+
+func TestLoadEnvAndFlags(t *testing.T) {
+	env := envOf(map[string]string{
+		"OFICINA_ADDR": "127.0.0.1:9000", "OFICINA_DATA": "/tmp/x",
+		"OFICINA_SERVER_ADMINS": " Root@Example.com, ops@example.com ,",
+	})
+	c, err := Load([]string{"--addr", "127.0.0.1:9100"}, env, Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != "127.0.0.1:9100" {
+		t.Errorf("flag must win over env: %q", c.Addr)
+	}
+	if c.DataDir != "/tmp/x" {
+		t.Errorf("env data: %q", c.DataDir)
+	}
+	if strings.Join(c.ServerAdmins, ",") != "root@example.com,ops@example.com" {
+		t.Errorf("admins: %q", c.ServerAdmins)
+	}
+}
+
+func TestLoadRejects(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"bad store", []string{"--store", "mongo"}, `store "mongo"`},
+		{"bad mail", []string{"--mail", "smtp"}, `mail "smtp"`},
+		{"bad addr", []string{"--addr", "nope"}, `addr "nope"`},
+		{"bad admin", []string{"--server-admins", "not-an-email"}, `"not-an-email" is not an email`},
+		{"bad cookie", []string{"--cookie-secure", "maybe"}, `cookie-secure "maybe"`},
+		{"bad body limit", []string{"--max-body-bytes", "12"}, "max-body-bytes"},
+		{"bad ttl", []string{"--session-ttl", "5s"}, "session-ttl"},
+		{"bad level", []string{"--log-level", "loud"}, "log-level"},
+		{"bad base url", []string{"--base-url", "ftp://x"}, "base-url"},
+		{"extra args", []string{"serve"}, "unexpected arguments"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(tt.args, envOf(nil), Local)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want it to mention %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestLoadReportsEveryProblem(t *testing.T) {
+	_, err := Load([]string{"--store", "x", "--mail", "y"}, envOf(nil), Local)
+	if err == nil || !strings.Contains(err.Error(), `store "x"`) || !strings.Contains(err.Error(), `mail "y"`) {
+		t.Fatalf("want both problems, got %v", err)
+	}
+}

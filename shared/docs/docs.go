@@ -1,0 +1,269 @@
+// Package docs is the write path every document goes through, whatever
+// route it comes from (PUT, POST, _bulk_docs, update handlers, imports): it
+// checks the id and klass, stamps created/updated fields on the server, runs
+// the per-klass rules and stores the result with its revision check.
+package docs
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/oficina/oficina/shared/access"
+	"github.com/oficina/oficina/shared/fault"
+	"github.com/oficina/oficina/shared/ids"
+	"github.com/oficina/oficina/shared/store"
+)
+
+// TimeFormat is how every timestamp is written: UTC with milliseconds.
+const TimeFormat = "2006-01-02T15:04:05.000Z"
+
+// Write is one pending change handed to a klass rule.
+type Write struct {
+	DB        string
+	ID        string
+	Klass     string
+	Principal *access.Principal
+	Old       map[string]any // nil on create
+	New       map[string]any // nil on delete; rules may change it
+	Deleting  bool
+}
+
+// Rule validates (and may normalise) a write of one klass. It returns a
+// *fault.Error to refuse the write.
+type Rule func(ctx context.Context, w *Write) error
+
+// Service is the document write path.
+type Service struct {
+	st    store.Store
+	rules map[string][]Rule
+	now   func() time.Time
+}
+
+// New returns a Service over st. now may be nil (time.Now).
+func New(st store.Store, now func() time.Time) *Service {
+	if now == nil {
+		now = time.Now
+	}
+	return &Service{st: st, rules: map[string][]Rule{}, now: now}
+}
+
+// Register adds a rule for klass; rules run in registration order.
+func (s *Service) Register(klass string, r Rule) { s.rules[klass] = append(s.rules[klass], r) }
+
+// Store returns the underlying store (for reads).
+func (s *Service) Store() store.Store { return s.st }
+
+// Stamped fields the server owns; clients cannot forge them.
+var serverFields = []string{"created_at", "updated_at", "created_by", "updated_by"}
+
+// Save creates or updates document id of db with body (the client's JSON
+// object without _id/_rev) if rev is its current revision ("" to create).
+func (s *Service) Save(ctx context.Context, p *access.Principal, db, id, rev string, body map[string]any) (store.Doc, error) {
+	klass, err := checkIDAndKlass(id, body)
+	if err != nil {
+		return store.Doc{}, err
+	}
+	old, oldBody, err := s.current(ctx, db, id)
+	if err != nil {
+		return store.Doc{}, err
+	}
+	if rev != "" && !store.ValidRev(rev) {
+		return store.Doc{}, fault.Newf(fault.BadRequest, "Invalid rev format")
+	}
+	// A deleted document is re-created without a revision (or with its
+	// tombstone's); the store expects "" for it either way.
+	if old.Deleted && rev == old.Rev {
+		rev = ""
+	}
+	if (old.Deleted && rev != "") || (!old.Deleted && old.Rev != rev) {
+		return store.Doc{}, store.ErrConflict
+	}
+	now := s.now().UTC().Format(TimeFormat)
+	by := map[string]any{"_id": p.UserID, "label": p.Label}
+	for _, f := range serverFields {
+		delete(body, f)
+	}
+	body["klass"] = klass
+	if oldBody != nil && !old.Deleted {
+		body["created_at"] = oldBody["created_at"]
+		body["created_by"] = oldBody["created_by"]
+	} else {
+		body["created_at"] = now
+		body["created_by"] = by
+	}
+	body["updated_at"] = now
+	body["updated_by"] = by
+
+	w := &Write{DB: db, ID: id, Klass: klass, Principal: p, New: body}
+	if !old.Deleted {
+		w.Old = oldBody
+	}
+	if err := s.runRules(ctx, w); err != nil {
+		return store.Doc{}, err
+	}
+	raw, err := encode(w.New)
+	if err != nil {
+		return store.Doc{}, err
+	}
+	sortKey, _ := w.New["created_at"].(string)
+	return s.st.Put(ctx, db, store.Doc{ID: id, Rev: rev, Klass: klass, SortKey: sortKey, Body: raw})
+}
+
+// Delete removes document id of db at revision rev.
+func (s *Service) Delete(ctx context.Context, p *access.Principal, db, id, rev string) (store.Doc, error) {
+	if strings.HasPrefix(id, "_design/") || strings.HasPrefix(id, "_local/") {
+		return store.Doc{}, fault.New(fault.Forbidden, "design documents are built in and cannot be changed")
+	}
+	if _, ok := ids.Parse(id); !ok {
+		return store.Doc{}, store.ErrNotFound
+	}
+	old, oldBody, err := s.current(ctx, db, id)
+	if err != nil {
+		return store.Doc{}, err
+	}
+	if old.Rev == "" || old.Deleted {
+		return store.Doc{}, store.ErrNotFound
+	}
+	if rev == "" || rev != old.Rev {
+		return store.Doc{}, store.ErrConflict
+	}
+	klass, _ := oldBody["klass"].(string)
+	w := &Write{DB: db, ID: id, Klass: klass, Principal: p, Old: oldBody, Deleting: true}
+	if err := s.runRules(ctx, w); err != nil {
+		return store.Doc{}, err
+	}
+	return s.st.Delete(ctx, db, id, rev)
+}
+
+// current reads the document's current revision (live or tombstone); a
+// missing document gives a zero Doc and nil body.
+func (s *Service) current(ctx context.Context, db, id string) (store.Doc, map[string]any, error) {
+	d, err := s.st.Get(ctx, db, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return store.Doc{}, nil, nil
+	case errors.Is(err, store.ErrDeleted):
+		return d, nil, nil
+	case err != nil:
+		return store.Doc{}, nil, err
+	}
+	body, err := Decode(d.Body)
+	if err != nil {
+		return store.Doc{}, nil, fmt.Errorf("decode stored %s/%s: %w", db, id, err)
+	}
+	return d, body, nil
+}
+
+func (s *Service) runRules(ctx context.Context, w *Write) error {
+	for _, r := range s.rules[w.Klass] {
+		if err := r(ctx, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkIDAndKlass validates a client-supplied id and the body's klass
+// against the id prefix, returning the klass.
+func checkIDAndKlass(id string, body map[string]any) (string, error) {
+	if strings.HasPrefix(id, "_design/") || strings.HasPrefix(id, "_local/") {
+		return "", fault.New(fault.Forbidden, "design documents are built in and cannot be changed")
+	}
+	if strings.HasPrefix(id, "_") {
+		return "", fault.New(fault.BadRequest, "Only reserved document ids may start with underscore.")
+	}
+	prefix, ok := ids.Parse(id)
+	if !ok {
+		return "", fault.Newf(fault.BadRequest, "invalid document id %q: expected <prefix>-<32 hex digits> with a known prefix", truncate(id, 80))
+	}
+	want := ids.Klass(id)
+	switch k := body["klass"].(type) {
+	case nil:
+		return want, nil
+	case string:
+		if k != want {
+			return "", fault.Newf(fault.BadRequest, "klass %q does not match the id prefix %q (%s)", truncate(k, 40), prefix, want)
+		}
+		return want, nil
+	default:
+		return "", fault.New(fault.BadRequest, `field "klass" must be a string`)
+	}
+}
+
+// NewID returns a fresh id for a document body that names its klass, for
+// POST /{db} without an _id.
+func NewID(body map[string]any) (string, error) {
+	k, ok := body["klass"].(string)
+	if !ok || k == "" {
+		return "", fault.New(fault.BadRequest, `the document needs an "_id" or a "klass"`)
+	}
+	prefix := ids.PrefixOf(k)
+	if prefix == "" {
+		return "", fault.Newf(fault.BadRequest, "unknown klass %q", truncate(k, 40))
+	}
+	return ids.New(prefix), nil
+}
+
+// Decode parses a stored body, keeping numbers exact.
+func Decode(raw []byte) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		return nil, err
+	}
+	if m == nil {
+		m = map[string]any{}
+	}
+	return m, nil
+}
+
+func encode(body map[string]any) ([]byte, error) {
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return nil, fault.Wrap(fault.BadRequest, "the document cannot be encoded as JSON", err)
+	}
+	if len(raw) > store.MaxDocBytes {
+		return nil, store.ErrTooLarge
+	}
+	return raw, nil
+}
+
+// WithMeta renders a stored document as the API returns it: its body with
+// _id and _rev first (and _deleted for tombstones).
+func WithMeta(d store.Doc) []byte {
+	var b bytes.Buffer
+	b.Grow(len(d.Body) + 100)
+	b.WriteString(`{"_id":`)
+	writeJSONString(&b, d.ID)
+	b.WriteString(`,"_rev":`)
+	writeJSONString(&b, d.Rev)
+	if d.Deleted {
+		b.WriteString(`,"_deleted":true`)
+	}
+	body := bytes.TrimSpace(d.Body)
+	if len(body) > 2 && body[0] == '{' {
+		b.WriteByte(',')
+		b.Write(body[1:])
+	} else {
+		b.WriteByte('}')
+	}
+	return b.Bytes()
+}
+
+func writeJSONString(b *bytes.Buffer, s string) {
+	enc, _ := json.Marshal(s) // a string always encodes
+	b.Write(enc)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

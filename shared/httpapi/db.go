@@ -1,0 +1,151 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/oficina/oficina/shared/access"
+	"github.com/oficina/oficina/shared/fault"
+	"github.com/oficina/oficina/shared/ids"
+)
+
+// getRoot answers GET /api/ like CouchDB's welcome, with our vendor.
+func (s *Server) getRoot(w http.ResponseWriter, r *http.Request) error {
+	writeJSON(w, http.StatusOK, map[string]any{
+		"couchdb":  "Welcome",
+		"version":  "3.3.3",
+		"features": []string{},
+		"vendor":   map[string]string{"name": "Oficina", "version": s.cfg.Version},
+	})
+	return nil
+}
+
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) error {
+	return fault.New(fault.NotFound, "missing")
+}
+
+// dbAccess validates the db name in the path and decides op for the
+// request's principal: the one gate every database route passes.
+func (s *Server) dbAccess(r *http.Request, op access.Op) (string, *access.Principal, error) {
+	db := r.PathValue("db")
+	if !ids.ValidDBName(db) {
+		return "", nil, fault.Newf(fault.BadRequest, "invalid database name %q", truncate(db, 80))
+	}
+	p := principalOf(r)
+	if db == ids.UsersDB && !p.IsServerAdmin() {
+		// User documents hold private fields; they are reached through /api/_users only.
+		if p == nil {
+			return "", nil, fault.New(fault.Unauthorized, "You are not logged in.")
+		}
+		return "", nil, fault.New(fault.Forbidden, access.MsgNotAllowed)
+	}
+	sec, err := access.LoadSecurity(r.Context(), s.store, db)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := access.Decide(p, db, sec, op); err != nil {
+		return "", nil, err
+	}
+	return db, p, nil
+}
+
+// getDB answers GET /api/{db}.
+func (s *Server) getDB(w http.ResponseWriter, r *http.Request) error {
+	db, _, err := s.dbAccess(r, access.Read)
+	if err != nil {
+		return err
+	}
+	info, err := s.store.DBInfo(r.Context(), db)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"db_name":             info.Name,
+		"doc_count":           info.DocCount,
+		"doc_del_count":       info.DelCount,
+		"update_seq":          info.UpdateSeq,
+		"purge_seq":           0,
+		"compact_running":     false,
+		"disk_format_version": 8,
+		"instance_start_time": "0",
+		"sizes":               map[string]int{"active": 0, "external": 0, "file": 0},
+		"props":               map[string]any{},
+	})
+	return nil
+}
+
+// putDB creates a database; only server admins may (Groups create theirs
+// through their own endpoint).
+func (s *Server) putDB(w http.ResponseWriter, r *http.Request) error {
+	db := r.PathValue("db")
+	p, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	if !p.IsServerAdmin() {
+		return fault.New(fault.Forbidden, "You are not a server admin.")
+	}
+	sec := access.Security{Admins: access.Names{Roles: []string{access.ServerAdminRole}}, Members: access.Names{Roles: []string{access.ServerAdminRole}}}
+	if err := access.CreateDB(r.Context(), s.store, db, sec); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, map[string]bool{"ok": true})
+	return nil
+}
+
+func (s *Server) getSecurity(w http.ResponseWriter, r *http.Request) error {
+	db, _, err := s.dbAccess(r, access.Read)
+	if err != nil {
+		return err
+	}
+	if _, err := s.store.DBInfo(r.Context(), db); err != nil {
+		return err
+	}
+	sec, err := access.LoadSecurity(r.Context(), s.store, db)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, sec)
+	return nil
+}
+
+func (s *Server) putSecurity(w http.ResponseWriter, r *http.Request) error {
+	db, _, err := s.dbAccess(r, access.Admin)
+	if err != nil {
+		return err
+	}
+	if _, err := s.store.DBInfo(r.Context(), db); err != nil {
+		return err
+	}
+	var raw map[string]json.RawMessage
+	if err := s.decodeJSON(w, r, &raw); err != nil {
+		return err
+	}
+	var sec access.Security
+	for k, v := range raw {
+		var target *access.Names
+		switch k {
+		case "admins":
+			target = &sec.Admins
+		case "members":
+			target = &sec.Members
+		default:
+			return fault.Newf(fault.BadRequest, "unknown _security member %q", truncate(k, 40))
+		}
+		if err := unmarshalStrict(v, target); err != nil {
+			return fault.Newf(fault.BadRequest, "%s must be {\"names\": [strings], \"roles\": [strings]}", k)
+		}
+	}
+	if err := access.SaveSecurity(r.Context(), s.store, db, sec); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	return nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,133 @@
+// Package httpapi is the JSON API: a CouchDB-flavoured document API plus the
+// session, user and product endpoints, served by one net/http mux under /api.
+// The same handler runs in the local server and in the Lambda function.
+package httpapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/oficina/oficina/shared/access"
+	"github.com/oficina/oficina/shared/docs"
+	"github.com/oficina/oficina/shared/store"
+)
+
+// Authenticator turns credentials into a principal. It returns a nil
+// principal and nil error when the credentials are unknown or expired, so
+// the request proceeds anonymously (and is refused where sign-in is needed).
+type Authenticator interface {
+	SessionPrincipal(ctx context.Context, secret string) (*access.Principal, error)
+	TokenPrincipal(ctx context.Context, token string) (*access.Principal, error)
+}
+
+// Config holds the API's settings.
+type Config struct {
+	// MaxBodyBytes bounds every request body (413 beyond it).
+	MaxBodyBytes int64
+	// CookieSecure: "auto" (Secure unless the request is for localhost or
+	// 127.0.0.1), "true" or "false".
+	CookieSecure string
+	// Version is reported by GET /api/.
+	Version string
+	// LongpollMax caps _changes?feed=longpoll&timeout=.
+	LongpollMax time.Duration
+}
+
+// Deps are the adapters and domain services the API is built from.
+type Deps struct {
+	Store store.Store
+	// Docs is the document write path; nil builds one over Store.
+	Docs   *docs.Service
+	Auth   Authenticator
+	Users  UserService
+	Log    *slog.Logger
+	Config Config
+}
+
+// Server is the API handler.
+type Server struct {
+	store   store.Store
+	docs    *docs.Service
+	auth    Authenticator
+	users   UserService
+	log     *slog.Logger
+	cfg     Config
+	maxBody int64
+	mux     *http.ServeMux
+	// stopping is closed when the server begins shutting down.
+	stopping     chan struct{}
+	stoppingOnce sync.Once
+}
+
+// BeginShutdown makes waiting requests (long polls) answer at once.
+func (s *Server) BeginShutdown() { s.stoppingOnce.Do(func() { close(s.stopping) }) }
+
+// New builds the API. Every route lives under /api.
+func New(d Deps) *Server {
+	cfg := d.Config
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = 1 << 20
+	}
+	if cfg.CookieSecure == "" {
+		cfg.CookieSecure = "auto"
+	}
+	if cfg.LongpollMax <= 0 {
+		cfg.LongpollMax = 60 * time.Second
+	}
+	log := d.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	if d.Docs == nil {
+		d.Docs = docs.New(d.Store, nil)
+	}
+	s := &Server{store: d.Store, docs: d.Docs, auth: d.Auth, users: d.Users, log: log, cfg: cfg, maxBody: cfg.MaxBodyBytes, mux: http.NewServeMux(), stopping: make(chan struct{})}
+	s.routes()
+	return s
+}
+
+// handlerFunc is the one handler shape: errors are returned, not written.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// handle registers pattern with the error-writing wrapper.
+func (s *Server) handle(pattern string, h handlerFunc) {
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			writeError(w, r, s.log, err)
+		}
+	})
+}
+
+// ServeHTTP authenticates the request, enforces XSRF for cookie sessions,
+// recovers from panics and dispatches.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.log.ErrorContext(r.Context(), "panic", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))
+			writeJSON(w, http.StatusInternalServerError, errorBody{Error: "unknown_error", Reason: "Undefined error"})
+		}
+	}()
+	p, err := s.authenticate(r)
+	if err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
+	r = r.WithContext(withPrincipal(r.Context(), p))
+	s.mux.ServeHTTP(w, r)
+}
+
+type principalKey struct{}
+
+func withPrincipal(ctx context.Context, p *access.Principal) context.Context {
+	return context.WithValue(ctx, principalKey{}, p)
+}
+
+// principalOf returns the request's principal, nil when anonymous.
+func principalOf(r *http.Request) *access.Principal {
+	p, _ := r.Context().Value(principalKey{}).(*access.Principal)
+	return p
+}
