@@ -347,3 +347,12 @@ func allDocsRow(d store.Doc, includeDoc bool) map[string]any {
 	}
 	return row
 }
+
+// designDocWrite refuses to store design documents: views and update
+// handlers are built into the server, never user JavaScript.
+func (s *Server) designDocWrite(w http.ResponseWriter, r *http.Request) error {
+	if _, _, err := s.dbAccess(r, access.Write); err != nil {
+		return err
+	}
+	return fault.New(fault.Forbidden, "design documents are built in and cannot be changed")
+}

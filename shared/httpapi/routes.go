@@ -4,12 +4,10 @@ package httpapi
 // newcomer finds the handler of any call here.
 func (s *Server) routes() {
 	s.handle("GET /api/{$}", s.getRoot)
-	s.handle("HEAD /api/{$}", s.getRoot)
 
 	s.userRoutes() // _session, _users (session.go, users.go)
 
 	s.handle("GET /api/{db}", s.getDB)
-	s.handle("HEAD /api/{db}", s.getDB)
 	s.handle("PUT /api/{db}", s.putDB)
 	s.handle("POST /api/{db}", s.postDoc)
 	s.handle("GET /api/{db}/_security", s.getSecurity)
@@ -19,8 +17,9 @@ func (s *Server) routes() {
 	s.handle("POST /api/{db}/_all_docs", s.allDocs)
 	s.handle("POST /api/{db}/_find", s.find)
 	s.handle("GET /api/{db}/_changes", s.changes)
+	s.handle("PUT /api/{db}/_design/{ddoc}", s.designDocWrite)
+	s.handle("DELETE /api/{db}/_design/{ddoc}", s.designDocWrite)
 	s.handle("GET /api/{db}/{docid}", s.getDoc)
-	s.handle("HEAD /api/{db}/{docid}", s.getDoc)
 	s.handle("PUT /api/{db}/{docid}", s.putDoc)
 	s.handle("DELETE /api/{db}/{docid}", s.deleteDoc)
 

@@ -86,7 +86,7 @@ func New(d Deps) *Server {
 		d.Docs = docs.New(d.Store, nil)
 	}
 	s := &Server{store: d.Store, docs: d.Docs, auth: d.Auth, users: d.Users, log: log, cfg: cfg, maxBody: cfg.MaxBodyBytes, mux: http.NewServeMux(), stopping: make(chan struct{})}
-	s.routes()
+	s.routes() // GET patterns also answer HEAD
 	return s
 }
 

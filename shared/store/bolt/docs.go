@@ -1,0 +1,398 @@
+package bolt
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	bbolt "go.etcd.io/bbolt"
+
+	"github.com/oficina/oficina/shared/store"
+)
+
+var (
+	errEmptyID   = errors.New("bolt: empty document id")
+	errKeyTooBig = errors.New("bolt: id, klass and sort key too long for an index key")
+)
+
+// keyFits reports whether the doc's keys fit bbolt's key limit, checked
+// before the transaction so an oversized key cannot fail a shared batch.
+func keyFits(d *store.Doc) bool {
+	// Escaping at most doubles klass and sort key, plus two terminators.
+	return len(d.ID)+2*(len(d.Klass)+len(d.SortKey))+4 <= bbolt.MaxKeySize
+}
+
+// Get implements store.Store: one read transaction and a copy.
+func (s *Store) Get(ctx context.Context, db, id string) (store.Doc, error) {
+	if err := ctx.Err(); err != nil {
+		return store.Doc{}, err
+	}
+	var (
+		doc     store.Doc
+		outcome error
+	)
+	err := s.view(func(tx *bbolt.Tx) error {
+		b := dbBucket(tx, db)
+		if b == nil {
+			outcome = store.ErrDBNotFound
+			return nil
+		}
+		v := b.Bucket(bucketDocs).Get([]byte(id))
+		if v == nil {
+			outcome = store.ErrNotFound
+			return nil
+		}
+		var err error
+		doc, err = decodeDoc(id, v)
+		return err
+	})
+	switch {
+	case err != nil:
+		return store.Doc{}, err
+	case outcome != nil:
+		return store.Doc{}, outcome
+	case doc.Deleted:
+		return doc, store.ErrDeleted
+	}
+	return doc, nil
+}
+
+// Delete implements store.Store.
+func (s *Store) Delete(ctx context.Context, db, id, rev string) (store.Doc, error) {
+	return s.Put(ctx, db, store.Doc{ID: id, Rev: rev, Deleted: true})
+}
+
+// Put implements store.Store. The document, its indexes, the db counters
+// and the outbox entry are written in one transaction.
+func (s *Store) Put(ctx context.Context, db string, doc store.Doc) (store.Doc, error) {
+	if err := ctx.Err(); err != nil {
+		return store.Doc{}, err
+	}
+	if doc.ID == "" {
+		return store.Doc{}, errEmptyID
+	}
+	if len(doc.Body) > store.MaxDocBytes {
+		return store.Doc{}, store.ErrTooLarge
+	}
+	if !keyFits(&doc) {
+		return store.Doc{}, errKeyTooBig
+	}
+	var (
+		out     store.Doc
+		outcome error
+	)
+	err := s.batch(func(tx *bbolt.Tx) error {
+		outcome = nil
+		var err error
+		out, err = putTx(tx, db, doc, &outcome)
+		return err
+	})
+	if err != nil {
+		return store.Doc{}, err
+	}
+	if outcome != nil {
+		return store.Doc{}, outcome
+	}
+	s.committed(db)
+	return out, nil
+}
+
+// putTx is the body of Put's transaction: it returns the stored doc, or sets
+// *outcome to a domain error (conflict, missing db), or returns an I/O error.
+func putTx(tx *bbolt.Tx, db string, doc store.Doc, outcome *error) (store.Doc, error) {
+	b := dbBucket(tx, db)
+	if b == nil {
+		*outcome = store.ErrDBNotFound
+		return store.Doc{}, nil
+	}
+	docs, seqs, klass, meta := b.Bucket(bucketDocs), b.Bucket(bucketSeqs), b.Bucket(bucketKlass), b.Bucket(bucketMeta)
+	id := []byte(doc.ID)
+
+	// The old value is copied because bbolt may reuse its memory once the
+	// doc is overwritten, and the outbox needs it.
+	oldRaw := bytes.Clone(docs.Get(id))
+	var old docHeader
+	prev := ""
+	if oldRaw != nil {
+		var err error
+		if old, err = parseDoc(oldRaw); err != nil {
+			return store.Doc{}, fmt.Errorf("doc %s/%s: %w", db, doc.ID, err)
+		}
+		prev = string(old.rev)
+	}
+	// "" creates (or revives a tombstone); otherwise the rev must be current.
+	// A tombstone also accepts its own rev, as CouchDB does.
+	switch {
+	case oldRaw == nil || old.deleted:
+		if doc.Rev != "" && doc.Rev != prev {
+			*outcome = store.ErrConflict
+			return store.Doc{}, nil
+		}
+	case doc.Rev == "" || doc.Rev != prev:
+		*outcome = store.ErrConflict
+		return store.Doc{}, nil
+	}
+
+	seq := getU64(meta, metaSeq) + 1
+	doc.Rev = store.NextRev(prev, doc.Deleted, doc.Body)
+	doc.Seq = seq
+	newRaw := encodeDoc(&doc)
+	if err := docs.Put(id, newRaw); err != nil {
+		return store.Doc{}, err
+	}
+
+	// One changes row per doc: drop the row of the previous write.
+	if oldRaw != nil {
+		if err := seqs.Delete(u64(old.seq)); err != nil {
+			return store.Doc{}, err
+		}
+	}
+	if err := seqs.Put(u64(seq), id); err != nil {
+		return store.Doc{}, err
+	}
+
+	if oldRaw != nil && !old.deleted && len(old.klass) > 0 {
+		if err := klass.Delete(klassKey(string(old.klass), string(old.sortKey), doc.ID)); err != nil {
+			return store.Doc{}, err
+		}
+	}
+	if !doc.Deleted && doc.Klass != "" {
+		if err := klass.Put(klassKey(doc.Klass, doc.SortKey, doc.ID), nil); err != nil {
+			return store.Doc{}, err
+		}
+	}
+
+	live, dels := int64(getU64(meta, metaDocs)), int64(getU64(meta, metaDels))
+	switch {
+	case oldRaw == nil:
+	case old.deleted:
+		dels--
+	default:
+		live--
+	}
+	if doc.Deleted {
+		dels++
+	} else {
+		live++
+	}
+	for _, kv := range []struct {
+		k []byte
+		v uint64
+	}{{metaSeq, seq}, {metaDocs, uint64(live)}, {metaDels, uint64(dels)}} {
+		if err := putU64(meta, kv.k, kv.v); err != nil {
+			return store.Doc{}, err
+		}
+	}
+
+	if err := appendOutbox(tx, encodeChange(db, doc.ID, oldRaw, newRaw)); err != nil {
+		return store.Doc{}, err
+	}
+	return doc, nil
+}
+
+// List implements store.Store. The cursor is the index key suffix (sort
+// key and id) of the page's last doc, so it stays valid if that doc changes.
+func (s *Store) List(ctx context.Context, db string, q store.ListQuery) (store.Page, error) {
+	if err := ctx.Err(); err != nil {
+		return store.Page{}, err
+	}
+	var after []byte
+	if q.After != "" {
+		var err error
+		if after, err = base64.RawURLEncoding.DecodeString(q.After); err != nil {
+			return store.Page{}, fmt.Errorf("bolt: invalid list cursor: %w", err)
+		}
+	}
+	prefix := klassPrefix(q.Klass)
+	var (
+		page    store.Page
+		outcome error
+	)
+	err := s.view(func(tx *bbolt.Tx) error {
+		b := dbBucket(tx, db)
+		if b == nil {
+			outcome = store.ErrDBNotFound
+			return nil
+		}
+		docs := b.Bucket(bucketDocs)
+		c := b.Bucket(bucketKlass).Cursor()
+
+		var k []byte
+		step := c.Next
+		if q.Descending {
+			step = c.Prev
+			// Start below the cursor, or below the end of the klass range
+			// (the prefix with its terminator raised from 00 00 to 00 01).
+			target := append(bytes.Clone(prefix), after...)
+			if len(after) == 0 {
+				target[len(target)-1] = 1
+			}
+			if k, _ = c.Seek(target); k == nil {
+				k, _ = c.Last()
+			} else {
+				k, _ = c.Prev()
+			}
+		} else {
+			target := append(bytes.Clone(prefix), after...)
+			k, _ = c.Seek(target)
+			if len(after) > 0 && bytes.Equal(k, target) {
+				k, _ = c.Next()
+			}
+		}
+		for ; k != nil && bytes.HasPrefix(k, prefix); k, _ = step() {
+			suffix := k[len(prefix):]
+			id, ok := cutTerm(suffix)
+			if !ok {
+				return fmt.Errorf("klass index key %q: %w", k, errCorrupt)
+			}
+			v := docs.Get(id)
+			if v == nil {
+				return fmt.Errorf("klass index points at missing doc %q: %w", id, errCorrupt)
+			}
+			d, err := decodeDoc(string(id), v)
+			if err != nil {
+				return err
+			}
+			page.Docs = append(page.Docs, d)
+			if q.Limit > 0 && len(page.Docs) == q.Limit {
+				// Only hand out a cursor when another doc follows, so the
+				// last page never leads to an empty one.
+				next := base64.RawURLEncoding.EncodeToString(suffix)
+				if k, _ = step(); k != nil && bytes.HasPrefix(k, prefix) {
+					page.Next = next
+				}
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return store.Page{}, err
+	}
+	if outcome != nil {
+		return store.Page{}, outcome
+	}
+	return page, nil
+}
+
+// AllDocs implements store.Store.
+func (s *Store) AllDocs(ctx context.Context, db string, q store.AllDocsQuery) ([]store.Doc, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var (
+		out     []store.Doc
+		outcome error
+	)
+	err := s.view(func(tx *bbolt.Tx) error {
+		b := dbBucket(tx, db)
+		if b == nil {
+			outcome = store.ErrDBNotFound
+			return nil
+		}
+		c := b.Bucket(bucketDocs).Cursor()
+		var k, v []byte
+		step := c.Next
+		// past reports whether k is beyond the EndKey bound.
+		past := func(k []byte) bool { return q.EndKey != "" && bytes.Compare(k, []byte(q.EndKey)) > 0 }
+		if q.Descending {
+			step = c.Prev
+			past = func(k []byte) bool { return q.EndKey != "" && bytes.Compare(k, []byte(q.EndKey)) < 0 }
+			switch {
+			case q.StartKey == "":
+				k, v = c.Last()
+			default:
+				if k, v = c.Seek([]byte(q.StartKey)); k == nil {
+					k, v = c.Last()
+				} else if string(k) != q.StartKey {
+					k, v = c.Prev()
+				}
+			}
+		} else if q.StartKey == "" {
+			k, v = c.First()
+		} else {
+			k, v = c.Seek([]byte(q.StartKey))
+		}
+		skip := q.Skip
+		for ; k != nil && !past(k); k, v = step() {
+			if isTombstone(v) {
+				continue
+			}
+			if skip > 0 {
+				skip--
+				continue
+			}
+			d, err := decodeDoc(string(k), v)
+			if err != nil {
+				return err
+			}
+			out = append(out, d)
+			if q.Limit > 0 && len(out) == q.Limit {
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, outcome
+}
+
+// Changes implements store.Store: the seqs bucket holds one row per doc,
+// at the seq of its latest write.
+func (s *Store) Changes(ctx context.Context, db string, q store.ChangesQuery) ([]store.Doc, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var (
+		out     []store.Doc
+		outcome error
+	)
+	err := s.view(func(tx *bbolt.Tx) error {
+		b := dbBucket(tx, db)
+		if b == nil {
+			outcome = store.ErrDBNotFound
+			return nil
+		}
+		docs := b.Bucket(bucketDocs)
+		c := b.Bucket(bucketSeqs).Cursor()
+		var k, id []byte
+		step := c.Next
+		if q.Descending {
+			step = c.Prev
+			k, id = c.Last()
+		} else if q.Since == math.MaxUint64 {
+			return nil
+		} else {
+			k, id = c.Seek(u64(q.Since + 1))
+		}
+		for ; k != nil; k, id = step() {
+			seq := binary.BigEndian.Uint64(k)
+			if seq <= q.Since {
+				break // only reachable when descending
+			}
+			v := docs.Get(id)
+			if v == nil {
+				return fmt.Errorf("seq %d points at missing doc %q: %w", seq, id, errCorrupt)
+			}
+			d, err := decodeDoc(string(id), v)
+			if err != nil {
+				return err
+			}
+			out = append(out, d)
+			if q.Limit > 0 && len(out) == q.Limit {
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, outcome
+}

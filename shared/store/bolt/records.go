@@ -1,0 +1,265 @@
+package bolt
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	bbolt "go.etcd.io/bbolt"
+
+	"github.com/oficina/oficina/shared/store"
+)
+
+// sweepChunk bounds one Sweep transaction so a large backlog of expired
+// records never holds the writer lock for long.
+const sweepChunk = 1000
+
+var (
+	errNotCounter = errors.New("bolt: record is not a counter")
+	errRecordKey  = errors.New("bolt: record kind and key too long")
+)
+
+// recordKeyFits mirrors keyFits for records (the expiry index adds 8 bytes).
+func recordKeyFits(kind, key string) bool {
+	return 2*len(kind)+len(key)+2+8 <= bbolt.MaxKeySize
+}
+
+// live reports whether a stored record exists and has not expired at now.
+func live(v []byte, now int64) bool {
+	if v == nil {
+		return false
+	}
+	exp := recordExpiry(v)
+	return exp == 0 || exp > now
+}
+
+// putRecordTx writes a record and keeps the expiry index in step with it.
+func putRecordTx(tx *bbolt.Tx, rk []byte, old []byte, exp int64, value []byte) error {
+	if err := dropExpiryTx(tx, rk, old); err != nil {
+		return err
+	}
+	if err := tx.Bucket(bucketRecords).Put(rk, encodeRecord(exp, value)); err != nil {
+		return err
+	}
+	if exp != 0 {
+		return tx.Bucket(bucketExpiry).Put(expiryKey(exp, rk), nil)
+	}
+	return nil
+}
+
+func deleteRecordTx(tx *bbolt.Tx, rk []byte, old []byte) error {
+	if old == nil {
+		return nil
+	}
+	if err := dropExpiryTx(tx, rk, old); err != nil {
+		return err
+	}
+	return tx.Bucket(bucketRecords).Delete(rk)
+}
+
+// dropExpiryTx removes the expiry index entry of the stored value old.
+func dropExpiryTx(tx *bbolt.Tx, rk []byte, old []byte) error {
+	if old == nil {
+		return nil
+	}
+	if exp := recordExpiry(old); exp != 0 {
+		return tx.Bucket(bucketExpiry).Delete(expiryKey(exp, rk))
+	}
+	return nil
+}
+
+// PutRecord implements store.Store.
+func (s *Store) PutRecord(ctx context.Context, r store.Record, ifAbsent bool) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if !recordKeyFits(r.Kind, r.Key) {
+		return errRecordKey
+	}
+	rk := recordKey(r.Kind, r.Key)
+	exp := expiryNanos(r.ExpiresAt)
+	var outcome error
+	err := s.batch(func(tx *bbolt.Tx) error {
+		outcome = nil
+		old := bytes.Clone(tx.Bucket(bucketRecords).Get(rk))
+		if ifAbsent && live(old, time.Now().UnixNano()) {
+			outcome = store.ErrExists
+			return nil
+		}
+		return putRecordTx(tx, rk, old, exp, r.Value)
+	})
+	if err != nil {
+		return err
+	}
+	return outcome
+}
+
+// GetRecord implements store.Store.
+func (s *Store) GetRecord(ctx context.Context, kind, key string) (store.Record, error) {
+	if err := ctx.Err(); err != nil {
+		return store.Record{}, err
+	}
+	rk := recordKey(kind, key)
+	r := store.Record{Kind: kind, Key: key}
+	found := false
+	err := s.view(func(tx *bbolt.Tx) error {
+		v := tx.Bucket(bucketRecords).Get(rk)
+		if !live(v, time.Now().UnixNano()) {
+			return nil
+		}
+		found = true
+		r.Value = bytes.Clone(recordValue(v))
+		r.ExpiresAt = expiryTime(recordExpiry(v))
+		return nil
+	})
+	if err != nil {
+		return store.Record{}, err
+	}
+	if !found {
+		return store.Record{}, store.ErrNotFound
+	}
+	return r, nil
+}
+
+// TakeRecord implements store.Store. Writes are serialized, so of two
+// takers in the same or different transactions only the first sees it.
+func (s *Store) TakeRecord(ctx context.Context, kind, key string) (store.Record, error) {
+	if err := ctx.Err(); err != nil {
+		return store.Record{}, err
+	}
+	rk := recordKey(kind, key)
+	var (
+		r     store.Record
+		found bool
+	)
+	err := s.batch(func(tx *bbolt.Tx) error {
+		r, found = store.Record{Kind: kind, Key: key}, false
+		old := bytes.Clone(tx.Bucket(bucketRecords).Get(rk))
+		if !live(old, time.Now().UnixNano()) {
+			// An expired record is removed all the same: it is garbage.
+			return deleteRecordTx(tx, rk, old)
+		}
+		found = true
+		r.Value = recordValue(old)
+		r.ExpiresAt = expiryTime(recordExpiry(old))
+		return deleteRecordTx(tx, rk, old)
+	})
+	if err != nil {
+		return store.Record{}, err
+	}
+	if !found {
+		return store.Record{}, store.ErrNotFound
+	}
+	return r, nil
+}
+
+// DeleteRecord implements store.Store.
+func (s *Store) DeleteRecord(ctx context.Context, kind, key string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	rk := recordKey(kind, key)
+	return s.batch(func(tx *bbolt.Tx) error {
+		return deleteRecordTx(tx, rk, bytes.Clone(tx.Bucket(bucketRecords).Get(rk)))
+	})
+}
+
+// Incr implements store.Store. The counter is stored as a decimal string,
+// so GetRecord reads it the same way on every backend.
+func (s *Store) Incr(ctx context.Context, kind, key string, delta int64, ttl time.Duration) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if !recordKeyFits(kind, key) {
+		return 0, errRecordKey
+	}
+	rk := recordKey(kind, key)
+	var (
+		n       int64
+		outcome error
+	)
+	err := s.batch(func(tx *bbolt.Tx) error {
+		n, outcome = 0, nil
+		now := time.Now()
+		old := bytes.Clone(tx.Bucket(bucketRecords).Get(rk))
+		var exp int64
+		if live(old, now.UnixNano()) {
+			cur, err := strconv.ParseInt(string(recordValue(old)), 10, 64)
+			if err != nil {
+				outcome = fmt.Errorf("%s/%s: %w", kind, key, errNotCounter)
+				return nil
+			}
+			n, exp = cur+delta, recordExpiry(old)
+		} else {
+			n = delta
+			if ttl > 0 {
+				exp = expiryNanos(now.Add(ttl))
+			}
+		}
+		return putRecordTx(tx, rk, old, exp, strconv.AppendInt(nil, n, 10))
+	})
+	if err != nil {
+		return 0, err
+	}
+	if outcome != nil {
+		return 0, outcome
+	}
+	return n, nil
+}
+
+// Sweep deletes expired records and returns how many it removed. Reads
+// already treat expired records as absent; this only reclaims space, so the
+// server runs it periodically.
+func (s *Store) Sweep(ctx context.Context) (int, error) {
+	total := 0
+	for {
+		if err := ctx.Err(); err != nil {
+			return total, err
+		}
+		var n int
+		now := time.Now().UnixNano()
+		err := s.batch(func(tx *bbolt.Tx) error {
+			n = 0
+			// Collect first: deleting under a cursor can make Next skip keys.
+			var due [][]byte
+			c := tx.Bucket(bucketExpiry).Cursor()
+			for k, _ := c.First(); k != nil && len(due) < sweepChunk; k, _ = c.Next() {
+				if len(k) < 8 {
+					return fmt.Errorf("expiry key %x: %w", k, errCorrupt)
+				}
+				if recordExpiry(k) > now {
+					break
+				}
+				due = append(due, bytes.Clone(k))
+			}
+			recs, idx := tx.Bucket(bucketRecords), tx.Bucket(bucketExpiry)
+			for _, k := range due {
+				if err := idx.Delete(k); err != nil {
+					return err
+				}
+				// Only delete the record if its stored expiry is the indexed one.
+				rk := k[8:]
+				if v := recs.Get(rk); v != nil && recordExpiry(v) == recordExpiry(k) {
+					if err := recs.Delete(rk); err != nil {
+						return err
+					}
+				}
+			}
+			n = len(due)
+			return nil
+		})
+		if err != nil {
+			return total, err
+		}
+		total += n
+		if n < sweepChunk {
+			if total > 0 {
+				s.log.Debug("swept expired records", "count", total)
+			}
+			return total, nil
+		}
+	}
+}

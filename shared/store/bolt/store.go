@@ -1,0 +1,306 @@
+// Package bolt is the embedded store.Store: one bbolt file holding every
+// database, the records and an outbox of committed changes.
+//
+// Every write is an fsync'd transaction submitted through bbolt's Batch, so
+// concurrent writers share one fsync. Each document write also appends a
+// store.Change to the outbox in the same transaction; the change-stream
+// consumer drains it with ReadOutbox/AckOutbox (at-least-once), so no
+// acknowledged write can be missed by history, counters or triggers after a
+// crash.
+//
+// File layout (bucket names in quotes):
+//
+//	"dbs"/<db>/"docs"   id → encoded doc (binary header + raw JSON body)
+//	"dbs"/<db>/"seqs"   seq (8 bytes BE) → id; one row per doc, its latest write
+//	"dbs"/<db>/"klass"  esc(klass) esc(sortKey) id → nil; live docs with a klass
+//	"dbs"/<db>/"meta"   "seq", "docs", "dels" → uint64 BE
+//	"records"           esc(kind) key → expiry + value
+//	"expiry"            expiry (8 bytes BE) esc(kind) key → nil; expiring records
+//	"outbox"            global seq (8 bytes BE) → encoded store.Change
+package bolt
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	bbolt "go.etcd.io/bbolt"
+
+	"github.com/oficina/oficina/shared/store"
+)
+
+var (
+	bucketDBs     = []byte("dbs")
+	bucketRecords = []byte("records")
+	bucketExpiry  = []byte("expiry")
+	bucketOutbox  = []byte("outbox")
+
+	bucketDocs  = []byte("docs")
+	bucketSeqs  = []byte("seqs")
+	bucketKlass = []byte("klass")
+	bucketMeta  = []byte("meta")
+
+	metaSeq  = []byte("seq")
+	metaDocs = []byte("docs")
+	metaDels = []byte("dels")
+)
+
+// Defaults for Options.
+const (
+	// DefaultBatchDelay is short: a lone writer pays it on every write, while
+	// under load the fsync of one batch is what lets the next one fill up.
+	DefaultBatchDelay   = 2 * time.Millisecond
+	DefaultMaxBatchSize = 1000
+	defaultOpenTimeout  = 10 * time.Second
+	initialMmapSize     = 64 << 20
+)
+
+// Options configures Open. The zero value is fine.
+type Options struct {
+	Logger *slog.Logger // nil = discard
+	// BatchDelay is how long a write waits for others to share its
+	// transaction and fsync (0 = DefaultBatchDelay).
+	BatchDelay time.Duration
+	// MaxBatchSize caps the writes coalesced into one transaction
+	// (0 = DefaultMaxBatchSize).
+	MaxBatchSize int
+	// OpenTimeout bounds the wait for the file lock held by another process
+	// (0 = 10 s), so a second server fails instead of hanging.
+	OpenTimeout time.Duration
+}
+
+// Store is the bbolt-backed store.Store. It also implements store.Notifier.
+type Store struct {
+	db  *bbolt.DB
+	log *slog.Logger
+
+	mu       sync.Mutex
+	closed   bool
+	waiters  map[string]chan struct{} // db → closed at its next commit
+	outboxCh chan struct{}            // closed at the next commit with an outbox entry
+}
+
+var (
+	_ store.Store    = (*Store)(nil)
+	_ store.Notifier = (*Store)(nil)
+)
+
+// Open opens (creating if needed) the store file at path with mode 0600.
+func Open(path string, opts Options) (*Store, error) {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("bolt: create data dir: %w", err)
+	}
+	timeout := opts.OpenTimeout
+	if timeout <= 0 {
+		timeout = defaultOpenTimeout
+	}
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{
+		Timeout:         timeout,
+		FreelistType:    bbolt.FreelistMapType,
+		InitialMmapSize: initialMmapSize, // fewer remaps, which block readers
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bolt: open %s: %w", path, err)
+	}
+	db.MaxBatchDelay = opts.BatchDelay
+	if db.MaxBatchDelay <= 0 {
+		db.MaxBatchDelay = DefaultBatchDelay
+	}
+	db.MaxBatchSize = opts.MaxBatchSize
+	if db.MaxBatchSize <= 0 {
+		db.MaxBatchSize = DefaultMaxBatchSize
+	}
+	err = db.Update(func(tx *bbolt.Tx) error {
+		for _, name := range [][]byte{bucketDBs, bucketRecords, bucketExpiry, bucketOutbox} {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("bolt: init %s: %w", path, err)
+	}
+	log.Info("store opened", "path", path)
+	return &Store{
+		db:       db,
+		log:      log,
+		waiters:  map[string]chan struct{}{},
+		outboxCh: make(chan struct{}),
+	}, nil
+}
+
+// Close closes the file and wakes every waiter, so long-polls and the
+// outbox consumer notice the shutdown instead of blocking forever.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if !s.closed {
+		s.closed = true
+		for db, ch := range s.waiters {
+			close(ch)
+			delete(s.waiters, db)
+		}
+		close(s.outboxCh)
+	}
+	s.mu.Unlock()
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("bolt: close: %w", err)
+	}
+	return nil
+}
+
+// Changed implements store.Notifier. Take the channel before reading the
+// feed, then wait on it, so that a write between the two is not missed.
+func (s *Store) Changed(db string) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return closedChan()
+	}
+	ch, ok := s.waiters[db]
+	if !ok {
+		ch = make(chan struct{})
+		s.waiters[db] = ch
+	}
+	return ch
+}
+
+// OutboxSignal returns a channel closed at the next commit that adds an
+// outbox entry (or at Close). Take it before ReadOutbox, then wait on it
+// when the outbox was empty.
+func (s *Store) OutboxSignal() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.outboxCh
+}
+
+// committed wakes the waiters of db and of the outbox after a document
+// write has been committed.
+func (s *Store) committed(db string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	if ch, ok := s.waiters[db]; ok {
+		close(ch)
+		delete(s.waiters, db)
+	}
+	close(s.outboxCh)
+	s.outboxCh = make(chan struct{})
+}
+
+func closedChan() chan struct{} {
+	ch := make(chan struct{})
+	close(ch)
+	return ch
+}
+
+// batch runs fn in a coalesced, fsync'd write transaction. bbolt may run fn
+// more than once (and solo after any error), so fn must reset whatever it
+// records at its start and return only I/O errors: domain outcomes travel in
+// the caller's variables, never as fn's error.
+func (s *Store) batch(fn func(tx *bbolt.Tx) error) error {
+	if err := s.db.Batch(fn); err != nil {
+		return fmt.Errorf("bolt: write: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) view(fn func(tx *bbolt.Tx) error) error {
+	if err := s.db.View(fn); err != nil {
+		return fmt.Errorf("bolt: read: %w", err)
+	}
+	return nil
+}
+
+// dbBucket returns the bucket of db, or nil when it has not been created.
+func dbBucket(tx *bbolt.Tx, db string) *bbolt.Bucket {
+	return tx.Bucket(bucketDBs).Bucket([]byte(db))
+}
+
+var errDBName = errors.New("bolt: database name empty or too long")
+
+// CreateDB implements store.Store.
+func (s *Store) CreateDB(ctx context.Context, db string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if db == "" || len(db) > bbolt.MaxKeySize {
+		return errDBName
+	}
+	var outcome error
+	err := s.batch(func(tx *bbolt.Tx) error {
+		outcome = nil
+		dbs := tx.Bucket(bucketDBs)
+		if dbs.Bucket([]byte(db)) != nil {
+			outcome = store.ErrDBExists
+			return nil
+		}
+		b, err := dbs.CreateBucket([]byte(db))
+		if err != nil {
+			return err
+		}
+		for _, name := range [][]byte{bucketDocs, bucketSeqs, bucketKlass, bucketMeta} {
+			if _, err := b.CreateBucket(name); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return outcome
+}
+
+// DBInfo implements store.Store.
+func (s *Store) DBInfo(ctx context.Context, db string) (store.DBInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return store.DBInfo{}, err
+	}
+	info := store.DBInfo{Name: db}
+	var outcome error
+	err := s.view(func(tx *bbolt.Tx) error {
+		b := dbBucket(tx, db)
+		if b == nil {
+			outcome = store.ErrDBNotFound
+			return nil
+		}
+		meta := b.Bucket(bucketMeta)
+		info.UpdateSeq = getU64(meta, metaSeq)
+		info.DocCount = int64(getU64(meta, metaDocs))
+		info.DelCount = int64(getU64(meta, metaDels))
+		return nil
+	})
+	if err != nil {
+		return store.DBInfo{}, err
+	}
+	if outcome != nil {
+		return store.DBInfo{}, outcome
+	}
+	return info, nil
+}
+
+func getU64(b *bbolt.Bucket, key []byte) uint64 {
+	v := b.Get(key)
+	if len(v) != 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(v)
+}
+
+func putU64(b *bbolt.Bucket, key []byte, v uint64) error {
+	return b.Put(key, u64(v))
+}
