@@ -1,11 +1,13 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/docs"
@@ -14,8 +16,12 @@ import (
 	"github.com/oficina/oficina/shared/store"
 )
 
-// maxBulkDocs bounds one _bulk_docs request.
-const maxBulkDocs = 1000
+// maxBulkDocs bounds one _bulk_docs request; bulkWorkers is how many of
+// its documents are written at once.
+const (
+	maxBulkDocs = 1000
+	bulkWorkers = 16
+)
 
 // getDoc answers GET /api/{db}/{docid} with ETag and If-None-Match support.
 // ?fields=a,b projects the document (the SPA loads reader item content so).
@@ -258,30 +264,51 @@ func (s *Server) bulkDocs(w http.ResponseWriter, r *http.Request) error {
 		}
 		bodies[i] = body
 	}
-	results := make([]map[string]any, 0, len(bodies))
-	for _, body := range bodies {
-		id, err := docID(body)
-		if err == nil {
-			rev, _ := body["_rev"].(string)
-			var d store.Doc
-			if del, _ := body["_deleted"].(bool); del {
-				d, err = s.docs.Delete(r.Context(), p, db, id, rev)
-			} else {
-				d, err = s.docs.Save(r.Context(), p, db, id, rev, stripMeta(body))
-			}
-			if err == nil {
-				results = append(results, map[string]any{"ok": true, "id": d.ID, "rev": d.Rev})
-				continue
-			}
-		}
-		fe := classify(err)
-		if fe.Kind == fault.Internal {
+	// Documents are written concurrently so the store can coalesce their
+	// commits (one fsync for many); each still gets its own result, in order.
+	results := make([]map[string]any, len(bodies))
+	errs := make([]error, len(bodies))
+	sem := make(chan struct{}, bulkWorkers)
+	var wg sync.WaitGroup
+	for i, body := range bodies {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			results[i], errs[i] = s.bulkOne(r.Context(), p, db, body)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
 			return err
 		}
-		results = append(results, map[string]any{"id": id, "error": kindStatus[fe.Kind].name, "reason": fe.Reason})
 	}
 	writeJSON(w, http.StatusCreated, results)
 	return nil
+}
+
+// bulkOne writes one _bulk_docs member and returns its result row; only
+// internal failures are returned as errors.
+func (s *Server) bulkOne(ctx context.Context, p *access.Principal, db string, body map[string]any) (map[string]any, error) {
+	id, err := docID(body)
+	if err == nil {
+		rev, _ := body["_rev"].(string)
+		var d store.Doc
+		if del, _ := body["_deleted"].(bool); del {
+			d, err = s.docs.Delete(ctx, p, db, id, rev)
+		} else {
+			d, err = s.docs.Save(ctx, p, db, id, rev, stripMeta(body))
+		}
+		if err == nil {
+			return map[string]any{"ok": true, "id": d.ID, "rev": d.Rev}, nil
+		}
+	}
+	fe := classify(err)
+	if fe.Kind == fault.Internal {
+		return nil, err
+	}
+	return map[string]any{"id": id, "error": kindStatus[fe.Kind].name, "reason": fe.Reason}, nil
 }
 
 // allDocs answers GET|POST /api/{db}/_all_docs.

@@ -21,7 +21,7 @@ func TestRootAndDBInfo(t *testing.T) {
 	if info["db_name"] != e.aliceDB || info["doc_count"].(float64) != 1 || info["update_seq"].(float64) < 1 {
 		t.Fatalf("db info: %v", info)
 	}
-	e.expect(e.do("alice", "GET", "/api/"+ids.New("acc"), nil), 403, "")                       // no _security: locked
+	e.expect(e.do("alice", "GET", "/api/"+ids.New("acc"), nil), 403, "") // no _security: locked
 	e.expect(e.do("alice", "GET", "/api/not_a_db", nil), 400, "invalid database name")
 }
 

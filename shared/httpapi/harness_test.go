@@ -51,8 +51,8 @@ func newDocEnv(t *testing.T, cfg Config) *docEnv {
 	alice, bob := ids.New("usr"), ids.New("usr")
 	group := ids.New("acc")
 	auth := tokenAuth{
-		"alice": {UserID: alice, Email: "alice@example.com", Label: "Alice", Roles: []string{alice, group}, Via: access.ViaToken, TokenPerm: access.PermReadWrite},
-		"bob":   {UserID: bob, Email: "bob@example.com", Label: "Bob", Roles: []string{bob}, Via: access.ViaToken, TokenPerm: access.PermReadWrite},
+		"alice":      {UserID: alice, Email: "alice@example.com", Label: "Alice", Roles: []string{alice, group}, Via: access.ViaToken, TokenPerm: access.PermReadWrite},
+		"bob":        {UserID: bob, Email: "bob@example.com", Label: "Bob", Roles: []string{bob}, Via: access.ViaToken, TokenPerm: access.PermReadWrite},
 		"alice-read": {UserID: alice, Email: "alice@example.com", Roles: []string{alice, group}, Via: access.ViaToken, TokenPerm: access.PermRead},
 	}
 	ctx := context.Background()
