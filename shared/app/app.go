@@ -100,7 +100,12 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error
 			a.Store.Close()
 			return nil, err
 		}
-		a.Mail = ses.New(sesv2.NewFromConfig(c), cfg.MailFrom, cfg.SESConfigurationSet)
+		sender, err := ses.New(sesv2.NewFromConfig(c), ses.Options{From: cfg.MailFrom, ConfigurationSet: cfg.SESConfigurationSet})
+		if err != nil {
+			a.Store.Close()
+			return nil, fmt.Errorf("mail: %w", err)
+		}
+		a.Mail = sender
 	}
 
 	a.Auth = auth.New(a.Store, a.Mail, auth.Config{

@@ -1,0 +1,238 @@
+package dynamo_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/oficina/oficina/shared/store"
+	"github.com/oficina/oficina/shared/store/dynamo"
+	"github.com/oficina/oficina/shared/store/dynamo/ddblocal"
+	"github.com/oficina/oficina/shared/store/storetest"
+)
+
+// One DynamoDB Local serves the whole test binary; each test gets a table.
+func TestMain(m *testing.M) { os.Exit(ddblocal.Main(m)) }
+
+// newTable creates a fresh table in the shared DynamoDB Local and drops it
+// when the test ends, keeping the in-memory database small.
+func newTable(tb testing.TB) (*dynamodb.Client, string) {
+	tb.Helper()
+	_, client := ddblocal.Start(tb)
+	table := ddblocal.TableName(tb)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := dynamo.CreateTable(ctx, client, table); err != nil {
+		tb.Fatalf("CreateTable: %v", err)
+	}
+	tb.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if _, err := client.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(table)}); err != nil {
+			tb.Errorf("DeleteTable %s: %v", table, err)
+		}
+	})
+	return client, table
+}
+
+func open(t *testing.T) store.Store {
+	client, table := newTable(t)
+	return dynamo.New(client, table)
+}
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t, open)
+}
+
+func TestCreateTableTwice(t *testing.T) {
+	client, table := newTable(t)
+	err := dynamo.CreateTable(t.Context(), client, table)
+	if err == nil {
+		t.Fatal("CreateTable on an existing table succeeded")
+	}
+}
+
+// TestDocFromItem reads back the items the store wrote, as the change
+// stream consumer will read stream images.
+func TestDocFromItem(t *testing.T) {
+	client, table := newTable(t)
+	s := dynamo.New(client, table)
+	ctx := t.Context()
+	if err := s.CreateDB(ctx, "main"); err != nil {
+		t.Fatal(err)
+	}
+	live, err := s.Put(ctx, "main", store.Doc{ID: "a", Klass: "task", SortKey: "2024", Body: []byte(`{"x":1}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tomb, err := s.Put(ctx, "main", store.Doc{ID: "b", Body: []byte(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tomb, err = s.Delete(ctx, "main", "b", tomb.Rev); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutRecord(ctx, store.Record{Kind: "k", Key: "x", Value: []byte("v")}, false); err != nil {
+		t.Fatal(err)
+	}
+	out, err := client.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(table), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]store.Doc{}
+	others := 0
+	for _, item := range out.Items {
+		db, d, ok := dynamo.DocFromItem(item)
+		if !ok {
+			others++
+			continue
+		}
+		if db != "main" {
+			t.Fatalf("DocFromItem db = %q, want main", db)
+		}
+		got[d.ID] = d
+	}
+	if others != 2 { // the db meta item and the record
+		t.Fatalf("%d non-doc items, want 2", others)
+	}
+	if d := got["a"]; d.Rev != live.Rev || d.Seq != live.Seq || d.Klass != "task" || d.SortKey != "2024" || string(d.Body) != `{"x":1}` || d.Deleted {
+		t.Fatalf("DocFromItem(a) = %+v, want %+v", d, live)
+	}
+	if d := got["b"]; d.Rev != tomb.Rev || d.Seq != tomb.Seq || !d.Deleted || len(d.Body) != 0 {
+		t.Fatalf("DocFromItem(b) = %+v, want %+v", d, tomb)
+	}
+}
+
+// TestKeysCannotCollide covers the names that would make keys ambiguous.
+func TestKeysCannotCollide(t *testing.T) {
+	client, table := newTable(t)
+	s := dynamo.New(client, table)
+	ctx := t.Context()
+	if err := s.CreateDB(ctx, "a#b"); err == nil {
+		t.Fatal(`CreateDB("a#b") succeeded`)
+	}
+	if err := s.CreateDB(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Put(ctx, "a", store.Doc{ID: "x", Klass: "b#c", Body: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	// Without the check, db "a#b" klass "c" would read db "a" klass "b#c".
+	if _, err := s.List(ctx, "a#b", store.ListQuery{Klass: "c"}); !errors.Is(err, store.ErrDBNotFound) {
+		t.Fatalf("List on db a#b: %v, want ErrDBNotFound", err)
+	}
+	if err := s.PutRecord(ctx, store.Record{Kind: "k#x", Key: "y"}, false); err == nil {
+		t.Fatal("PutRecord with '#' in kind succeeded")
+	}
+	if err := s.PutRecord(ctx, store.Record{Kind: "k", Key: "x#y", Value: []byte("1")}, false); err != nil {
+		t.Fatalf("'#' in a record key: %v", err)
+	}
+}
+
+// TestListCursorScope checks that a cursor cannot leave its db and klass.
+func TestListCursorScope(t *testing.T) {
+	client, table := newTable(t)
+	s := dynamo.New(client, table)
+	ctx := t.Context()
+	for _, db := range []string{"one", "two"} {
+		if err := s.CreateDB(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range []string{"a", "b", "c"} {
+			if _, err := s.Put(ctx, db, store.Doc{ID: id, Klass: "k", SortKey: "1", Body: []byte(`{}`)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	p, err := s.List(ctx, "one", store.ListQuery{Klass: "k", Limit: 1})
+	if err != nil || p.Next == "" {
+		t.Fatalf("List: %v, next %q", err, p.Next)
+	}
+	p2, err := s.List(ctx, "two", store.ListQuery{Klass: "k", Limit: 10, After: p.Next})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range p2.Docs {
+		if d.ID == "a" {
+			t.Fatalf("cursor from db one positioned db two's list at the start: %v", p2.Docs)
+		}
+	}
+	if _, err := s.List(ctx, "one", store.ListQuery{Klass: "k", After: "not a cursor!"}); err == nil {
+		t.Fatal("List with a garbage cursor succeeded")
+	}
+}
+
+// TestIncrEdges covers the Incr paths the conformance suite does not reach.
+func TestIncrEdges(t *testing.T) {
+	client, table := newTable(t)
+	s := dynamo.New(client, table)
+	ctx := t.Context()
+
+	// A plain record holding a number counts from it, keeping its expiry.
+	exp := time.Now().Add(time.Hour)
+	if err := s.PutRecord(ctx, store.Record{Kind: "c", Key: "seeded", Value: []byte("41"), ExpiresAt: exp}, false); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := s.Incr(ctx, "c", "seeded", 1, time.Minute); err != nil || v != 42 {
+		t.Fatalf("Incr on a record holding 41: %d, %v", v, err)
+	}
+	if v, err := s.Incr(ctx, "c", "seeded", 1, 0); err != nil || v != 43 {
+		t.Fatalf("second Incr: %d, %v", v, err)
+	}
+	r, err := s.GetRecord(ctx, "c", "seeded")
+	if err != nil || string(r.Value) != "43" || !r.ExpiresAt.Equal(time.Unix(0, exp.UnixNano())) {
+		t.Fatalf("seeded counter = %+v, %v; want 43 expiring at %v", r, err, exp)
+	}
+
+	// A record that is not a number is not a counter.
+	if err := s.PutRecord(ctx, store.Record{Kind: "c", Key: "text", Value: []byte("hello")}, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Incr(ctx, "c", "text", 1, 0); err == nil {
+		t.Fatal("Incr on a text record succeeded")
+	}
+
+	// A counter without expiry does not gain one from a later ttl.
+	if v, err := s.Incr(ctx, "c", "forever", 5, 0); err != nil || v != 5 {
+		t.Fatalf("Incr forever: %d, %v", v, err)
+	}
+	if v, err := s.Incr(ctx, "c", "forever", 1, time.Millisecond); err != nil || v != 6 {
+		t.Fatalf("Incr forever with ttl: %d, %v", v, err)
+	}
+	time.Sleep(5 * time.Millisecond)
+	if r, err := s.GetRecord(ctx, "c", "forever"); err != nil || string(r.Value) != "6" || !r.ExpiresAt.IsZero() {
+		t.Fatalf("forever counter = %+v, %v; want 6 without expiry", r, err)
+	}
+
+	// PutRecord over a counter replaces it.
+	if err := s.PutRecord(ctx, store.Record{Kind: "c", Key: "forever", Value: []byte("x")}, false); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.GetRecord(ctx, "c", "forever"); err != nil || string(r.Value) != "x" {
+		t.Fatalf("record over counter = %+v, %v", r, err)
+	}
+}
+
+// TestExpiryRoundTrip checks that expiry keeps full precision, also far out.
+func TestExpiryRoundTrip(t *testing.T) {
+	client, table := newTable(t)
+	s := dynamo.New(client, table)
+	ctx := t.Context()
+	for _, at := range []time.Time{
+		time.Now().Add(time.Hour),
+		time.Date(3000, 1, 2, 3, 4, 5, 123456789, time.UTC),
+	} {
+		if err := s.PutRecord(ctx, store.Record{Kind: "e", Key: "k", ExpiresAt: at}, false); err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.GetRecord(ctx, "e", "k")
+		if err != nil || !r.ExpiresAt.Equal(at) {
+			t.Fatalf("ExpiresAt %v round-tripped as %v (%v)", at, r.ExpiresAt, err)
+		}
+	}
+}
