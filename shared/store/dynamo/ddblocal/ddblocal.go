@@ -44,8 +44,8 @@ const (
 	// keeps one set of tables per access key and region, so every client
 	// made here sees the same tables.
 	Region    = "us-east-1"
-	accessKey = "ddblocal"
-	secretKey = "ddblocal"
+	AccessKey = "ddblocal"
+	SecretKey = "ddblocal"
 
 	readyTimeout = 90 * time.Second // generous for cold JVMs on busy CI machines
 	startTries   = 3                // a free port can be taken before java binds it
@@ -115,7 +115,7 @@ func Start(tb testing.TB) (endpoint string, client *dynamodb.Client) {
 func NewClient(endpoint string, optFns ...func(*dynamodb.Options)) *dynamodb.Client {
 	opts := dynamodb.Options{
 		Region:       Region,
-		Credentials:  credentials.NewStaticCredentialsProvider(accessKey, secretKey, ""),
+		Credentials:  credentials.NewStaticCredentialsProvider(AccessKey, SecretKey, ""),
 		BaseEndpoint: aws.String(endpoint),
 	}
 	return dynamodb.New(opts, optFns...)

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/oficina/oficina/shared/store/dynamo"
+	"github.com/oficina/oficina/shared/store/dynamo/ddblocal"
+)
+
+func TestMain(m *testing.M) { os.Exit(ddblocal.Main(m)) }
+
+// TestSampleEvents feeds the API Gateway v2 samples in events/ through the
+// Lambda handler, wired exactly as in AWS but on DynamoDB Local, in order:
+// they register a user and sign in.
+func TestSampleEvents(t *testing.T) {
+	endpoint, client := ddblocal.Start(t)
+	table := ddblocal.TableName(t)
+	if err := dynamo.CreateTable(context.Background(), client, table); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", ddblocal.AccessKey) // DynamoDB Local keeps tables per key and region
+	t.Setenv("AWS_SECRET_ACCESS_KEY", ddblocal.SecretKey)
+	t.Setenv("AWS_REGION", ddblocal.Region)
+	dataDir := t.TempDir()
+	env := map[string]string{
+		"OFICINA_TABLE":           table,
+		"OFICINA_DYNAMO_ENDPOINT": endpoint,
+		// The outbox stands in for SES here; the SES adapter has its own tests.
+		"OFICINA_MAIL":     "outbox",
+		"OFICINA_DATA":     dataDir,
+		"OFICINA_BASE_URL": "https://app.oficina.example",
+	}
+	h, err := newHandler(context.Background(), func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		file   string
+		status int
+		want   string // a fragment of the body
+	}{
+		{"apigw-v2-get-root.json", 200, `"couchdb":"Welcome"`},
+		{"apigw-v2-get-session-anonymous.json", 401, `"error":"unauthorized"`},
+		{"apigw-v2-register-malformed.json", 400, `"error":"bad_request"`},
+		{"apigw-v2-register.json", 201, `"id":"usr-5e0c7d1e2f3a4b5c6d7e8f9a0b1c2d3e"`},
+		{"apigw-v2-register.json", 409, `"error":"conflict"`}, // the same id again
+		{"apigw-v2-login.json", 200, `"name":"usr-5e0c7d1e2f3a4b5c6d7e8f9a0b1c2d3e"`},
+		// A stale session cookie on a Group db: anonymous, so 401, and no data.
+		{"apigw-v2-http-request.json", 401, `"error":"unauthorized"`},
+	}
+	var loginCookies []string
+	for _, tt := range tests {
+		ev := readEvent(t, tt.file)
+		res, err := h(context.Background(), ev)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.file, err)
+		}
+		if res.StatusCode != tt.status || !strings.Contains(res.Body, tt.want) {
+			t.Fatalf("%s: %d %s, want %d with %s", tt.file, res.StatusCode, res.Body, tt.status, tt.want)
+		}
+		if res.Headers["Content-Type"] != "application/json" {
+			t.Errorf("%s: content type %q", tt.file, res.Headers["Content-Type"])
+		}
+		if tt.file == "apigw-v2-login.json" {
+			loginCookies = res.Cookies
+		}
+	}
+
+	// The session cookie is Secure (the host is not localhost), HttpOnly and Lax.
+	var session string
+	for _, c := range loginCookies {
+		if strings.HasPrefix(c, "AuthSession=") {
+			session = c
+		}
+	}
+	for _, attr := range []string{"HttpOnly", "Secure", "SameSite=Lax"} {
+		if !strings.Contains(session, attr) {
+			t.Errorf("AuthSession cookie %q lacks %s", session, attr)
+		}
+	}
+	// With that cookie the session is known.
+	ev := readEvent(t, "apigw-v2-get-session-anonymous.json")
+	ev.Cookies = []string{strings.Split(session, ";")[0]}
+	res, err := h(context.Background(), ev)
+	if err != nil || res.StatusCode != 200 || !strings.Contains(res.Body, `"locale":"pt-BR"`) {
+		t.Fatalf("session with cookie: %v %d %s", err, res.StatusCode, res.Body)
+	}
+	// The confirmation mail went to the outbox.
+	mails, _ := filepath.Glob(filepath.Join(dataDir, "outbox", "*.eml"))
+	if len(mails) != 1 {
+		t.Fatalf("outbox has %d messages, want 1", len(mails))
+	}
+}
+
+func readEvent(t *testing.T, name string) events.APIGatewayV2HTTPRequest {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "events", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev events.APIGatewayV2HTTPRequest
+	if err := json.Unmarshal(raw, &ev); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return ev
+}
