@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"context"
+	"errors"
 	"net/http"
 
 	"github.com/oficina/oficina/shared/access"
@@ -34,29 +36,89 @@ func (s *Server) find(w http.ResponseWriter, r *http.Request) error {
 	if _, err := s.store.DBInfo(r.Context(), db); err != nil {
 		return err
 	}
-	var docs []store.Doc
-	if klass, ok := q.Equality("klass"); ok {
-		docs, err = s.listKlass(r, db, klass)
+	klass, byKlass := q.Equality("klass")
+	var res mango.Result
+	if scanner, ok := s.store.(klassScanner); ok && byKlass {
+		res, err = runScan(r, scanner, db, klass, q)
 	} else {
-		docs, err = s.store.AllDocs(r.Context(), db, store.AllDocsQuery{})
-	}
-	if err != nil {
-		return err
-	}
-	i := 0
-	res, err := q.Run(func() (mango.Candidate, bool) {
-		if i >= len(docs) {
-			return mango.Candidate{}, false
+		var docs []store.Doc
+		if byKlass {
+			docs, err = s.listKlass(r, db, klass)
+		} else {
+			docs, err = s.store.AllDocs(r.Context(), db, store.AllDocsQuery{})
 		}
-		d := docs[i]
-		i++
-		return mango.Candidate{ID: d.ID, Rev: d.Rev, Body: d.Body}, true
-	})
+		if err != nil {
+			return err
+		}
+		i := 0
+		res, err = q.Run(func() (mango.Candidate, bool) {
+			if i >= len(docs) {
+				return mango.Candidate{}, false
+			}
+			d := docs[i]
+			i++
+			return mango.Candidate{ID: d.ID, Rev: d.Rev, Body: d.Body}, true
+		})
+	}
 	if err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"docs": res.Docs, "bookmark": res.Bookmark})
 	return nil
+}
+
+// klassScanner is implemented by stores that can stream a klass without
+// copying it (the embedded store); the others are read page by page.
+type klassScanner interface {
+	ScanKlass(ctx context.Context, db, klass string, fn func(store.Doc) error) error
+}
+
+// runScan feeds a store scan into mango's pull-style Run: the scan runs in a
+// goroutine and hands documents over one at a time, so bodies are only
+// read while the store's read transaction is open. mango copies the bodies
+// it keeps.
+func runScan(r *http.Request, sc klassScanner, db, klass string, q *mango.Find) (mango.Result, error) {
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	docs := make(chan store.Doc)
+	taken := make(chan struct{})
+	scanErr := make(chan error, 1)
+	go func() {
+		defer close(docs)
+		scanErr <- sc.ScanKlass(ctx, db, klass, func(d store.Doc) error {
+			select {
+			case docs <- d:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			// Wait until Run is done with this body before the scan moves on.
+			select {
+			case <-taken:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+	}()
+	first := true
+	res, err := q.Run(func() (mango.Candidate, bool) {
+		if !first {
+			taken <- struct{}{}
+		}
+		first = false
+		d, ok := <-docs
+		if !ok {
+			return mango.Candidate{}, false
+		}
+		return mango.Candidate{ID: d.ID, Rev: d.Rev, Body: d.Body}, true
+	})
+	cancel()
+	for range docs { // let the scan goroutine finish
+	}
+	if scanErrV := <-scanErr; err == nil && scanErrV != nil && !errors.Is(scanErrV, context.Canceled) {
+		err = scanErrV
+	}
+	return res, err
 }
 
 // listKlass reads every live document of klass.

@@ -1,0 +1,56 @@
+package bolt
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/oficina/oficina/shared/store"
+)
+
+// ScanKlass calls fn for every live document of klass, in SortKey order,
+// inside one read transaction and without copying: each Doc's Body aliases
+// the database's memory map and is valid only until fn returns. _find uses
+// it to match thousands of documents without allocating them all.
+func (s *Store) ScanKlass(ctx context.Context, db, klass string, fn func(store.Doc) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	prefix := klassPrefix(klass)
+	var outcome error
+	err := s.view(func(tx *bbolt.Tx) error {
+		b := dbBucket(tx, db)
+		if b == nil {
+			outcome = store.ErrDBNotFound
+			return nil
+		}
+		docs := b.Bucket(bucketDocs)
+		c := b.Bucket(bucketKlass).Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+			id, ok := cutTerm(k[len(prefix):])
+			if !ok {
+				return fmt.Errorf("klass index key %q: %w", k, errCorrupt)
+			}
+			v := docs.Get(id)
+			if v == nil {
+				return fmt.Errorf("klass index points at missing doc %q: %w", id, errCorrupt)
+			}
+			h, err := parseDoc(v)
+			if err != nil {
+				return fmt.Errorf("doc %q: %w", id, err)
+			}
+			d := store.Doc{ID: string(id), Rev: string(h.rev), Seq: h.seq, Klass: klass, Body: h.body}
+			if err := fn(d); err != nil {
+				outcome = err
+				return nil
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("bolt: scan %s/%s: %w", db, klass, err)
+	}
+	return outcome
+}
