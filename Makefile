@@ -9,7 +9,7 @@ GOFLAGS_TEST ?= -count=1
 # Explicit package roots: node_modules ships Go template files that ./... would pick up.
 GO_PKGS   := ./functions/... ./shared/...
 
-.PHONY: help deps run build test test-go vet bench clean
+.PHONY: help deps run build test test-go vet bench clean web web-test infra-test lambdas synth synth-check deploy localstack-deploy
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-20s %s\n", $$1, $$2}'
@@ -37,10 +37,47 @@ vet:
 test-go: deps vet ## Go tests (DynamoDB Local is started by the tests themselves)
 	$(GO) test $(GOFLAGS_TEST) -race $(GO_PKGS)
 
-test: test-go ## every test of the repo
+test: test-go infra-test ## every test of the repo
 
 bench: deps ## benchmarks: HTTP on the embedded store, mango, DynamoDB capacity units
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./shared/httpapi/ ./shared/mango/ ./shared/store/...
 
 clean: ## remove build output and local data
 	rm -rf bin build data
+
+# ---- Cloud (infra-cdk/) -------------------------------------------------------
+STAGE            ?= dev
+CDK_ARGS         ?=
+# Keep in step with LAMBDA_FUNCTIONS in infra-cdk/lib/paths.ts (a test checks it).
+LAMBDA_FUNCTIONS ?= api stream
+LAMBDA_GOARCH    ?= arm64
+CDK              := cd infra-cdk && CDK_DISABLE_VERSION_CHECK=1 npx --no-install cdk
+
+lambdas: deps ## build/lambda/<fn>.zip: a linux/arm64 bootstrap for each Lambda function
+	@mkdir -p build/lambda
+	@set -e; for fn in $(LAMBDA_FUNCTIONS); do \
+	  rm -rf build/lambda/$$fn; \
+	  GOOS=linux GOARCH=$(LAMBDA_GOARCH) CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -buildvcs=false \
+	    -ldflags="-s -w" -o build/lambda/$$fn/bootstrap ./functions/$$fn; \
+	  node infra-cdk/scripts/lambda-zip.cjs build/lambda/$$fn.zip build/lambda/$$fn/bootstrap; \
+	done; \
+	for fn in $(LAMBDA_FUNCTIONS); do \
+	  size=$$(stat -c %s build/lambda/$$fn.zip); \
+	  awk -v f=$$fn -v s=$$size 'BEGIN { printf "  %-8s %6.2f MB  build/lambda/%s.zip\n", f, s/1e6, f }'; \
+	  [ $$size -lt 20000000 ] || { echo "$$fn.zip is over 20 MB"; exit 1; }; \
+	done
+
+infra-test: deps ## CDK assertion tests (offline, no builds needed)
+	$(NPM) test --workspace infra-cdk
+
+synth: lambdas web ## synthesise Oficina-$(STAGE) into infra-cdk/cdk.out
+	$(CDK) synth Oficina-$(STAGE) --no-notices -q -c stage=$(STAGE) $(CDK_ARGS)
+
+synth-check: deps ## the template only, with placeholder assets
+	$(CDK) synth --no-notices -q -c placeholderAssets=true -c stage=$(STAGE) $(CDK_ARGS)
+
+deploy: lambdas web ## deploy Oficina-$(STAGE) with your AWS credentials
+	$(CDK) deploy Oficina-$(STAGE) --no-notices -c stage=$(STAGE) $(CDK_ARGS) --require-approval broadening
+
+localstack-deploy: ## optional: needs Docker and LocalStack running (localstack/README.md)
+	localstack/deploy.sh

@@ -1,0 +1,157 @@
+/**
+ * The stack's parameters. They are synth-time values (CDK context, e.g.
+ * `cdk deploy -c stage=prod -c domainName=app.example.com`), not
+ * CloudFormation parameters: the stage decides removal policies and the
+ * domain decides whether the distribution has an alias, and both must be
+ * known when the template is written. No value is ever looked up in an
+ * account, so synth stays offline.
+ */
+
+export type Stage = 'dev' | 'prod';
+
+export interface OficinaConfig {
+  /** dev: everything is destroyed with the stack; prod: data is retained and protected. */
+  readonly stage: Stage;
+  /** Custom domain for the site (CloudFront alias), e.g. app.oficina.example. */
+  readonly domainName?: string;
+  /** ACM certificate for domainName; CloudFront requires it to be in us-east-1. */
+  readonly certificateArn?: string;
+  /** Emails of the users with server-admin rights (OFICINA_SERVER_ADMINS, comma-separated). */
+  readonly serverAdmins: readonly string[];
+  /** The From of every mail: "Name <address>" or an address (OFICINA_MAIL_FROM). */
+  readonly mailFrom: string;
+  /** Verify this whole domain in SES (DKIM); without it only the mailFrom address is verified. */
+  readonly sesDomain?: string;
+  /** Who receives alarm notifications (an SNS email subscription); none when unset. */
+  readonly alarmEmail?: string;
+  /** Origins the SPA may load avatar images from (CSP img-src). */
+  readonly avatarOrigins: readonly string[];
+}
+
+/** The context keys the app reads, with what each means (see infra-cdk/README.md). */
+export const CONTEXT_KEYS = {
+  stage: 'dev | prod (default dev)',
+  domainName: 'custom domain for the site, needs certificateArn',
+  certificateArn: 'ACM certificate ARN in us-east-1 covering domainName',
+  serverAdmins: 'comma-separated emails of the server admins',
+  mailFrom: 'From address, "Name <addr>" or addr (default Oficina <no-reply@sesDomain>)',
+  sesDomain: 'domain to verify in SES (DKIM); else the mailFrom address is verified',
+  alarmEmail: 'address subscribed to the alarm topic',
+  avatarOrigins: 'comma-separated https origins for avatar images (default Gravatar)',
+  lambdaDir: 'directory with <name>.zip for each function (default build/lambda)',
+  webDir: 'the built SPA (default web/dist)',
+  placeholderAssets: 'true: synth with placeholder code and web assets (never deploy this)',
+} as const;
+
+export const DEFAULT_AVATAR_ORIGINS = ['https://www.gravatar.com', 'https://secure.gravatar.com'];
+
+/** The dev default sender: sending fails until mailFrom or sesDomain is set, but synth works. */
+export const DEV_DEFAULT_MAIL_FROM = 'Oficina <no-reply@example.com>';
+
+const HOSTNAME = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/;
+const ADDRESS = /^[^\s@<>",;]+@([^\s@<>",;]+)$/;
+const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:([a-z0-9-]+):\d{12}:certificate\/[A-Za-z0-9-]+$/;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(`oficina config: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Splits "Name <addr>" or "addr" into its parts; undefined when malformed. */
+export function parseMailbox(s: string): { name?: string; address: string; domain: string } | undefined {
+  const trimmed = s.trim();
+  const angle = /^(.*?)\s*<([^<>]+)>$/.exec(trimmed);
+  const address = (angle ? angle[2] : trimmed).trim();
+  const m = ADDRESS.exec(address);
+  if (!m || /[\r\n]/.test(trimmed)) return undefined;
+  const name = angle?.[1]?.trim().replace(/^"(.*)"$/, '$1');
+  return { ...(name ? { name } : {}), address, domain: m[1].toLowerCase() };
+}
+
+function optionalString(v: unknown, key: string): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw new ConfigError(`${key} must be a string`);
+  const t = v.trim();
+  return t === '' ? undefined : t;
+}
+
+function list(v: unknown, key: string): string[] {
+  if (v === undefined || v === null) return [];
+  if (Array.isArray(v)) return v.map((x) => String(x).trim()).filter((x) => x !== '');
+  if (typeof v !== 'string') throw new ConfigError(`${key} must be a comma-separated string or a list`);
+  return v
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+}
+
+/**
+ * Builds and validates the config from context values (`-c key=value`,
+ * cdk.json or cdk.context.json), read through get.
+ */
+export function configFromContext(get: (key: string) => unknown): OficinaConfig {
+  const stage = optionalString(get('stage'), 'stage') ?? 'dev';
+  if (stage !== 'dev' && stage !== 'prod') throw new ConfigError(`stage must be dev or prod, not ${stage}`);
+
+  const domainName = optionalString(get('domainName'), 'domainName')?.toLowerCase();
+  const certificateArn = optionalString(get('certificateArn'), 'certificateArn');
+  const sesDomain = optionalString(get('sesDomain'), 'sesDomain')?.toLowerCase();
+  const alarmEmail = optionalString(get('alarmEmail'), 'alarmEmail');
+  const serverAdmins = list(get('serverAdmins'), 'serverAdmins').map((a) => a.toLowerCase());
+  const avatar = list(get('avatarOrigins'), 'avatarOrigins');
+  let mailFrom = optionalString(get('mailFrom'), 'mailFrom');
+  if (mailFrom === undefined) {
+    if (sesDomain) mailFrom = `Oficina <no-reply@${sesDomain}>`;
+    else if (stage === 'prod') throw new ConfigError('prod needs mailFrom or sesDomain: mail cannot be sent without a verified SES identity');
+    else mailFrom = DEV_DEFAULT_MAIL_FROM;
+  }
+
+  return validateConfig({
+    stage,
+    ...(domainName ? { domainName } : {}),
+    ...(certificateArn ? { certificateArn } : {}),
+    serverAdmins,
+    mailFrom,
+    ...(sesDomain ? { sesDomain } : {}),
+    ...(alarmEmail ? { alarmEmail } : {}),
+    avatarOrigins: avatar.length > 0 ? avatar : DEFAULT_AVATAR_ORIGINS,
+  });
+}
+
+/** Checks a config; returns it unchanged or throws ConfigError. */
+export function validateConfig(c: OficinaConfig): OficinaConfig {
+  if (c.stage !== 'dev' && c.stage !== 'prod') throw new ConfigError(`stage must be dev or prod, not ${String(c.stage)}`);
+  if ((c.domainName === undefined) !== (c.certificateArn === undefined)) {
+    throw new ConfigError('domainName and certificateArn go together: CloudFront needs a certificate for an alias');
+  }
+  if (c.domainName !== undefined && !HOSTNAME.test(c.domainName)) {
+    throw new ConfigError(`domainName ${c.domainName} is not a host name`);
+  }
+  if (c.certificateArn !== undefined) {
+    const m = CERTIFICATE_ARN.exec(c.certificateArn);
+    if (!m) throw new ConfigError(`certificateArn ${c.certificateArn} is not an ACM certificate ARN`);
+    if (m[1] !== 'us-east-1') {
+      throw new ConfigError(`certificateArn is in ${m[1]}; CloudFront only uses certificates from us-east-1`);
+    }
+  }
+  if (c.sesDomain !== undefined && !HOSTNAME.test(c.sesDomain)) {
+    throw new ConfigError(`sesDomain ${c.sesDomain} is not a domain name`);
+  }
+  const from = parseMailbox(c.mailFrom);
+  if (!from) throw new ConfigError(`mailFrom ${JSON.stringify(c.mailFrom)} is not "Name <address>" or an address`);
+  if (c.sesDomain !== undefined && from.domain !== c.sesDomain) {
+    throw new ConfigError(`mailFrom ${from.address} is not on sesDomain ${c.sesDomain}, so SES would refuse to send it`);
+  }
+  if (c.alarmEmail !== undefined && !ADDRESS.test(c.alarmEmail)) {
+    throw new ConfigError(`alarmEmail ${c.alarmEmail} is not an address`);
+  }
+  for (const a of c.serverAdmins) {
+    if (!ADDRESS.test(a)) throw new ConfigError(`server admin ${JSON.stringify(a)} is not an email address`);
+  }
+  for (const o of c.avatarOrigins) {
+    if (!/^https:\/\/[a-z0-9.-]+(:\d+)?$/.test(o)) throw new ConfigError(`avatar origin ${o} must be https://host`);
+  }
+  return c;
+}

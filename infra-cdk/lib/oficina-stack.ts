@@ -1,0 +1,253 @@
+import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps, Tags } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
+import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { type OficinaConfig, validateConfig } from './config';
+import { GoFunction } from './go-function';
+import { Mail } from './mail';
+import { Monitoring } from './monitoring';
+import { Site } from './site';
+import { API_TABLE_ACTIONS, STREAM_TABLE_ACTIONS } from './table-access';
+import {
+  globalSecondaryIndexProps,
+  loadTableDefinition,
+  type TableDefinition,
+  tableSchemaProps,
+} from './table-definition';
+
+export interface OficinaStackProps extends StackProps {
+  readonly config: OficinaConfig;
+  /** Directory holding api.zip and stream.zip (`make lambdas` → build/lambda). */
+  readonly lambdaDir: string;
+  /** The built SPA (web/dist). */
+  readonly webDir: string;
+  /** Defaults to shared/store/dynamo/table.json. */
+  readonly tableDefinition?: TableDefinition;
+}
+
+/** The stream event source's settings, exported for the tests and the README. */
+export const STREAM_SOURCE = {
+  batchSize: 100,
+  maxBatchingWindow: Duration.seconds(1),
+  retryAttempts: 10,
+  // Six hours of retries, then the batch's coordinates go to the failure
+  // queue while its records are still in the stream (24 h retention) to replay.
+  maxRecordAge: Duration.hours(6),
+  parallelizationFactor: 1,
+} as const;
+
+/** Stack outputs by logical id: localstack/deploy.sh and operators read these names. */
+export const OUTPUTS = {
+  siteUrl: 'SiteUrl',
+  distributionId: 'DistributionId',
+  distributionDomainName: 'DistributionDomainName',
+  apiEndpoint: 'ApiEndpoint',
+  tableName: 'TableName',
+  tableStreamArn: 'TableStreamArn',
+  siteBucketName: 'SiteBucketName',
+  apiFunctionName: 'ApiFunctionName',
+  streamFunctionName: 'StreamFunctionName',
+  streamFailureQueueUrl: 'StreamFailureQueueUrl',
+  mailConfigurationSet: 'MailConfigurationSet',
+  mailIdentity: 'MailIdentity',
+  alarmTopicArn: 'AlarmTopicArn',
+} as const;
+
+/**
+ * Oficina in one stack: the table and its stream consumer, the API function
+ * behind an HTTP API, the SPA on S3 + CloudFront (which also fronts the API
+ * under /api/*), SES, and the alarms. Environment-agnostic (no account or
+ * region, no lookups), so it synthesises anywhere, offline.
+ */
+export class OficinaStack extends Stack {
+  readonly table: dynamodb.Table;
+  readonly httpApi: apigwv2.HttpApi;
+  readonly apiFunction: lambda.Function;
+  readonly streamFunction: lambda.Function;
+  readonly streamFailureQueue: sqs.Queue;
+  readonly site: Site;
+  readonly mail: Mail;
+  readonly monitoring: Monitoring;
+
+  constructor(scope: Construct, id: string, props: OficinaStackProps) {
+    const config = validateConfig(props.config);
+    const prod = config.stage === 'prod';
+    super(scope, id, { ...props, terminationProtection: props.terminationProtection ?? prod });
+    Tags.of(this).add('app', 'oficina');
+    Tags.of(this).add('stage', config.stage);
+
+    // ── Data: the single table, as shared/store/dynamo/table.json defines it.
+    const def = props.tableDefinition ?? loadTableDefinition();
+    this.table = new dynamodb.Table(this, 'Table', {
+      ...tableSchemaProps(def),
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      deletionProtection: prod,
+      removalPolicy: prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    for (const gsi of globalSecondaryIndexProps(def)) this.table.addGlobalSecondaryIndex(gsi);
+
+    // ── Mail.
+    this.mail = new Mail(this, 'Mail', {
+      mailFrom: config.mailFrom,
+      ...(config.sesDomain ? { sesDomain: config.sesDomain } : {}),
+    });
+
+    // ── HTTP API. Created before the site (which needs its endpoint) and the
+    // function (which needs the site's URL); the route is added after both.
+    this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
+      description: `Oficina ${config.stage} JSON API (served to browsers through CloudFront under /api/*)`,
+      createDefaultStage: false,
+    });
+    const accessLogs = new logs.LogGroup(this, 'HttpApiAccessLogs', {
+      retention: prod ? logs.RetentionDays.THREE_MONTHS : logs.RetentionDays.TWO_WEEKS,
+      removalPolicy: prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    new apigwv2.HttpStage(this, 'HttpApiStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      // A ceiling against runaway clients and bills; the app has its own per-user limits.
+      throttle: { rateLimit: 200, burstLimit: 400 },
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(accessLogs),
+        format: apigateway.AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            time: '$context.requestTime',
+            ip: '$context.identity.sourceIp',
+            method: '$context.httpMethod',
+            path: '$context.path',
+            status: '$context.status',
+            bytes: '$context.responseLength',
+            latencyMs: '$context.responseLatency',
+            integrationMs: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+          }),
+        ),
+      },
+    });
+
+    // ── Site: S3 + CloudFront, /api/* to the HTTP API.
+    this.site = new Site(this, 'Site', {
+      stage: config.stage,
+      webDir: props.webDir,
+      apiEndpoint: this.httpApi.apiEndpoint,
+      ...(config.domainName ? { domainName: config.domainName } : {}),
+      ...(config.certificateArn ? { certificateArn: config.certificateArn } : {}),
+      avatarOrigins: config.avatarOrigins,
+    });
+
+    // ── Functions.
+    const common: Record<string, string> = {
+      OFICINA_STORE: 'dynamo',
+      OFICINA_TABLE: this.table.tableName,
+      OFICINA_MAIL: 'ses',
+      OFICINA_MAIL_FROM: config.mailFrom,
+      OFICINA_SES_CONFIGURATION_SET: this.mail.configurationSet.configurationSetName,
+      OFICINA_BASE_URL: this.site.url,
+      // One JSON object a line: CloudWatch Logs Insights can query the fields.
+      OFICINA_LOG_FORMAT: 'json',
+    };
+
+    const api = new GoFunction(this, 'Api', {
+      name: 'api',
+      lambdaDir: props.lambdaDir,
+      stage: config.stage,
+      description: 'Oficina JSON API (functions/api)',
+      // argon2id password hashing wants memory, and Lambda CPU grows with it.
+      memorySize: 1024,
+      timeout: Duration.seconds(25),
+      environment: {
+        ...common,
+        OFICINA_SERVER_ADMINS: config.serverAdmins.join(','),
+        OFICINA_COOKIE_SECURE: 'true',
+      },
+    });
+    this.apiFunction = api.fn;
+    this.table.grant(api.fn, ...API_TABLE_ACTIONS);
+    this.mail.grantSend(api.fn);
+    new apigwv2.HttpRoute(this, 'HttpApiDefaultRoute', {
+      httpApi: this.httpApi,
+      // $default: every path and method goes to the one Go mux, which owns /api/…
+      routeKey: apigwv2.HttpRouteKey.DEFAULT,
+      integration: new HttpLambdaIntegration('ApiIntegration', api.fn, {
+        payloadFormatVersion: apigwv2.PayloadFormatVersion.VERSION_2_0,
+      }),
+    });
+
+    this.streamFailureQueue = new sqs.Queue(this, 'StreamFailureQueue', {
+      retentionPeriod: Duration.days(14),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    const stream = new GoFunction(this, 'Stream', {
+      name: 'stream',
+      lambdaDir: props.lambdaDir,
+      stage: config.stage,
+      description: 'Oficina table stream consumer: history, counters, mail triggers (functions/stream)',
+      memorySize: 512,
+      timeout: Duration.seconds(60),
+      environment: common,
+    });
+    this.streamFunction = stream.fn;
+    this.table.grant(stream.fn, ...STREAM_TABLE_ACTIONS);
+    // The stream consumer fires mail triggers, so it sends mail too.
+    this.mail.grantSend(stream.fn);
+    stream.fn.addEventSource(
+      new DynamoEventSource(this.table, {
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        ...STREAM_SOURCE,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(this.streamFailureQueue),
+      }),
+    );
+
+    // ── Alarms.
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
+    });
+    this.monitoring.watchFunction('Api', api.fn);
+    this.monitoring.watchFunction('Stream', stream.fn);
+    this.monitoring.watchStreamConsumer(stream.fn, this.streamFailureQueue);
+    this.monitoring.watchHttpApi(this.httpApi);
+    this.monitoring.watchMailReputation();
+
+    // ── Outputs.
+    const out = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
+    out(OUTPUTS.siteUrl, this.site.url, 'The site (and the API under /api/)');
+    out(OUTPUTS.distributionId, this.site.distribution.distributionId, 'CloudFront distribution id');
+    out(
+      OUTPUTS.distributionDomainName,
+      this.site.distribution.distributionDomainName,
+      config.domainName ? `Point a CNAME (or alias) for ${config.domainName} here` : 'The site host name',
+    );
+    out(OUTPUTS.apiEndpoint, this.httpApi.apiEndpoint, 'HTTP API endpoint (CloudFront is the public way in)');
+    out(OUTPUTS.tableName, this.table.tableName, 'OFICINA_TABLE');
+    out(OUTPUTS.tableStreamArn, this.table.tableStreamArn ?? '', 'The table stream');
+    out(OUTPUTS.siteBucketName, this.site.bucket.bucketName, 'The SPA bucket');
+    out(OUTPUTS.apiFunctionName, api.fn.functionName, 'functions/api');
+    out(OUTPUTS.streamFunctionName, stream.fn.functionName, 'functions/stream');
+    out(OUTPUTS.streamFailureQueueUrl, this.streamFailureQueue.queueUrl, 'Failed stream batches (shard and sequence ranges to replay)');
+    out(OUTPUTS.mailConfigurationSet, this.mail.configurationSet.configurationSetName, 'OFICINA_SES_CONFIGURATION_SET');
+    out(OUTPUTS.mailIdentity, this.mail.identity.emailIdentityName, 'The SES identity mail is sent from');
+    out(OUTPUTS.alarmTopicArn, this.monitoring.topic.topicArn, 'Subscribe to receive alarms');
+    if (this.mail.isDomainIdentity) {
+      const id = this.mail.identity;
+      const records: Array<[string, string]> = [
+        [id.dkimDnsTokenName1, id.dkimDnsTokenValue1],
+        [id.dkimDnsTokenName2, id.dkimDnsTokenValue2],
+        [id.dkimDnsTokenName3, id.dkimDnsTokenValue3],
+      ];
+      records.forEach(([name, value], i) =>
+        out(`MailDkimRecord${i + 1}`, Fn.join(' ', [name, 'CNAME', value]), 'Add this DNS record to verify the SES domain'),
+      );
+    }
+  }
+}
