@@ -27,7 +27,10 @@ deps: node_modules/.package-lock.json ## install Go modules and npm packages
 build: deps ## build the local server into bin/oficina
 	$(GO) build -o $(BIN) ./functions/local
 
-run: build ## start the whole product locally on the embedded store (http://127.0.0.1:8080)
+web: deps ## build the SPA into web/dist (served by the Go server at /)
+	$(NPM) run build --workspace web
+
+run: build web ## start the whole product locally on the embedded store (http://127.0.0.1:8080)
 	./$(BIN)
 
 vet:
@@ -37,7 +40,12 @@ vet:
 test-go: deps vet ## Go tests (DynamoDB Local is started by the tests themselves)
 	$(GO) test $(GOFLAGS_TEST) -race $(GO_PKGS)
 
-test: test-go infra-test ## every test of the repo
+web-test: deps ## web unit tests, the production build and the first-route size budget
+	$(NPM) test --workspace web
+	$(NPM) run build --workspace web
+	$(NPM) run size --workspace web
+
+test: test-go web-test infra-test ## every test of the repo
 
 bench: deps ## benchmarks: HTTP on the embedded store, mango, DynamoDB capacity units
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./shared/httpapi/ ./shared/mango/ ./shared/store/...

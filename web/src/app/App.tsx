@@ -1,0 +1,24 @@
+// The providers every screen relies on: query client, i18n (Suspense while
+// the language chunk loads), theme and the router.
+
+import '@aws-amplify/ui-react/styles.css';
+import '../styles.css';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { Suspense, useState } from 'react';
+import { RouterProvider } from 'react-router';
+import { PageLoader } from '../components/PageLoader';
+import { ThemeModeProvider } from '../lib/theme';
+import { createAppRouter } from './router';
+
+export function App({ queryClient }: { queryClient: QueryClient }) {
+  const [router] = useState(() => createAppRouter(queryClient));
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ThemeModeProvider>
+        <Suspense fallback={<PageLoader />}>
+          <RouterProvider router={router} />
+        </Suspense>
+      </ThemeModeProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,120 @@
+// The route table of SPEC §2, as data: each path with its name, its access
+// rule and the screen module it lazily loads (one chunk per screen/module).
+
+import type { Access } from '../lib/route-handle';
+
+export interface ScreenModule {
+  Component: React.ComponentType;
+}
+
+export interface RouteDef {
+  path: string;
+  name: string;
+  access: Access;
+  set?: string;
+  load: () => Promise<ScreenModule>;
+}
+
+const A = 'account/:account_id';
+
+/** The resource sets with index, show, new and edit (SPEC §2). */
+export const FULL_SETS = [
+  'categories',
+  'contracts',
+  'customers',
+  'equipment',
+  'estimates',
+  'exchanges',
+  'maintenances',
+  'mappings',
+  'memberships',
+  'outgos',
+  'handbooks',
+  'incomes',
+  'transfers',
+  'wallets',
+  'reader_subscriptions',
+  'reader_labels',
+  'tickets',
+] as const;
+
+/** Entities with only a plural#show route (timeline change cards link there). */
+export const SHOW_ONLY_SETS = [
+  'accounts',
+  'addresses',
+  'adjustments',
+  'contract_items',
+  'crystals',
+  'cloud_files',
+  'phones',
+  'plan_prices',
+  'ticket_checklists',
+  'user_tokens',
+  'document_changes',
+  'wallet_balances',
+] as const;
+
+const resourceIndex = () => import('../features/resources/routes/ResourceIndex');
+const resourceShow = () => import('../features/resources/routes/ResourceShow');
+const resourceNew = () => import('../features/resources/routes/ResourceNew');
+const resourceEdit = () => import('../features/resources/routes/ResourceEdit');
+
+function fullSet(set: string): RouteDef[] {
+  return [
+    { path: `${A}/${set}`, name: `${set}#index`, access: 'account', set, load: resourceIndex },
+    { path: `${A}/${set}/new`, name: `${set}#new`, access: 'account', set, load: resourceNew },
+    { path: `${A}/${set}/:record_id`, name: `${set}#show`, access: 'account', set, load: resourceShow },
+    { path: `${A}/${set}/:record_id/edit`, name: `${set}#edit`, access: 'account', set, load: resourceEdit },
+  ];
+}
+
+export const ROUTES: RouteDef[] = [
+  { path: '', name: 'home', access: 'public', load: () => import('../features/home/routes/Home') },
+  { path: 'app', name: 'app', access: 'user-no-account', load: () => import('../features/accounts/routes/AppEntry') },
+  { path: 'app.html', name: 'appHtml', access: 'user-no-account', load: () => import('../features/accounts/routes/AppEntry') },
+
+  { path: 'user/login', name: 'user#login', access: 'public', load: () => import('../features/auth/routes/Login') },
+  { path: 'user/register', name: 'user#register', access: 'public', load: () => import('../features/auth/routes/Register') },
+  { path: 'user/profile', name: 'user#profile', access: 'user', load: () => import('../features/profile/routes/Profile') },
+  { path: 'user/newsletter', name: 'user#newsletter', access: 'user', load: () => import('../features/profile/routes/Newsletter') },
+  { path: 'user/confirm/new', name: 'confirm#new', access: 'public', load: () => import('../features/auth/routes/ConfirmNew') },
+  { path: 'user/confirm/:token', name: 'confirm#show', access: 'public', load: () => import('../features/auth/routes/ConfirmShow') },
+  { path: 'user/password/new', name: 'password#new', access: 'public', load: () => import('../features/auth/routes/PasswordNew') },
+  { path: 'user/password/:token', name: 'password#show', access: 'public', load: () => import('../features/auth/routes/PasswordShow') },
+
+  { path: 'account/new', name: 'account#new', access: 'user-no-account', load: () => import('../features/accounts/routes/AccountNew') },
+  { path: A, name: 'dashboard', access: 'account', load: () => import('../features/accounts/routes/Dashboard') },
+  { path: `${A}/admin`, name: 'admin', access: 'account', load: () => import('../features/accounts/routes/Admin') },
+  { path: `${A}/noop`, name: 'adminnoop', access: 'account', load: () => import('../features/accounts/routes/AdminNoop') },
+
+  ...FULL_SETS.flatMap(fullSet),
+  { path: `${A}/groups`, name: 'groups#index', access: 'account', load: () => import('../features/accounts/routes/GroupsIndex') },
+  { path: `${A}/groups/new`, name: 'groups#new', access: 'account', load: () => import('../features/accounts/routes/GroupsNew') },
+  { path: `${A}/comments/:record_id`, name: 'comments#show', access: 'account', set: 'comments', load: resourceShow },
+  { path: `${A}/reader_items`, name: 'reader_items#index', access: 'account', set: 'reader_items', load: resourceIndex },
+  { path: `${A}/reader_items/:record_id`, name: 'reader_items#show', access: 'account', set: 'reader_items', load: resourceShow },
+  { path: `${A}/users/:record_id`, name: 'users#show', access: 'account', load: () => import('../features/accounts/routes/UserShow') },
+  ...SHOW_ONLY_SETS.map(
+    (set): RouteDef => ({ path: `${A}/${set}/:record_id`, name: `${set}#show`, access: 'account', set, load: resourceShow }),
+  ),
+
+  { path: 'disk', name: 'disk#index', access: 'account', load: () => import('../features/disk/routes/Disk') },
+  { path: 'disk/:dir_id', name: 'disk#show', access: 'account', load: () => import('../features/disk/routes/Disk') },
+  { path: 'ticket-board', name: 'tickets#board', access: 'account', load: () => import('../features/tickets/routes/TicketBoard') },
+  { path: 'wallets-upload', name: 'wallets#upload', access: 'account', load: () => import('../features/finance/routes/WalletsUpload') },
+  { path: 'wiki', name: 'wiki#index', access: 'account', load: () => import('../features/wiki/routes/Wiki') },
+  { path: 'usage', name: 'subscription#usage', access: 'account', load: () => import('../features/billing/routes/Usage') },
+  { path: 'billing', name: 'subscription#billing', access: 'account', load: () => import('../features/billing/routes/Billing') },
+  { path: 'checkout/:price_id', name: 'subscription#checkout', access: 'account', load: () => import('../features/billing/routes/SubscriptionCheckout') },
+  { path: 'checkout', name: 'checkout', access: 'user-no-account', load: () => import('../features/billing/routes/Checkout') },
+
+  { path: 'noop', name: 'noop', access: 'public', load: () => import('../features/system/routes/Noop') },
+  { path: 'icons', name: 'icons', access: 'public', load: () => import('../features/system/routes/Icons') },
+
+  { path: 'terms-and-conditions.html', name: 'terms', access: 'public', load: () => import('../features/legal/routes/Terms') },
+  { path: 'privacy-policy.html', name: 'privacy', access: 'public', load: () => import('../features/legal/routes/Privacy') },
+  { path: 'refund-policy.html', name: 'refund', access: 'public', load: () => import('../features/legal/routes/Refund') },
+  { path: 'disclaimer.html', name: 'disclaimer', access: 'public', load: () => import('../features/legal/routes/Disclaimer') },
+
+  { path: '*', name: 'not-found', access: 'public', load: () => import('../features/system/routes/NotFound') },
+];

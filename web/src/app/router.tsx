@@ -1,0 +1,68 @@
+// The data router: one root layout whose loader runs before every
+// navigation (active db from the route, startup session fetch), and one
+// lazily loaded child per route of the table, guarded by its access rule.
+
+import { createBrowserRouter, matchRoutes, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { setRouteName } from '../lib/api';
+import { getActiveDb, setActiveDb } from '../lib/active-db';
+import type { QueryClient } from '@tanstack/react-query';
+import { paths } from '../lib/paths';
+import { isRouteHandle, needsSignIn, type RouteHandle } from '../lib/route-handle';
+import { sessionQuery, type Session } from '../lib/session';
+import { setMultipleAccounts } from '../lib/startup';
+import { ROUTES, type RouteDef } from './route-table';
+import { RootLayout } from './shell/RootLayout';
+import { RouteError } from './shell/RouteError';
+import { PageLoader } from '../components/PageLoader';
+
+export async function loadSession(qc: QueryClient): Promise<Session | null> {
+  try {
+    return await qc.ensureQueryData(sessionQuery);
+  } catch {
+    return null;
+  }
+}
+
+function guard(qc: QueryClient, def: RouteDef) {
+  return async ({ request, params }: LoaderFunctionArgs) => {
+    if (!needsSignIn(def.access)) return null;
+    const session = await loadSession(qc);
+    const url = new URL(request.url);
+    if (!session) throw redirect(paths.login(url.pathname + url.search));
+    if (def.access === 'account' && !params.account_id && !getActiveDb()) {
+      setMultipleAccounts(true);
+      throw redirect(paths.home());
+    }
+    return null;
+  };
+}
+
+export function buildRoutes(qc: QueryClient): RouteObject[] {
+  const children: RouteObject[] = ROUTES.map((def) => {
+    const handle: RouteHandle = { name: def.name, access: def.access, ...(def.set ? { set: def.set } : {}) };
+    const base = { handle, loader: guard(qc, def), lazy: def.load };
+    return def.path === '' ? { index: true, ...base } : { path: def.path, ...base };
+  });
+  const root: RouteObject = {
+    id: 'root',
+    path: '/',
+    element: <RootLayout />,
+    errorElement: <RouteError />,
+    HydrateFallback: () => <PageLoader />,
+    // Before every navigation: the route's account id becomes the active db.
+    shouldRevalidate: () => true,
+    loader: async ({ params, request }) => {
+      if (params.account_id) setActiveDb(params.account_id);
+      const leaf = matchRoutes(children, new URL(request.url).pathname)?.at(-1)?.route.handle;
+      if (isRouteHandle(leaf)) setRouteName(leaf.name);
+      await loadSession(qc);
+      return null;
+    },
+    children,
+  };
+  return [root];
+}
+
+export function createAppRouter(qc: QueryClient) {
+  return createBrowserRouter(buildRoutes(qc));
+}

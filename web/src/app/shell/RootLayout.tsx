@@ -1,0 +1,92 @@
+// The page frame: navbar, version notice, the routed screen, footer, and the
+// re-login modal raised by the API client's "logged-out" event (SPEC §4).
+
+import { View } from '@aws-amplify/ui-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { Outlet, ScrollRestoration, useNavigate } from 'react-router';
+import { ErrorAlert } from '../../components/ErrorAlert';
+import { setActiveDb } from '../../lib/active-db';
+import { useCurrentUser } from '../../lib/current-user';
+import { ApiError, asApiError } from '../../lib/errors';
+import { onAppEvent } from '../../lib/events';
+import { paths } from '../../lib/paths';
+import { needsSignIn, useRouteHandle } from '../../lib/route-handle';
+import { logout, SESSION_KEY, sessionQuery, useSession } from '../../lib/session';
+import { setMultipleAccounts } from '../../lib/startup';
+import { Footer } from './Footer';
+import { Navbar } from './Navbar';
+import { useStartup } from './useStartup';
+import { VersionNotice } from './VersionNotice';
+
+// The re-login form is only needed once a session ends: its own chunk.
+const ReloginModal = lazy(() => import('../../features/auth/components/ReloginModal').then((m) => ({ default: m.ReloginModal })));
+
+export function RootLayout() {
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const session = useSession();
+  const handle = useRouteHandle();
+  const { data: user } = useCurrentUser();
+  const [relogin, setRelogin] = useState(false);
+  const [shellError, setShellError] = useState<ApiError | null>(null);
+  useStartup();
+
+  const signInRoute = needsSignIn(handle.access);
+  useEffect(
+    () =>
+      onAppEvent('logged-out', () => {
+        if (signInRoute) setRelogin(true);
+        else qc.setQueryData(SESSION_KEY, null);
+      }),
+    [qc, signInRoute],
+  );
+
+  const onRelogged = useCallback(async () => {
+    setRelogin(false);
+    setShellError(null);
+    await qc.fetchQuery({ ...sessionQuery, staleTime: 0 });
+    // Clear what failed while signed out and load it again.
+    await qc.resetQueries({ predicate: (q) => q.state.status === 'error' });
+    await qc.invalidateQueries();
+  }, [qc]);
+
+  const onLogout = useCallback(async () => {
+    try {
+      await logout();
+    } catch (err) {
+      const e = asApiError(err);
+      if (e.status !== 401) {
+        setShellError(new ApiError(e.status, e.error, 'Logout failed, please clear your cookies'));
+        return;
+      }
+    }
+    setActiveDb(null);
+    setMultipleAccounts(false);
+    qc.setQueryData(SESSION_KEY, null);
+    qc.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' });
+    navigate(paths.login());
+  }, [qc, navigate]);
+
+  return (
+    <View className="app-frame" data-route={handle.name}>
+      <Navbar session={session} onLogout={onLogout} userLabel={user?.fullname || user?.email || ''} />
+      <VersionNotice />
+      {shellError ? (
+        <View className="shell-error">
+          <ErrorAlert error={shellError} onDismiss={() => setShellError(null)} />
+        </View>
+      ) : null}
+      <main id="main" className="app-main" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <Footer />
+      {relogin && signInRoute ? (
+        <Suspense fallback={null}>
+          <ReloginModal open onSuccess={onRelogged} />
+        </Suspense>
+      ) : null}
+      <ScrollRestoration />
+    </View>
+  );
+}

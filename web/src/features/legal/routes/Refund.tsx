@@ -1,0 +1,5 @@
+import { LegalDocument } from '../components/LegalDocument';
+
+export function Component() {
+  return <LegalDocument doc="refund" />;
+}

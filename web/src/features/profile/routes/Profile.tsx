@@ -1,0 +1,55 @@
+// user#profile?page= (SPEC §2): profile (default), data, groups, invites,
+// user_tokens; the tab lives in the URL.
+
+import { Tabs } from '@aws-amplify/ui-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { ErrorAlert } from '../../../components/ErrorAlert';
+import { Page } from '../../../components/Page';
+import { useCurrentUser } from '../../../lib/current-user';
+import { asApiError } from '../../../lib/errors';
+import { useSession } from '../../../lib/session';
+import { DataTab } from '../components/DataTab';
+import { PendingTab } from '../components/PendingTab';
+import { ProfileTab } from '../components/ProfileTab';
+
+export const PROFILE_TABS = ['profile', 'data', 'groups', 'invites', 'user_tokens'] as const;
+export type ProfileTabName = (typeof PROFILE_TABS)[number];
+
+export function tabOf(v: string | null): ProfileTabName {
+  return (PROFILE_TABS as readonly string[]).includes(v ?? '') ? (v as ProfileTabName) : 'profile';
+}
+
+export function Component() {
+  const { t } = useTranslation();
+  const [sp, setSp] = useSearchParams();
+  const tab = tabOf(sp.get('page'));
+  const session = useSession();
+  const qc = useQueryClient();
+  const user = useCurrentUser();
+  const refreshMemberships = () => void qc.invalidateQueries({ queryKey: ['memberships', session?.userId] });
+
+  const content: Record<ProfileTabName, React.ReactNode> = {
+    profile: <ProfileTab user={user.data} loading={user.isPending} onChanged={() => user.refetch()} />,
+    data: <DataTab user={user.data} loading={user.isPending} />,
+    groups: <PendingTab tab="groups" icon="groups" onRefresh={refreshMemberships} />,
+    invites: <PendingTab tab="invites" icon="mail" onRefresh={refreshMemberships} />,
+    user_tokens: <PendingTab tab="user_tokens" icon="key" />,
+  };
+
+  return (
+    <Page title={t('profile.title')} width="medium">
+      {user.isError ? <ErrorAlert error={asApiError(user.error)} onDismiss={() => void user.refetch()} /> : null}
+      <Tabs
+        value={tab}
+        onValueChange={(v) => setSp(v === 'profile' ? {} : { page: v }, { replace: true })}
+        items={PROFILE_TABS.map((name) => ({
+          value: name,
+          label: t(`profile.tabs.${name}`),
+          content: <div className="tab-panel">{content[name]}</div>,
+        }))}
+      />
+    </Page>
+  );
+}

@@ -1,0 +1,90 @@
+// <set>#show for any record: details, edit and delete, and the comments and
+// history panels (their content arrives with the change stream, issue 3).
+
+import { Button, Text } from '@aws-amplify/ui-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { EmptyState } from '../../../components/EmptyState';
+import { ErrorAlert } from '../../../components/ErrorAlert';
+import { AppIcon } from '../../../components/icons';
+import { Page } from '../../../components/Page';
+import { ConfirmDelete } from '../../../components/records/ConfirmDelete';
+import { DetailList, RecordShow, type DetailRow } from '../../../components/records/RecordShow';
+import { ButtonLink } from '../../../components/RouterLink';
+import { asApiError } from '../../../lib/errors';
+import { paths } from '../../../lib/paths';
+import { deleteRecord } from '../api/delete-record';
+import { recordQuery } from '../api/get-record';
+import { formatValue, kindOf } from '../components/format-value';
+import { ResourceCrumbs } from '../components/ResourceCrumbs';
+import { useResource } from '../components/useResource';
+
+const META = ['created_at', 'updated_at'];
+const HIDDEN = new Set(['_id', '_rev', 'klass', ...META]);
+
+export function Component() {
+  const { t, i18n } = useTranslation();
+  const { def, db, id } = useResource();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const q = useQuery(recordQuery(db, id));
+  const [confirming, setConfirming] = useState(false);
+  const del = useMutation({
+    mutationFn: () => deleteRecord(db, id, String(q.data?._rev ?? '')),
+    onSuccess: async () => {
+      setConfirming(false);
+      await qc.invalidateQueries({ queryKey: ['records', db] });
+      navigate(paths.index(db, def.set));
+    },
+  });
+
+  const doc = q.data;
+  const title = doc ? String(doc.title ?? doc.name ?? doc.description ?? doc.identifier ?? doc.email ?? doc._id) : t(`nav.${def.set}`);
+  const names = def.fields.length
+    ? [...new Set([...def.columns.map((c) => c.name), ...def.fields.map((f) => f.name)])]
+    : Object.keys(doc ?? {}).filter((k) => !HIDDEN.has(k));
+  const rows: DetailRow[] = doc
+    ? [
+        ...names.map((n) => ({ key: n, label: `fields.${n}`, value: formatValue(kindOf(n, doc[n]), doc[n], i18n.language, t) })),
+        ...META.map((n) => ({ key: n, label: `fields.${n}`, value: formatValue('datetime', doc[n], i18n.language, t) })),
+        { key: 'updated_by', label: 'fields.updated_by', value: formatValue('text', doc.updated_by, i18n.language, t) },
+      ]
+    : [];
+
+  const notFound = q.isError && asApiError(q.error).status === 404;
+  return (
+    <Page
+      title={title}
+      breadcrumbs={<ResourceCrumbs db={db} set={def.set} current={doc ? title : undefined} />}
+      actions={
+        doc && !def.readOnly ? (
+          <>
+            <ButtonLink to={paths.edit(db, def.set, id)} size="small" data-testid="edit-record">
+              <AppIcon name="edit" /> {t('records.edit')}
+            </ButtonLink>
+            <Button size="small" variation="destructive" onClick={() => setConfirming(true)}>
+              <AppIcon name="trash" /> {t('records.delete')}
+            </Button>
+          </>
+        ) : null
+      }
+    >
+      {notFound ? (
+        <EmptyState icon="search" title={t('records.notFoundTitle')} message={t('records.notFoundMessage')} testId="record-not-found" />
+      ) : (
+        <>
+          {q.isError ? <ErrorAlert error={asApiError(q.error)} /> : null}
+          <ErrorAlert error={del.error ? asApiError(del.error) : null} onDismiss={() => del.reset()} />
+          <RecordShow
+            details={<DetailList rows={rows} loading={q.isPending} />}
+            comments={<Text variation="secondary">{t('records.noComments')}</Text>}
+            history={<Text variation="secondary">{t('records.noHistory')}</Text>}
+          />
+        </>
+      )}
+      <ConfirmDelete open={confirming} onCancel={() => setConfirming(false)} onConfirm={() => del.mutate()} busy={del.isPending} what={title} />
+    </Page>
+  );
+}

@@ -1,0 +1,80 @@
+// The CouchDB-style document calls every feature shares (DESIGN §3).
+
+import { api, enc } from './api';
+
+export interface Stamp {
+  _id: string;
+  label?: string;
+}
+
+export interface Doc {
+  _id: string;
+  _rev?: string;
+  klass?: string;
+  created_at?: string;
+  updated_at?: string;
+  created_by?: Stamp;
+  updated_by?: Stamp;
+  [field: string]: unknown;
+}
+
+export type SortSpec = Array<Record<string, 'asc' | 'desc'>>;
+
+export interface FindRequest {
+  selector: Record<string, unknown>;
+  fields?: string[];
+  sort?: SortSpec;
+  limit?: number;
+  skip?: number;
+  bookmark?: string;
+}
+
+export interface FindResponse<T> {
+  docs: T[];
+  bookmark?: string;
+  warning?: string;
+}
+
+export interface DbInfo {
+  db_name?: string;
+  update_seq: number | string;
+  doc_count: number;
+}
+
+export interface WriteResult {
+  ok: boolean;
+  id: string;
+  rev: string;
+}
+
+export interface ChangeRow<T = Doc> {
+  seq: number | string;
+  id: string;
+  changes: Array<{ rev: string }>;
+  deleted?: boolean;
+  doc?: T;
+}
+
+export interface ChangesResponse<T = Doc> {
+  results: Array<ChangeRow<T>>;
+  last_seq: number | string;
+}
+
+export interface ViewResponse<K = unknown, V = unknown> {
+  rows: Array<{ key: K; value: V; id?: string }>;
+}
+
+export const find = <T>(db: string, req: FindRequest) => api.post<FindResponse<T>>(`${enc(db)}/_find`, req);
+
+export const getDoc = <T>(db: string, id: string, fields?: string[]) =>
+  api.get<T>(`${enc(db)}/${enc(id)}`, fields ? { fields: fields.join(',') } : undefined);
+
+export const putDoc = (db: string, doc: Doc) =>
+  api.put<WriteResult>(`${enc(db)}/${enc(doc._id)}`, doc, doc._rev ? { rev: doc._rev } : undefined);
+
+export const postDoc = (db: string, doc: Doc) => api.post<WriteResult>(enc(db), doc);
+
+export const deleteDoc = (db: string, id: string, rev: string) =>
+  api.del<WriteResult>(`${enc(db)}/${enc(id)}`, { rev });
+
+export const dbInfo = (db: string) => api.get<DbInfo>(enc(db));

@@ -1,0 +1,93 @@
+// i18next with en and pt-BR (SPEC §9: only these two). Each language's
+// resources are their own chunk, loaded on demand, so the first route never
+// carries both.
+
+import i18n, { type BackendModule, type Resource } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { KEYS, readStored, writeStored } from './storage';
+
+export const LOCALES = ['en', 'pt-BR'] as const;
+export type AppLocale = (typeof LOCALES)[number];
+
+/** normalizeLocale maps "pt", "pt-br", "pt_BR"… to pt-BR and "en-*" to en; anything else is null. */
+export function normalizeLocale(v: unknown): AppLocale | null {
+  if (typeof v !== 'string') return null;
+  const l = v.trim().toLowerCase().replace('_', '-');
+  if (l === 'pt' || l.startsWith('pt-')) return 'pt-BR';
+  if (l === 'en' || l.startsWith('en-')) return 'en';
+  return null;
+}
+
+/** browserLocale: pt-BR when the browser prefers Portuguese over English, else en (SPEC §4). */
+export function browserLocale(languages: readonly string[] = navigator.languages ?? [navigator.language]): AppLocale {
+  for (const l of languages) {
+    const n = normalizeLocale(l);
+    if (n) return n;
+  }
+  return 'en';
+}
+
+/** The language to start with before the session is known: a kept choice, else the browser's. */
+export function initialLocale(): AppLocale {
+  return normalizeLocale(readStored(KEYS.locale)) ?? browserLocale();
+}
+
+const loaders: Record<AppLocale, () => Promise<{ default: Record<string, unknown> }>> = {
+  en: () => import('../locales/en.json'),
+  'pt-BR': () => import('../locales/pt-BR.json'),
+};
+
+const lazyBackend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, _namespace, callback) {
+    const load = loaders[language as AppLocale];
+    if (!load) {
+      callback(null, {});
+      return;
+    }
+    load().then(
+      (m) => callback(null, m.default as never),
+      (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), null),
+    );
+  },
+};
+
+function syncDocumentLang(lng: string) {
+  if (typeof document !== 'undefined') document.documentElement.lang = lng;
+}
+
+/**
+ * initI18n starts i18next. Tests pass resources to skip the lazy backend.
+ */
+export async function initI18n(lng: AppLocale = initialLocale(), resources?: Resource): Promise<typeof i18n> {
+  if (!resources) i18n.use(lazyBackend);
+  i18n.use(initReactI18next);
+  await i18n.init({
+    lng,
+    fallbackLng: 'en',
+    supportedLngs: [...LOCALES],
+    load: 'currentOnly',
+    ns: ['translation'],
+    defaultNS: 'translation',
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    react: { useSuspense: true },
+    ...(resources ? { resources } : {}),
+  });
+  syncDocumentLang(i18n.language);
+  i18n.on('languageChanged', syncDocumentLang);
+  return i18n;
+}
+
+/** applyLocale switches the UI language and keeps the choice on this device. */
+export async function applyLocale(lng: AppLocale): Promise<void> {
+  writeStored(KEYS.locale, lng);
+  if (i18n.language !== lng) await i18n.changeLanguage(lng);
+}
+
+export function currentLocale(): AppLocale {
+  return normalizeLocale(i18n.language) ?? 'en';
+}
+
+export { i18n };

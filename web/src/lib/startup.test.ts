@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { Membership } from './memberships';
+import { decideStartup } from './startup';
+
+const m = (id: string, extra: Partial<Membership> = {}): Membership => ({
+  _id: `mem-${id}`,
+  db_name: `acc-${id}`,
+  user_id: 'usr-1',
+  status: 'accepted',
+  ...extra,
+});
+
+describe('decideStartup (SPEC §4)', () => {
+  it('stays when an account is active or the route is exempt', () => {
+    expect(decideStartup({ activeDb: 'acc-x', routeName: 'home', memberships: [m('a')] })).toEqual({ kind: 'stay' });
+    for (const r of ['account#new', 'checkout', 'icons', 'subscription#checkout', 'user#profile']) {
+      expect(decideStartup({ activeDb: null, routeName: r, memberships: [m('a')] })).toEqual({ kind: 'stay' });
+    }
+  });
+  it('goes to the only bookmarked Group', () => {
+    expect(decideStartup({ activeDb: null, routeName: 'home', memberships: [m('a'), m('b', { bookmark: true }), m('c')] })).toEqual({
+      kind: 'dashboard',
+      accountId: 'acc-b',
+    });
+  });
+  it('goes to the only Group', () => {
+    expect(decideStartup({ activeDb: null, routeName: 'home', memberships: [m('a'), m('p', { status: 'pending', user_id: null })] })).toEqual({
+      kind: 'dashboard',
+      accountId: 'acc-a',
+    });
+  });
+  it('otherwise goes home with the multiple-account notice', () => {
+    expect(decideStartup({ activeDb: null, routeName: 'app', memberships: [m('a'), m('b')] })).toEqual({ kind: 'home' });
+    expect(decideStartup({ activeDb: null, routeName: 'app', memberships: [m('a', { bookmark: true }), m('b', { bookmark: true })] })).toEqual({
+      kind: 'home',
+    });
+    expect(decideStartup({ activeDb: null, routeName: 'app', memberships: [] })).toEqual({ kind: 'home' });
+  });
+});

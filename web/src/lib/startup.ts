@@ -1,0 +1,60 @@
+// What to do once the user id is first known (SPEC §4): with no active
+// account, go to the only bookmarked Group, or the only Group, else home with
+// the multiple-account notice.
+
+import { useSyncExternalStore } from 'react';
+import { accountOf, isPendingMembership, type Membership } from './memberships';
+import { KEYS, readStored, writeStored } from './storage';
+
+/** Routes that never auto-navigate (SPEC §4, plus the public pages and link routes a signed-in user may open). */
+export const STARTUP_EXEMPT = new Set([
+  'account#new',
+  'checkout',
+  'icons',
+  'subscription#checkout',
+  'user#profile',
+  'user#newsletter',
+  'confirm#show',
+  'password#show',
+  'terms',
+  'privacy',
+  'refund',
+  'disclaimer',
+  'noop',
+]);
+
+export type StartupDecision = { kind: 'stay' } | { kind: 'dashboard'; accountId: string } | { kind: 'home' };
+
+export function decideStartup(input: {
+  activeDb: string | null;
+  routeName: string;
+  memberships: Membership[];
+}): StartupDecision {
+  if (input.activeDb || STARTUP_EXEMPT.has(input.routeName)) return { kind: 'stay' };
+  const accepted = input.memberships.filter((m) => !isPendingMembership(m) && accountOf(m));
+  const bookmarked = accepted.filter((m) => m.bookmark === true);
+  const only = bookmarked.length === 1 ? bookmarked[0] : accepted.length === 1 ? accepted[0] : undefined;
+  if (only) return { kind: 'dashboard', accountId: accountOf(only) };
+  return { kind: 'home' };
+}
+
+// The multiple-account flag, kept for the tab.
+let multiple = readStored(KEYS.multipleAccounts, 'session') === '1';
+const listeners = new Set<() => void>();
+
+export function setMultipleAccounts(on: boolean): void {
+  multiple = on;
+  writeStored(KEYS.multipleAccounts, on ? '1' : null, 'session');
+  listeners.forEach((l) => l());
+}
+
+export function useMultipleAccounts(): boolean {
+  return useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    () => multiple,
+    () => multiple,
+  );
+}
