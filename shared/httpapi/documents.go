@@ -26,6 +26,11 @@ const (
 // getDoc answers GET /api/{db}/{docid} with ETag and If-None-Match support.
 // ?fields=a,b projects the document (the SPA loads reader item content so).
 func (s *Server) getDoc(w http.ResponseWriter, r *http.Request) error {
+	// /api/_users/{id} cannot be its own mux pattern (it would clash with
+	// /api/{db}/_changes and friends), so user documents branch off here.
+	if ok, err := s.userDoc(w, r); ok {
+		return err
+	}
 	db, _, err := s.dbAccess(r, access.Read)
 	if err != nil {
 		return err
@@ -67,6 +72,9 @@ func (s *Server) getDoc(w http.ResponseWriter, r *http.Request) error {
 
 // putDoc answers PUT /api/{db}/{docid}: create or update.
 func (s *Server) putDoc(w http.ResponseWriter, r *http.Request) error {
+	if ok, err := s.userDoc(w, r); ok {
+		return err
+	}
 	db, p, err := s.dbAccess(r, access.Write)
 	if err != nil {
 		return err

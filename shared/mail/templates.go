@@ -1,0 +1,111 @@
+package mail
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	htmltemplate "html/template"
+	"io/fs"
+	"strings"
+	texttemplate "text/template"
+)
+
+// Locales the product writes mail in (SPEC.md §9); DefaultLocale is the
+// fallback for anything else.
+const (
+	DefaultLocale = "en"
+	LocalePtBR    = "pt-BR"
+)
+
+//go:embed templates/*.txt templates/*.html
+var templateFiles embed.FS
+
+// TemplateData is what every message template sees.
+type TemplateData struct {
+	Locale     string // set by Render
+	Subject    string // set by Render, for the HTML <title>
+	Name       string // how to greet the recipient
+	Email      string // the address the message is about
+	Link       string // the one action of the message
+	ValidHours int    // how long Link works
+	Change     bool   // confirm: a change of address rather than a new account
+	// Vars carries anything a later message kind needs without a new field.
+	Vars map[string]string
+}
+
+// Templates renders the product's localized messages: for each kind and
+// locale, <kind>.<locale>.txt defines "subject" and "text" (text/template)
+// and <kind>.<locale>.html defines "content" inside layout.html
+// (html/template, so every value is escaped for its HTML context).
+type Templates struct {
+	text map[string]*texttemplate.Template // key "<kind>.<locale>"
+	html map[string]*htmltemplate.Template
+}
+
+// LoadTemplates parses the embedded templates once; call it at start-up and
+// keep the result.
+func LoadTemplates() (*Templates, error) {
+	t := &Templates{text: map[string]*texttemplate.Template{}, html: map[string]*htmltemplate.Template{}}
+	layout, err := htmltemplate.ParseFS(templateFiles, "templates/layout.html")
+	if err != nil {
+		return nil, fmt.Errorf("mail templates: layout: %w", err)
+	}
+	names, err := fs.Glob(templateFiles, "templates/*.txt")
+	if err != nil {
+		return nil, fmt.Errorf("mail templates: %w", err)
+	}
+	for _, name := range names {
+		key := strings.TrimSuffix(strings.TrimPrefix(name, "templates/"), ".txt")
+		tt, err := texttemplate.New(key).Option("missingkey=error").ParseFS(templateFiles, name)
+		if err != nil {
+			return nil, fmt.Errorf("mail templates: %s: %w", name, err)
+		}
+		for _, def := range []string{"subject", "text"} {
+			if tt.Lookup(def) == nil {
+				return nil, fmt.Errorf("mail templates: %s does not define %q", name, def)
+			}
+		}
+		ht, err := layout.Clone()
+		if err != nil {
+			return nil, fmt.Errorf("mail templates: %w", err)
+		}
+		if ht, err = ht.ParseFS(templateFiles, "templates/"+key+".html"); err != nil {
+			return nil, fmt.Errorf("mail templates: %s.html: %w", key, err)
+		}
+		t.text[key] = tt
+		t.html[key] = ht
+	}
+	return t, nil
+}
+
+// Render builds the message of kind for to in locale (falling back to
+// English), tagged with kind.
+func (t *Templates) Render(kind, locale, to string, data TemplateData) (Message, error) {
+	if locale != LocalePtBR {
+		locale = DefaultLocale
+	}
+	key := kind + "." + locale
+	tt, ok := t.text[key]
+	if !ok {
+		return Message{}, fmt.Errorf("mail templates: no template %q", key)
+	}
+	data.Locale = locale
+	var subject, text, html bytes.Buffer
+	if err := tt.ExecuteTemplate(&subject, "subject", data); err != nil {
+		return Message{}, fmt.Errorf("mail templates: %s subject: %w", key, err)
+	}
+	data.Subject = strings.TrimSpace(subject.String())
+	if err := tt.ExecuteTemplate(&text, "text", data); err != nil {
+		return Message{}, fmt.Errorf("mail templates: %s text: %w", key, err)
+	}
+	if err := t.html[key].ExecuteTemplate(&html, "layout", data); err != nil {
+		return Message{}, fmt.Errorf("mail templates: %s html: %w", key, err)
+	}
+	return Message{
+		To:      to,
+		Subject: data.Subject,
+		Text:    strings.TrimLeft(text.String(), "\n"),
+		HTML:    html.String(),
+		Tag:     kind,
+	}, nil
+}
