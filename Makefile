@@ -48,7 +48,8 @@ web-test: deps ## web unit tests, the production build and the first-route size 
 test: test-go web-test infra-test ## every test of the repo
 
 bench: deps ## benchmarks: HTTP on the embedded store, mango, DynamoDB capacity units
-	$(GO) test -run '^$$' -bench . -benchtime 2s ./shared/httpapi/ ./shared/mango/ ./shared/store/...
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./shared/app/ ./shared/mango/ ./shared/store/...
+	$(GO) test -run '^$$' -bench ColdStart -benchtime 20x ./functions/api/
 
 clean: ## remove build output and local data
 	rm -rf bin build data

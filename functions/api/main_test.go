@@ -14,7 +14,11 @@ import (
 	"github.com/oficina/oficina/shared/store/dynamo/ddblocal"
 )
 
-func TestMain(m *testing.M) { os.Exit(ddblocal.Main(m)) }
+func TestMain(m *testing.M) {
+	code := ddblocal.Main(m)
+	removeColdStartBuild() // coldstart_test.go's binary and data
+	os.Exit(code)
+}
 
 // TestSampleEvents feeds the API Gateway v2 samples in events/ through the
 // Lambda handler, wired exactly as in AWS but on DynamoDB Local, in order:
@@ -100,7 +104,7 @@ func TestSampleEvents(t *testing.T) {
 	}
 }
 
-func readEvent(t *testing.T, name string) events.APIGatewayV2HTTPRequest {
+func readEvent(t testing.TB, name string) events.APIGatewayV2HTTPRequest {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join("..", "..", "events", name))
 	if err != nil {

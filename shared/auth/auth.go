@@ -145,11 +145,17 @@ type Service struct {
 	admins map[string]bool
 
 	// dummyHash is verified against when the user is unknown, so that a
-	// login for an unknown e-mail costs as much as one for a known one.
+	// login for an unknown e-mail costs as much as one for a known one. It
+	// is computed at the first such login, not at start: argon2 takes tens
+	// of milliseconds, which a Lambda cold start should not pay.
+	dummyOnce sync.Once
 	dummyHash string
 
 	dbsMu    sync.Mutex
 	dbsReady bool
+
+	hooksMu    sync.RWMutex
+	emailHooks []EmailHook
 }
 
 // New builds the service. It panics only on what cannot fail in a correct
@@ -160,20 +166,28 @@ func New(st store.Store, sender mail.Sender, cfg Config) *Service {
 	if err != nil {
 		panic(fmt.Sprintf("auth: %v", err))
 	}
-	dummy, err := hashPassword("not a password", cfg.Argon2)
-	if err != nil {
-		panic(fmt.Sprintf("auth: %v", err))
-	}
 	admins := make(map[string]bool, len(cfg.ServerAdmins))
 	for _, e := range cfg.ServerAdmins {
 		if e = normEmail(e); e != "" {
 			admins[e] = true
 		}
 	}
-	return &Service{store: st, mail: sender, tpl: tpl, cfg: cfg, log: cfg.Logger, admins: admins, dummyHash: dummy}
+	return &Service{store: st, mail: sender, tpl: tpl, cfg: cfg, log: cfg.Logger, admins: admins}
 }
 
 func (s *Service) now() time.Time { return s.cfg.Now().UTC() }
+
+// dummyPasswordHash returns the hash unknown-user logins are checked against.
+func (s *Service) dummyPasswordHash() string {
+	s.dummyOnce.Do(func() {
+		h, err := hashPassword("not a password", s.cfg.Argon2)
+		if err != nil {
+			panic(fmt.Sprintf("auth: %v", err)) // crypto/rand failed
+		}
+		s.dummyHash = h
+	})
+	return s.dummyHash
+}
 
 // systemDBs are created at start with their _security: _users and accounts
 // are closed to everyone but server admins (members = _admin keeps them from
@@ -196,14 +210,32 @@ func (s *Service) EnsureSystemDBs(ctx context.Context) error {
 	if s.dbsReady {
 		return nil
 	}
+	// One read answers the common case (every start after the first), so a
+	// Lambda cold start pays a single GetItem here.
+	if _, err := s.store.GetRecord(ctx, systemKind, systemDBsReady); err == nil {
+		s.dbsReady = true
+		return nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("auth: system dbs marker: %w", err)
+	}
 	for db, sec := range systemDBs() {
 		if err := s.ensureDB(ctx, db, sec); err != nil {
 			return err
 		}
 	}
+	if err := s.store.PutRecord(ctx, store.Record{Kind: systemKind, Key: systemDBsReady, Value: []byte("1")}, false); err != nil {
+		return fmt.Errorf("auth: system dbs marker: %w", err)
+	}
 	s.dbsReady = true
 	return nil
 }
+
+// The record that says the system databases exist (bump the key when the
+// set of system databases changes).
+const (
+	systemKind     = "system"
+	systemDBsReady = "dbs-v1"
+)
 
 // ensureDB creates db with sec unless it exists.
 func (s *Service) ensureDB(ctx context.Context, db string, sec access.Security) error {
