@@ -108,6 +108,7 @@ func (s *Service) Register(ctx context.Context, in Registration) (User, error) {
 	if err := s.sendConfirmation(ctx, saved, addr, false); err != nil {
 		s.log.ErrorContext(ctx, "register: confirmation mail", "user", id, "err", err)
 	}
+	s.emailKnown(ctx, saved) // invitations waiting for this address show up
 	s.log.InfoContext(ctx, "user registered", "user", id)
 	return saved, nil
 }

@@ -183,7 +183,7 @@ func (s *Service) Confirm(ctx context.Context, token string) (User, error) {
 		if u.Confirmed() {
 			return u, nil
 		}
-		return s.updateUser(ctx, u.ID, func(u *User) error {
+		saved, err := s.updateUser(ctx, u.ID, func(u *User) error {
 			if u.Email != lt.Email {
 				return gone
 			}
@@ -193,6 +193,10 @@ func (s *Service) Confirm(ctx context.Context, token string) (User, error) {
 			}
 			return nil
 		})
+		if err == nil {
+			s.emailKnown(ctx, saved)
+		}
+		return saved, err
 	case u.Pending():
 		if err := s.claimEmail(ctx, lt.Email, u.ID); err != nil {
 			return User{}, err
@@ -214,6 +218,7 @@ func (s *Service) Confirm(ctx context.Context, token string) (User, error) {
 		}
 		s.releaseEmail(ctx, old, u.ID)
 		s.dropPendingEmail(ctx, lt.Email, u.ID)
+		s.emailKnown(ctx, saved) // invitations sent to the new address show up
 		s.log.InfoContext(ctx, "email changed", "user", u.ID)
 		return saved, nil
 	}
