@@ -19,14 +19,17 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 
+	"github.com/oficina/oficina/shared/accounts"
 	"github.com/oficina/oficina/shared/auth"
 	"github.com/oficina/oficina/shared/config"
+	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/httpapi"
 	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/mail/ses"
 	"github.com/oficina/oficina/shared/store"
 	"github.com/oficina/oficina/shared/store/bolt"
 	"github.com/oficina/oficina/shared/store/dynamo"
+	"github.com/oficina/oficina/shared/stream"
 )
 
 // Version is stamped at build time (-ldflags "-X .../app.Version=...").
@@ -37,7 +40,11 @@ type App struct {
 	Store store.Store
 	Mail  mail.Sender
 	Auth  *auth.Service
-	API   *httpapi.Server
+	// Docs is the write path every route shares; Accounts registers the
+	// rules of its klasses on it.
+	Docs     *docs.Service
+	Accounts *accounts.Service
+	API      *httpapi.Server
 
 	log *slog.Logger
 	wg  sync.WaitGroup
@@ -119,11 +126,23 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error
 		a.Store.Close()
 		return nil, fmt.Errorf("prepare system databases: %w", err)
 	}
+	a.Docs = docs.New(a.Store, nil)
+	acc, err := accounts.New(accounts.Options{
+		Store: a.Store, Docs: a.Docs, Users: a.Auth, Mail: a.Mail, BaseURL: cfg.BaseURL, Logger: log,
+	})
+	if err != nil {
+		a.Store.Close()
+		return nil, err
+	}
+	a.Accounts = acc
+	a.Auth.OnEmail(acc.EmailKnown) // invitations reach users who register later
 	a.API = httpapi.New(httpapi.Deps{
-		Store: a.Store,
-		Auth:  a.Auth,
-		Users: a.Auth,
-		Log:   log,
+		Store:    a.Store,
+		Docs:     a.Docs,
+		Auth:     a.Auth,
+		Users:    a.Auth,
+		Accounts: a.Accounts,
+		Log:      log,
 		Config: httpapi.Config{
 			MaxBodyBytes: cfg.MaxBodyBytes,
 			CookieSecure: cfg.CookieSecure,
@@ -134,9 +153,19 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error
 }
 
 // StartBackground starts the in-process work of the embedded deployment
-// (expired-record sweeps; the change stream joins it later). It stops when
-// ctx ends; Wait waits for it.
+// (the change stream drained from the store's outbox, expired-record
+// sweeps). It stops when ctx ends; Wait waits for it. On DynamoDB there is
+// nothing to start: functions/stream consumes the table's stream.
 func (a *App) StartBackground(ctx context.Context) {
+	if ob, ok := a.Store.(store.Outbox); ok {
+		consumer := stream.New(a.Store, stream.Options{Logger: a.log})
+		a.wg.Add(1)
+		go func() {
+			defer a.wg.Done()
+			// Drain only returns when ctx ends; anything else is retried inside.
+			_ = consumer.Drain(ctx, ob)
+		}()
+	}
 	sweeper, ok := a.Store.(interface {
 		Sweep(context.Context) (int, error)
 	})

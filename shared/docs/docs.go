@@ -37,11 +37,18 @@ type Write struct {
 // *fault.Error to refuse the write.
 type Rule func(ctx context.Context, w *Write) error
 
+// Effect runs after a write of its klass is stored, for the follow-up
+// writes a rule cannot make before the store has accepted the change
+// (mirrors, roles, mail). Its error reaches the caller although the
+// document stays written, so effects must be safe to run again.
+type Effect func(ctx context.Context, w *Write, saved store.Doc) error
+
 // Service is the document write path.
 type Service struct {
-	st    store.Store
-	rules map[string][]Rule
-	now   func() time.Time
+	st      store.Store
+	rules   map[string][]Rule
+	effects map[string][]Effect
+	now     func() time.Time
 }
 
 // New returns a Service over st. now may be nil (time.Now).
@@ -49,11 +56,19 @@ func New(st store.Store, now func() time.Time) *Service {
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{st: st, rules: map[string][]Rule{}, now: now}
+	return &Service{st: st, rules: map[string][]Rule{}, effects: map[string][]Effect{}, now: now}
 }
 
 // Register adds a rule for klass; rules run in registration order.
 func (s *Service) Register(klass string, r Rule) { s.rules[klass] = append(s.rules[klass], r) }
+
+// RegisterEffect adds an effect for klass; effects run in registration order.
+func (s *Service) RegisterEffect(klass string, e Effect) {
+	s.effects[klass] = append(s.effects[klass], e)
+}
+
+// Now is the service's clock, for callers that stamp related records.
+func (s *Service) Now() time.Time { return s.now() }
 
 // Store returns the underlying store (for reads).
 func (s *Service) Store() store.Store { return s.st }
@@ -111,7 +126,11 @@ func (s *Service) Save(ctx context.Context, p *access.Principal, db, id, rev str
 		return store.Doc{}, err
 	}
 	sortKey, _ := w.New["created_at"].(string)
-	return s.st.Put(ctx, db, store.Doc{ID: id, Rev: rev, Klass: klass, SortKey: sortKey, Body: raw})
+	saved, err := s.st.Put(ctx, db, store.Doc{ID: id, Rev: rev, Klass: klass, SortKey: sortKey, Body: raw})
+	if err != nil {
+		return saved, err
+	}
+	return saved, s.runEffects(ctx, w, saved)
 }
 
 // Delete removes document id of db at revision rev.
@@ -137,7 +156,23 @@ func (s *Service) Delete(ctx context.Context, p *access.Principal, db, id, rev s
 	if err := s.runRules(ctx, w); err != nil {
 		return store.Doc{}, err
 	}
-	return s.st.Delete(ctx, db, id, rev)
+	// The tombstone keeps who deleted the document and when, so history
+	// (the change stream) can show it; klass and sort key stay for the
+	// same reader.
+	raw, err := encode(map[string]any{
+		"klass":      klass,
+		"updated_at": s.now().UTC().Format(TimeFormat),
+		"updated_by": map[string]any{"_id": p.UserID, "label": p.Label},
+	})
+	if err != nil {
+		return store.Doc{}, err
+	}
+	sortKey, _ := oldBody["created_at"].(string)
+	saved, err := s.st.Put(ctx, db, store.Doc{ID: id, Rev: rev, Deleted: true, Klass: klass, SortKey: sortKey, Body: raw})
+	if err != nil {
+		return saved, err
+	}
+	return saved, s.runEffects(ctx, w, saved)
 }
 
 // current reads the document's current revision (live or tombstone); a
@@ -157,6 +192,15 @@ func (s *Service) current(ctx context.Context, db, id string) (store.Doc, map[st
 		return store.Doc{}, nil, fmt.Errorf("decode stored %s/%s: %w", db, id, err)
 	}
 	return d, body, nil
+}
+
+func (s *Service) runEffects(ctx context.Context, w *Write, saved store.Doc) error {
+	for _, e := range s.effects[w.Klass] {
+		if err := e(ctx, w, saved); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (s *Service) runRules(ctx context.Context, w *Write) error {

@@ -8,6 +8,7 @@ import (
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/mango"
 	"github.com/oficina/oficina/shared/store"
+	"github.com/oficina/oficina/shared/stream"
 )
 
 // findPageSize is how many documents the planner reads from the store at a time.
@@ -38,13 +39,16 @@ func (s *Server) find(w http.ResponseWriter, r *http.Request) error {
 	}
 	klass, byKlass := q.Equality("klass")
 	var res mango.Result
-	if scanner, ok := s.store.(klassScanner); ok && byKlass {
+	if scanner, ok := s.store.(klassScanner); ok && byKlass && klass != stream.KlassCounter {
 		res, err = runScan(r, scanner, db, klass, q)
 	} else {
 		var docs []store.Doc
-		if byKlass {
+		switch {
+		case byKlass && klass == stream.KlassCounter:
+			docs, err = s.counterDocs(r.Context(), db) // virtual documents, views.go
+		case byKlass:
 			docs, err = s.listKlass(r, db, klass)
-		} else {
+		default:
 			docs, err = s.store.AllDocs(r.Context(), db, store.AllDocsQuery{})
 		}
 		if err != nil {

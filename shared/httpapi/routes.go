@@ -5,7 +5,8 @@ package httpapi
 func (s *Server) routes() {
 	s.handle("GET /api/{$}", s.getRoot)
 
-	s.userRoutes() // _session, _users (session.go, users.go)
+	s.userRoutes()    // _session, _users (session.go, users.go)
+	s.accountRoutes() // POST /api/accounts (accounts.go)
 
 	s.handle("GET /api/{db}", s.getDB)
 	s.handle("PUT /api/{db}", s.putDB)
@@ -19,6 +20,9 @@ func (s *Server) routes() {
 	s.handle("GET /api/{db}/_changes", s.changes)
 	s.handle("PUT /api/{db}/_design/{ddoc}", s.designDocWrite)
 	s.handle("DELETE /api/{db}/_design/{ddoc}", s.designDocWrite)
+	s.handle("GET /api/{db}/_design/{ddoc}/_view/{view}", s.view)           // views.go
+	s.handle("POST /api/{db}/_design/{ddoc}/_update/{fn}", s.update)        // update.go
+	s.handle("PUT /api/{db}/_design/{ddoc}/_update/{fn}/{docid}", s.update) // update.go
 	s.handle("GET /api/{db}/{docid}", s.getDoc)
 	s.handle("PUT /api/{db}/{docid}", s.putDoc)
 	s.handle("DELETE /api/{db}/{docid}", s.deleteDoc)

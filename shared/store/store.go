@@ -11,6 +11,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -30,6 +31,9 @@ var (
 	ErrExists = errors.New("record already exists")
 	// ErrTooLarge: the document body exceeds MaxDocBytes.
 	ErrTooLarge = errors.New("document too large")
+	// ErrBadTransact: a Transact call that no store can run (too many
+	// writes, one record written twice, contradictory conditions).
+	ErrBadTransact = errors.New("invalid record transaction")
 )
 
 // MaxDocBytes bounds a stored document body on every backend, so that the
@@ -101,6 +105,45 @@ type Record struct {
 	ExpiresAt time.Time // zero = never expires
 }
 
+// MaxTransactWrites bounds one Transact call on every backend, so callers
+// behave the same everywhere (DynamoDB allows 100 items; 25 keeps a
+// transaction small and its cost predictable).
+const MaxTransactWrites = 25
+
+// RecordWrite is one write of a Transact: a put of Record (or its delete),
+// with an optional condition on the record's current live value. Expired
+// records count as absent in conditions.
+type RecordWrite struct {
+	Record
+	// Delete removes the record instead of writing it.
+	Delete bool
+	// Expect, when non-nil, requires a live record whose value equals it
+	// (an empty, non-nil slice expects a live record with an empty value;
+	// a counter written by Incr compares as its decimal value).
+	Expect []byte
+	// ExpectAbsent requires that no live record exists.
+	ExpectAbsent bool
+}
+
+// CheckTransact validates writes the same way on every backend.
+func CheckTransact(writes []RecordWrite) error {
+	if len(writes) > MaxTransactWrites {
+		return fmt.Errorf("%w: %d writes, at most %d", ErrBadTransact, len(writes), MaxTransactWrites)
+	}
+	seen := make(map[[2]string]bool, len(writes))
+	for _, w := range writes {
+		k := [2]string{w.Kind, w.Key}
+		if seen[k] {
+			return fmt.Errorf("%w: record %s/%s written twice", ErrBadTransact, w.Kind, w.Key)
+		}
+		seen[k] = true
+		if w.ExpectAbsent && w.Expect != nil {
+			return fmt.Errorf("%w: record %s/%s both expected and expected absent", ErrBadTransact, w.Kind, w.Key)
+		}
+	}
+	return nil
+}
+
 // Store is the document store port.
 type Store interface {
 	// CreateDB creates an empty database; ErrDBExists if it exists.
@@ -115,7 +158,8 @@ type Store interface {
 	// Put writes doc atomically if doc.Rev is the current revision ("" when
 	// the document does not exist or is a tombstone) and returns the stored
 	// revision with its new Rev and Seq. Otherwise ErrConflict, and nothing
-	// is written. If doc.Deleted is set the result is a tombstone (a delete).
+	// is written. If doc.Deleted is set the result is a tombstone (a delete)
+	// that keeps doc.Body, so history can tell who deleted it and when.
 	Put(ctx context.Context, db string, doc Doc) (Doc, error)
 	// Delete is Put of a tombstone with an empty body.
 	Delete(ctx context.Context, db, id, rev string) (Doc, error)
@@ -144,6 +188,10 @@ type Store interface {
 	// gets ExpiresAt = now+ttl (ttl 0 = never); an existing one keeps its
 	// expiry, so a throttle window is fixed from its first hit.
 	Incr(ctx context.Context, kind, key string, delta int64, ttl time.Duration) (int64, error)
+	// Transact applies up to MaxTransactWrites record writes atomically:
+	// all of them, or none when any condition fails (ErrConflict). It is
+	// the compare-and-set the change stream builds exact counters on.
+	Transact(ctx context.Context, writes []RecordWrite) error
 
 	Close() error
 }
@@ -163,4 +211,25 @@ type Change struct {
 	DB  string
 	Old *Doc // nil when the document did not exist before
 	New Doc
+}
+
+// OutboxEntry is one committed change waiting in a store's outbox. Key
+// orders entries globally (across databases) by commit.
+type OutboxEntry struct {
+	Key    uint64
+	Change Change
+}
+
+// Outbox is implemented by stores that keep committed changes for the
+// change-stream consumer themselves (the embedded store); on AWS DynamoDB
+// Streams plays that part.
+type Outbox interface {
+	// ReadOutbox returns up to max (<= 0: all) pending entries, oldest
+	// first; they stay until acknowledged (at-least-once).
+	ReadOutbox(ctx context.Context, max int) ([]OutboxEntry, error)
+	// AckOutbox removes processed entries; unknown keys are ignored.
+	AckOutbox(ctx context.Context, keys []uint64) error
+	// OutboxSignal returns a channel closed at the next commit that adds
+	// an entry (or when the store closes).
+	OutboxSignal() <-chan struct{}
 }

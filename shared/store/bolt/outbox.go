@@ -11,11 +11,11 @@ import (
 )
 
 // OutboxEntry is one committed change waiting for the change-stream
-// consumer. Key orders entries globally (across databases) by commit.
-type OutboxEntry struct {
-	Key    uint64
-	Change store.Change
-}
+// consumer; the type lives in the port so that the consumer's drain does
+// not depend on this package.
+type OutboxEntry = store.OutboxEntry
+
+var _ store.Outbox = (*Store)(nil)
 
 // appendOutbox adds a change under the next global outbox key; called inside
 // the document's own transaction so the two commit or roll back together.

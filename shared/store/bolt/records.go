@@ -263,3 +263,61 @@ func (s *Store) Sweep(ctx context.Context) (int, error) {
 		}
 	}
 }
+
+// Transact implements store.Store: the conditions are checked and the
+// writes applied in one coalesced transaction. Every condition is checked
+// before anything is written, so a conflict leaves the transaction
+// untouched (it still commits the other writers of the batch), and a
+// rerun of fn starts from scratch.
+func (s *Store) Transact(ctx context.Context, writes []store.RecordWrite) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := store.CheckTransact(writes); err != nil {
+		return err
+	}
+	if len(writes) == 0 {
+		return nil
+	}
+	rks := make([][]byte, len(writes))
+	for i, w := range writes {
+		if !recordKeyFits(w.Kind, w.Key) {
+			return errRecordKey
+		}
+		rks[i] = recordKey(w.Kind, w.Key)
+	}
+	var outcome error
+	err := s.batch(func(tx *bbolt.Tx) error {
+		outcome = nil
+		recs := tx.Bucket(bucketRecords)
+		now := time.Now().UnixNano()
+		olds := make([][]byte, len(writes))
+		for i, w := range writes {
+			old := bytes.Clone(recs.Get(rks[i]))
+			olds[i] = old
+			isLive := live(old, now)
+			switch {
+			case w.ExpectAbsent && isLive,
+				w.Expect != nil && (!isLive || !bytes.Equal(recordValue(old), w.Expect)):
+				outcome = store.ErrConflict
+				return nil
+			}
+		}
+		for i, w := range writes {
+			var err error
+			if w.Delete {
+				err = deleteRecordTx(tx, rks[i], olds[i])
+			} else {
+				err = putRecordTx(tx, rks[i], olds[i], expiryNanos(w.ExpiresAt), w.Value)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return outcome
+}

@@ -38,13 +38,7 @@ func (st *Store) PutRecord(ctx context.Context, r store.Record, ifAbsent bool) e
 	if err := checkKind(r.Kind); err != nil {
 		return err
 	}
-	item := recKey(r.Kind, r.Key)
-	value := r.Value
-	if value == nil {
-		value = []byte{} // an empty B attribute is valid; a nil one is not sent
-	}
-	item[attrValue] = &types.AttributeValueMemberB{Value: value}
-	setExpiry(item, r.ExpiresAt)
+	item := recordItem(r)
 	in := &dynamodb.PutItemInput{TableName: &st.table, Item: item}
 	var tok string
 	if ifAbsent {
@@ -285,4 +279,91 @@ func (st *Store) incrSlow(ctx context.Context, kind, key string, delta int64, tt
 		return 0, false, err
 	}
 	return v, true, nil
+}
+
+// recordItem is the full item of a record as PutRecord and Transact write it.
+func recordItem(r store.Record) map[string]types.AttributeValue {
+	item := recKey(r.Kind, r.Key)
+	value := r.Value
+	if value == nil {
+		value = []byte{} // an empty B attribute is valid; a nil one is not sent
+	}
+	item[attrValue] = &types.AttributeValueMemberB{Value: value}
+	setExpiry(item, r.ExpiresAt)
+	return item
+}
+
+// transactCondition builds the condition of one write: a live record with
+// the expected value (a counter written by Incr keeps its value in the
+// number attribute, so a decimal expectation also matches it there), or no
+// live record. Expired records are absent, whatever the sweeper has done.
+func transactCondition(w store.RecordWrite, now time.Time) (cond *string, names map[string]string, values map[string]types.AttributeValue) {
+	switch {
+	case w.ExpectAbsent:
+		return aws.String("attribute_not_exists(#pk) OR #exp <= :now"),
+			map[string]string{"#pk": attrPK, "#exp": attrExp},
+			map[string]types.AttributeValue{":now": nowValue(now)}
+	case w.Expect != nil:
+		names = map[string]string{"#pk": attrPK, "#v": attrValue, "#exp": attrExp}
+		values = map[string]types.AttributeValue{
+			":v":   &types.AttributeValueMemberB{Value: w.Expect},
+			":now": nowValue(now),
+		}
+		match := "#v = :v"
+		if n, err := strconv.ParseInt(string(w.Expect), 10, 64); err == nil && strconv.FormatInt(n, 10) == string(w.Expect) {
+			match = "(#v = :v OR (attribute_not_exists(#v) AND #n = :n))"
+			names["#n"] = attrCounter
+			values[":n"] = numInt(n)
+		}
+		return aws.String("attribute_exists(#pk) AND " + match + " AND (attribute_not_exists(#exp) OR #exp > :now)"), names, values
+	}
+	return nil, nil, nil
+}
+
+// Transact is one TransactWriteItems with a condition per conditional
+// write. A transaction that loses a race with another one on the same
+// items is sent again; one whose own condition failed is ErrConflict. The
+// SDK's idempotency token makes its own retries of a call safe.
+func (st *Store) Transact(ctx context.Context, writes []store.RecordWrite) error {
+	if err := store.CheckTransact(writes); err != nil {
+		return err
+	}
+	if len(writes) == 0 {
+		return nil
+	}
+	now := time.Now()
+	items := make([]types.TransactWriteItem, len(writes))
+	for i, w := range writes {
+		if err := checkKind(w.Kind); err != nil {
+			return err
+		}
+		cond, names, values := transactCondition(w, now)
+		if w.Delete {
+			items[i].Delete = &types.Delete{
+				TableName: &st.table, Key: recKey(w.Kind, w.Key),
+				ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values,
+			}
+			continue
+		}
+		items[i].Put = &types.Put{
+			TableName: &st.table, Item: recordItem(w.Record),
+			ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values,
+		}
+	}
+	err := retryConflicts(ctx, func() error {
+		_, err := st.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+		return err
+	})
+	var tce *types.TransactionCanceledException
+	if errors.As(err, &tce) {
+		for _, r := range tce.CancellationReasons {
+			if aws.ToString(r.Code) == "ConditionalCheckFailed" {
+				return store.ErrConflict
+			}
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("dynamo: transact %d records: %w", len(writes), err)
+	}
+	return nil
 }

@@ -48,6 +48,10 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"TakeRecord", testTakeRecord},
 		{"Incr", testIncr},
 		{"Expiry", testExpiry},
+		{"TombstoneBody", testTombstoneBody},
+		{"Transact", testTransact},
+		{"TransactConditions", testTransactConditions},
+		{"TransactConcurrent", testTransactConcurrent},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -1254,4 +1258,191 @@ func testExpiry(t *testing.T, s store.Store) {
 	again := store.Record{Kind: "session", Key: "short", Value: []byte("v2")}
 	putRecord(t, s, again, true)
 	sameRecord(t, "ifAbsent after expiry", getRecord(t, s, "session", "short"), again)
+}
+
+// ---- tombstones with a body ----
+
+// testTombstoneBody: a delete written through Put keeps its body, so the
+// change stream can tell who deleted a document and when.
+func testTombstoneBody(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	const db = "tomb"
+	createDB(t, s, db)
+	d1 := put(t, s, db, store.Doc{ID: "a", Klass: "task", SortKey: "2024-01-01", Body: []byte(`{"title":"x"}`)})
+	body := []byte(`{"klass":"task","updated_at":"2024-01-02T00:00:00.000Z","updated_by":{"_id":"u1","label":"Ana"}}`)
+	tomb := put(t, s, db, store.Doc{ID: "a", Rev: d1.Rev, Deleted: true, Klass: "task", SortKey: "2024-01-01", Body: body})
+	if !tomb.Deleted || tomb.Rev != store.NextRev(d1.Rev, true, body) || tomb.Seq <= d1.Seq || !bytes.Equal(tomb.Body, body) {
+		t.Fatalf("Put tombstone with body = %s", fmtDoc(tomb))
+	}
+	got, err := s.Get(ctx, db, "a")
+	wantErr(t, "Get tombstone with body", err, store.ErrDeleted)
+	if got.Rev != tomb.Rev || got.Seq != tomb.Seq || !got.Deleted || !bytes.Equal(got.Body, body) {
+		t.Fatalf("Get tombstone = %s, want body %s", fmtDoc(got), body)
+	}
+	rows := changes(t, s, db, store.ChangesQuery{})
+	if len(rows) != 1 || !rows[0].Deleted || !bytes.Equal(rows[0].Body, body) {
+		t.Fatalf("Changes rows %d, first %s; want the tombstone with its body", len(rows), fmtDoc(rows[0]))
+	}
+	page, err := s.List(ctx, db, store.ListQuery{Klass: "task"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantIDs(t, "List after tombstone with body", page.Docs, nil)
+	wantInfo(t, s, db, store.DBInfo{Name: db, DelCount: 1, UpdateSeq: tomb.Seq})
+
+	// It revives like any tombstone.
+	again := put(t, s, db, store.Doc{ID: "a", Klass: "task", SortKey: "2024-01-03", Body: []byte(`{"title":"y"}`)})
+	if store.RevGeneration(again.Rev) != 3 {
+		t.Fatalf("revived rev %q, want generation 3", again.Rev)
+	}
+}
+
+// ---- record transactions ----
+
+func transact(t *testing.T, s store.Store, writes ...store.RecordWrite) {
+	t.Helper()
+	if err := s.Transact(t.Context(), writes); err != nil {
+		t.Fatalf("Transact(%d writes): %v", len(writes), err)
+	}
+}
+
+func testTransact(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	if err := s.Transact(ctx, nil); err != nil {
+		t.Fatalf("empty Transact: %v", err)
+	}
+
+	// Unconditional puts, with and without expiry, and an empty value.
+	exp := time.Now().Add(time.Hour)
+	a := store.Record{Kind: "tx", Key: "a", Value: []byte("1")}
+	b := store.Record{Kind: "tx", Key: "b", Value: []byte(`{"n":2}`), ExpiresAt: exp}
+	c := store.Record{Kind: "tx2", Key: "a"}
+	transact(t, s, store.RecordWrite{Record: a}, store.RecordWrite{Record: b}, store.RecordWrite{Record: c})
+	sameRecord(t, "a", getRecord(t, s, "tx", "a"), a)
+	sameRecord(t, "b", getRecord(t, s, "tx", "b"), b)
+	sameRecord(t, "c", getRecord(t, s, "tx2", "a"), c)
+
+	// A put replaces the record, expiry included; a delete removes it.
+	a2 := store.Record{Kind: "tx", Key: "a", Value: []byte("2"), ExpiresAt: exp}
+	transact(t, s, store.RecordWrite{Record: a2}, store.RecordWrite{Record: store.Record{Kind: "tx", Key: "b"}, Delete: true},
+		store.RecordWrite{Record: store.Record{Kind: "tx", Key: "never"}, Delete: true})
+	sameRecord(t, "a replaced", getRecord(t, s, "tx", "a"), a2)
+	wantNoRecord(t, s, "b deleted", "tx", "b")
+
+	// The largest transaction.
+	var many []store.RecordWrite
+	for i := range store.MaxTransactWrites {
+		many = append(many, store.RecordWrite{Record: store.Record{Kind: "many", Key: fmt.Sprint(i), Value: jsonBody("%d", i)}, ExpectAbsent: true})
+	}
+	transact(t, s, many...)
+	for i := range store.MaxTransactWrites {
+		sameRecord(t, "many", getRecord(t, s, "many", fmt.Sprint(i)), many[i].Record)
+	}
+
+	// Calls no backend can run are refused before anything is written.
+	too := append(slices.Clone(many), store.RecordWrite{Record: store.Record{Kind: "many", Key: "x"}})
+	wantErr(t, "Transact over the limit", s.Transact(ctx, too), store.ErrBadTransact)
+	wantNoRecord(t, s, "after refused Transact", "many", "x")
+	dup := []store.RecordWrite{{Record: store.Record{Kind: "d", Key: "k", Value: []byte("1")}}, {Record: store.Record{Kind: "d", Key: "k", Value: []byte("2")}}}
+	wantErr(t, "Transact writing one record twice", s.Transact(ctx, dup), store.ErrBadTransact)
+	wantNoRecord(t, s, "after duplicate Transact", "d", "k")
+	both := []store.RecordWrite{{Record: store.Record{Kind: "d", Key: "k"}, Expect: []byte("1"), ExpectAbsent: true}}
+	wantErr(t, "Transact expecting a value and absence", s.Transact(ctx, both), store.ErrBadTransact)
+}
+
+func testTransactConditions(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	cur := store.Record{Kind: "cas", Key: "cur", Value: []byte(`{"v":1}`)}
+	putRecord(t, s, cur, false)
+	putRecord(t, s, store.Record{Kind: "cas", Key: "old", Value: []byte("x"), ExpiresAt: time.Now().Add(-time.Second)}, false)
+	putRecord(t, s, store.Record{Kind: "cas", Key: "empty"}, false)
+	wantIncr(t, s, "cas", "counter", 3, 0, 3)
+
+	other := store.Record{Kind: "cas", Key: "other", Value: []byte("side effect")}
+	bad := []struct {
+		name string
+		w    store.RecordWrite
+	}{
+		{"ExpectAbsent over a live record", store.RecordWrite{Record: store.Record{Kind: "cas", Key: "cur", Value: []byte("n")}, ExpectAbsent: true}},
+		{"Expect another value", store.RecordWrite{Record: store.Record{Kind: "cas", Key: "cur", Value: []byte("n")}, Expect: []byte(`{"v":2}`)}},
+		{"Expect a prefix of the value", store.RecordWrite{Record: store.Record{Kind: "cas", Key: "cur", Value: []byte("n")}, Expect: []byte(`{"v":`)}},
+		{"Expect a missing record", store.RecordWrite{Record: store.Record{Kind: "cas", Key: "none", Value: []byte("n")}, Expect: []byte("x")}},
+		{"Expect an expired record", store.RecordWrite{Record: store.Record{Kind: "cas", Key: "old", Value: []byte("n")}, Expect: []byte("x")}},
+		{"Expect empty of a non-empty record", store.RecordWrite{Record: store.Record{Kind: "cas", Key: "cur", Value: []byte("n")}, Expect: []byte{}}},
+		{"Expect another counter value", store.RecordWrite{Record: store.Record{Kind: "cas", Key: "counter", Value: []byte("9")}, Expect: []byte("4")}},
+		{"conditional delete of another value", store.RecordWrite{Record: store.Record{Kind: "cas", Key: "cur"}, Delete: true, Expect: []byte("x")}},
+	}
+	for _, b := range bad {
+		err := s.Transact(ctx, []store.RecordWrite{{Record: other}, b.w})
+		wantErr(t, b.name, err, store.ErrConflict)
+		wantNoRecord(t, s, b.name+": the unconditional write of the same transaction", "cas", "other")
+		sameRecord(t, b.name+": current record unchanged", getRecord(t, s, "cas", "cur"), cur)
+	}
+	wantNoRecord(t, s, "no record created by failed Expect", "cas", "none")
+
+	good := []struct {
+		name string
+		w    store.RecordWrite
+	}{
+		{"Expect the current value", store.RecordWrite{Record: store.Record{Kind: "cas", Key: "cur", Value: []byte(`{"v":2}`)}, Expect: []byte(`{"v":1}`)}},
+		{"ExpectAbsent of a missing record", store.RecordWrite{Record: store.Record{Kind: "cas", Key: "new", Value: []byte("n")}, ExpectAbsent: true}},
+		{"ExpectAbsent of an expired record", store.RecordWrite{Record: store.Record{Kind: "cas", Key: "old", Value: []byte("n")}, ExpectAbsent: true}},
+		{"Expect an empty value", store.RecordWrite{Record: store.Record{Kind: "cas", Key: "empty", Value: []byte("e")}, Expect: []byte{}}},
+		{"Expect a counter's value", store.RecordWrite{Record: store.Record{Kind: "cas", Key: "counter", Value: []byte("4")}, Expect: []byte("3")}},
+	}
+	for _, g := range good {
+		transact(t, s, g.w)
+		sameRecord(t, g.name, getRecord(t, s, g.w.Kind, g.w.Key), g.w.Record)
+	}
+	transact(t, s, store.RecordWrite{Record: store.Record{Kind: "cas", Key: "cur"}, Delete: true, Expect: []byte(`{"v":2}`)})
+	wantNoRecord(t, s, "conditional delete", "cas", "cur")
+	transact(t, s, store.RecordWrite{Record: store.Record{Kind: "cas", Key: "cur"}, Delete: true, ExpectAbsent: true})
+	err := s.Transact(ctx, []store.RecordWrite{{Record: store.Record{Kind: "cas", Key: "new"}, Delete: true, ExpectAbsent: true}})
+	wantErr(t, "delete expecting absence of a live record", err, store.ErrConflict)
+}
+
+// testTransactConcurrent: read-modify-write loops with Expect lose no
+// update, which is what exact counters rely on.
+func testTransactConcurrent(t *testing.T, s store.Store) {
+	ctx := t.Context()
+	const workers, rounds = 8, 5
+	errs := make(chan error, workers)
+	for w := range workers {
+		go func() {
+			for range rounds {
+				for attempt := 0; ; attempt++ {
+					var write store.RecordWrite
+					r, err := s.GetRecord(ctx, "cas", "sum")
+					switch {
+					case errors.Is(err, store.ErrNotFound):
+						write = store.RecordWrite{Record: store.Record{Kind: "cas", Key: "sum", Value: []byte("1")}, ExpectAbsent: true}
+					case err != nil:
+						errs <- err
+						return
+					default:
+						var n int
+						fmt.Sscan(string(r.Value), &n)
+						write = store.RecordWrite{Record: store.Record{Kind: "cas", Key: "sum", Value: jsonBody("%d", n+1)}, Expect: r.Value}
+					}
+					mine := store.RecordWrite{Record: store.Record{Kind: "cas", Key: fmt.Sprintf("w%d-%d", w, attempt), Value: []byte("x")}}
+					err = s.Transact(ctx, []store.RecordWrite{write, mine})
+					if errors.Is(err, store.ErrConflict) {
+						continue
+					}
+					if err != nil {
+						errs <- err
+						return
+					}
+					break
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range workers {
+		if err := <-errs; err != nil {
+			t.Fatalf("concurrent Transact: %v", err)
+		}
+	}
+	sameRecord(t, "sum", getRecord(t, s, "cas", "sum"), store.Record{Kind: "cas", Key: "sum", Value: jsonBody("%d", workers*rounds)})
 }

@@ -1,0 +1,493 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	ddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
+	streamtypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
+	"github.com/aws/smithy-go/middleware"
+
+	"github.com/oficina/oficina/shared/store"
+	"github.com/oficina/oficina/shared/store/dynamo"
+	"github.com/oficina/oficina/shared/store/dynamo/ddblocal"
+	"github.com/oficina/oficina/shared/stream"
+	"github.com/oficina/oficina/shared/stream/streamtest"
+)
+
+func TestMain(m *testing.M) { os.Exit(ddblocal.Main(m)) }
+
+const db = "acc-4f1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e"
+
+// batchSize is the event source's batch size (infra-cdk STREAM_SOURCE).
+const batchSize = 100
+
+// newTable creates a table from table.json in the shared DynamoDB Local.
+func newTable(t *testing.T) (endpoint string, client *dynamodb.Client, table string) {
+	t.Helper()
+	endpoint, client = ddblocal.Start(t)
+	table = ddblocal.TableName(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := dynamo.CreateTable(ctx, client, table); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(table)})
+	})
+	return endpoint, client, table
+}
+
+// readStream reads every record of the table's stream from the start,
+// shard by shard, and converts them into Lambda's event records.
+func readStream(t *testing.T, endpoint string, client *dynamodb.Client, table string) []events.DynamoDBEventRecord {
+	t.Helper()
+	ctx := t.Context()
+	desc, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := desc.Table.StreamSpecification
+	if spec == nil || !aws.ToBool(spec.StreamEnabled) || spec.StreamViewType != ddbtypes.StreamViewTypeNewAndOldImages || desc.Table.LatestStreamArn == nil {
+		t.Fatalf("CreateTable did not enable a NEW_AND_OLD_IMAGES stream: %+v", spec)
+	}
+	arn := aws.ToString(desc.Table.LatestStreamArn)
+	opts := client.Options()
+	sc := dynamodbstreams.New(dynamodbstreams.Options{
+		Region: opts.Region, Credentials: opts.Credentials, BaseEndpoint: aws.String(endpoint),
+	})
+	var shards []streamtypes.Shard
+	in := &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)}
+	for {
+		out, err := sc.DescribeStream(ctx, in)
+		if err != nil {
+			t.Fatalf("DescribeStream: %v", err)
+		}
+		shards = append(shards, out.StreamDescription.Shards...)
+		if out.StreamDescription.LastEvaluatedShardId == nil {
+			break
+		}
+		in.ExclusiveStartShardId = out.StreamDescription.LastEvaluatedShardId
+	}
+	var recs []events.DynamoDBEventRecord
+	for _, sh := range shards {
+		it, err := sc.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{
+			StreamArn: aws.String(arn), ShardId: sh.ShardId, ShardIteratorType: streamtypes.ShardIteratorTypeTrimHorizon,
+		})
+		if err != nil {
+			t.Fatalf("GetShardIterator: %v", err)
+		}
+		iter := it.ShardIterator
+		for iter != nil {
+			out, err := sc.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: iter})
+			if err != nil {
+				t.Fatalf("GetRecords: %v", err)
+			}
+			for _, r := range out.Records {
+				recs = append(recs, eventRecord(t, arn, r))
+			}
+			if len(out.Records) == 0 {
+				break // an open shard has no end: empty means caught up
+			}
+			iter = out.NextShardIterator
+		}
+	}
+	return recs
+}
+
+// eventRecord is what Lambda's event source makes of a stream record.
+func eventRecord(t *testing.T, arn string, r streamtypes.Record) events.DynamoDBEventRecord {
+	t.Helper()
+	d := r.Dynamodb
+	e := events.DynamoDBEventRecord{
+		AWSRegion: aws.ToString(r.AwsRegion), EventID: aws.ToString(r.EventID), EventName: string(r.EventName),
+		EventSource: aws.ToString(r.EventSource), EventVersion: aws.ToString(r.EventVersion), EventSourceArn: arn,
+		Change: events.DynamoDBStreamRecord{
+			Keys: image(t, d.Keys), NewImage: image(t, d.NewImage), OldImage: image(t, d.OldImage),
+			SequenceNumber: aws.ToString(d.SequenceNumber), SizeBytes: aws.ToInt64(d.SizeBytes),
+			StreamViewType: string(d.StreamViewType),
+		},
+	}
+	if r.UserIdentity != nil {
+		e.UserIdentity = &events.DynamoDBUserIdentity{Type: aws.ToString(r.UserIdentity.Type), PrincipalID: aws.ToString(r.UserIdentity.PrincipalId)}
+	}
+	return e
+}
+
+func image(t *testing.T, m map[string]streamtypes.AttributeValue) map[string]events.DynamoDBAttributeValue {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]events.DynamoDBAttributeValue, len(m))
+	for k, v := range m {
+		out[k] = eventAttr(t, v)
+	}
+	return out
+}
+
+func eventAttr(t *testing.T, v streamtypes.AttributeValue) events.DynamoDBAttributeValue {
+	switch v := v.(type) {
+	case *streamtypes.AttributeValueMemberS:
+		return events.NewStringAttribute(v.Value)
+	case *streamtypes.AttributeValueMemberN:
+		return events.NewNumberAttribute(v.Value)
+	case *streamtypes.AttributeValueMemberB:
+		return events.NewBinaryAttribute(v.Value)
+	case *streamtypes.AttributeValueMemberBOOL:
+		return events.NewBooleanAttribute(v.Value)
+	case *streamtypes.AttributeValueMemberNULL:
+		return events.NewNullAttribute()
+	case *streamtypes.AttributeValueMemberSS:
+		return events.NewStringSetAttribute(v.Value)
+	case *streamtypes.AttributeValueMemberNS:
+		return events.NewNumberSetAttribute(v.Value)
+	case *streamtypes.AttributeValueMemberBS:
+		return events.NewBinarySetAttribute(v.Value)
+	case *streamtypes.AttributeValueMemberL:
+		l := make([]events.DynamoDBAttributeValue, len(v.Value))
+		for i, e := range v.Value {
+			l[i] = eventAttr(t, e)
+		}
+		return events.NewListAttribute(l)
+	case *streamtypes.AttributeValueMemberM:
+		return events.NewMapAttribute(image(t, v.Value))
+	}
+	t.Fatalf("unexpected stream attribute %T", v)
+	return events.DynamoDBAttributeValue{}
+}
+
+// feed delivers records to the handler in event-source batches, through
+// JSON as Lambda does, and fails on any reported failure.
+func feed(t *testing.T, h *Handler, recs []events.DynamoDBEventRecord) {
+	t.Helper()
+	for i := 0; i < len(recs); i += batchSize {
+		raw, err := json.Marshal(events.DynamoDBEvent{Records: recs[i:min(i+batchSize, len(recs))]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ev events.DynamoDBEvent
+		if err := json.Unmarshal(raw, &ev); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := h.Handle(t.Context(), ev)
+		if err != nil || len(resp.BatchItemFailures) > 0 {
+			t.Fatalf("Handle: %v, %d failures", err, len(resp.BatchItemFailures))
+		}
+	}
+}
+
+// meter adds up the capacity DynamoDB Local reports for every call.
+type meter struct {
+	mu          sync.Mutex
+	read, write float64
+	calls       int
+}
+
+func (m *meter) middleware(stack *middleware.Stack) error {
+	return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("meter",
+		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+			const rc = ddbtypes.ReturnConsumedCapacityTotal
+			switch p := in.Parameters.(type) {
+			case *dynamodb.GetItemInput:
+				p.ReturnConsumedCapacity = rc
+			case *dynamodb.PutItemInput:
+				p.ReturnConsumedCapacity = rc
+			case *dynamodb.UpdateItemInput:
+				p.ReturnConsumedCapacity = rc
+			case *dynamodb.TransactWriteItemsInput:
+				p.ReturnConsumedCapacity = rc
+			}
+			out, md, err := next.HandleInitialize(ctx, in)
+			var ccs []ddbtypes.ConsumedCapacity
+			write := true
+			switch r := out.Result.(type) {
+			case *dynamodb.GetItemOutput:
+				write = false
+				if r.ConsumedCapacity != nil {
+					ccs = append(ccs, *r.ConsumedCapacity)
+				}
+			case *dynamodb.PutItemOutput:
+				if r.ConsumedCapacity != nil {
+					ccs = append(ccs, *r.ConsumedCapacity)
+				}
+			case *dynamodb.UpdateItemOutput:
+				if r.ConsumedCapacity != nil {
+					ccs = append(ccs, *r.ConsumedCapacity)
+				}
+			case *dynamodb.TransactWriteItemsOutput:
+				ccs = r.ConsumedCapacity
+			}
+			m.mu.Lock()
+			m.calls++
+			for _, cc := range ccs {
+				if write {
+					m.write += aws.ToFloat64(cc.CapacityUnits)
+				} else {
+					m.read += aws.ToFloat64(cc.CapacityUnits)
+				}
+			}
+			m.mu.Unlock()
+			return out, md, err
+		}), middleware.After)
+}
+
+// TestStreamFromDynamoDBLocal writes documents through the DynamoDB store,
+// reads DynamoDB Local's stream, feeds it to the handler and checks the
+// stream's equalities: counters equal a recount, one history entry per
+// change, and a replay (also of the consumer's own writes) changes nothing.
+func TestStreamFromDynamoDBLocal(t *testing.T) {
+	endpoint, client, table := newTable(t)
+	st := dynamo.New(client, table)
+	w := streamtest.NewWriter(t, st, db)
+	w.RandomMix(11, 400)
+
+	recs := readStream(t, endpoint, client, table)
+	docs := 0
+	for _, r := range recs {
+		if _, ok, _ := ChangeOf(r); ok {
+			docs++
+		}
+	}
+	if docs != len(w.Changes) {
+		t.Fatalf("the stream holds %d document changes, the writer made %d", docs, len(w.Changes))
+	}
+
+	var m meter
+	metered := dynamo.New(ddblocal.NewClient(endpoint, func(o *dynamodb.Options) {
+		o.Credentials, o.Region = client.Options().Credentials, client.Options().Region
+		o.APIOptions = append(o.APIOptions, m.middleware)
+	}), table)
+	h := NewHandler(stream.New(metered, stream.Options{}), nil)
+	start := time.Now()
+	feed(t, h, recs)
+	took := time.Since(start)
+	t.Logf("%d stream records (%d document changes) in %v; DynamoDB Local metered %.1f WCU and %.1f RCU: %.2f WCU and %.2f RCU per change, %d calls",
+		len(recs), docs, took, m.write, m.read, m.write/float64(docs), m.read/float64(docs), m.calls)
+
+	streamtest.CheckCounts(t, st, db)
+	streamtest.CheckHistory(t, st, db, w.Changes)
+	snap := streamtest.Take(t, st, db, w.IDs())
+
+	feed(t, h, recs)
+	streamtest.Take(t, st, db, w.IDs()).Equal(t, "the same records again", snap)
+
+	// The stream now also carries the consumer's own writes (history
+	// entries, contributions, counters): replaying all of it is a no-op.
+	all := readStream(t, endpoint, client, table)
+	if len(all) <= len(recs) {
+		t.Fatalf("stream has %d records after the consumer ran, want more than %d", len(all), len(recs))
+	}
+	feed(t, h, all)
+	streamtest.Take(t, st, db, w.IDs()).Equal(t, "the whole stream again", snap)
+}
+
+// failing fails Apply for changes of one document.
+type failing struct {
+	bad   string
+	calls [][]store.Change
+}
+
+func (f *failing) Apply(_ context.Context, chs []store.Change) error {
+	f.calls = append(f.calls, chs)
+	for _, ch := range chs {
+		if ch.New.ID == f.bad {
+			return errors.New("boom")
+		}
+	}
+	return nil
+}
+
+// flaky fails the first call only: a batch that fails as a whole but whose
+// records all pass one by one.
+type flaky struct{ n int }
+
+func (f *flaky) Apply(context.Context, []store.Change) error {
+	f.n++
+	if f.n == 1 {
+		return errors.New("throttled")
+	}
+	return nil
+}
+
+// TestPartialFailure: the failing record and every later record are
+// reported, none before it.
+func TestPartialFailure(t *testing.T) {
+	ev := sampleEvent(t, "dynamodb-stream-batch.json")
+	ev.Records = append(ev.Records, sampleEvent(t, "dynamodb-stream-delete.json").Records...)
+	var seqs []string
+	for _, r := range ev.Records {
+		seqs = append(seqs, r.Change.SequenceNumber)
+	}
+
+	// The ticket's first change (the first record) fails: every record
+	// comes back.
+	f := &failing{bad: "tik-0a1b2c3d4e5f60718293a4b5c6d7e8f9"}
+	resp, err := NewHandler(f, nil).Handle(t.Context(), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := failed(resp); !slices.Equal(got, seqs) {
+		t.Fatalf("failures %v, want every record: %v", got, seqs)
+	}
+
+	// With the first two records about another ticket, only the deletion
+	// (the fourth record) fails: it and the three after it come back.
+	ev2 := sampleEvent(t, "dynamodb-stream-batch.json")
+	ev2.Records = append(ev2.Records, sampleEvent(t, "dynamodb-stream-delete.json").Records...)
+	other := events.NewStringAttribute("D#tik-00000000000000000000000000000000")
+	ev2.Records[0].Change.NewImage["SK"] = other
+	ev2.Records[1].Change.NewImage["SK"] = other
+	ev2.Records[1].Change.OldImage["SK"] = other
+	resp, err = NewHandler(f, nil).Handle(t.Context(), ev2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := failed(resp); !slices.Equal(got, seqs[3:]) {
+		t.Fatalf("failures %v, want %v", got, seqs[3:])
+	}
+
+	// A batch that fails whole but passes record by record is a success.
+	resp, err = NewHandler(&flaky{}, nil).Handle(t.Context(), ev)
+	if err != nil || len(resp.BatchItemFailures) != 0 {
+		t.Fatalf("flaky batch: %v, %d failures", err, len(resp.BatchItemFailures))
+	}
+}
+
+func failed(resp events.DynamoDBEventResponse) []string {
+	var ids []string
+	for _, b := range resp.BatchItemFailures {
+		ids = append(ids, b.ItemIdentifier)
+	}
+	return ids
+}
+
+func sampleEvent(t *testing.T, name string) events.DynamoDBEvent {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "events", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev events.DynamoDBEvent
+	if err := json.Unmarshal(raw, &ev); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return ev
+}
+
+// TestSampleEvents runs the sample batches of events/ through the handler
+// on a DynamoDB Local table: the ticket's create, update and deletion
+// become three history entries and, in the end, no counted records;
+// everything else in the samples (a TTL expiry, the consumer's own
+// writes, the db meta item) is skipped.
+func TestSampleEvents(t *testing.T) {
+	_, client, table := newTable(t)
+	st := dynamo.New(client, table)
+	if err := st.CreateDB(t.Context(), db); err != nil {
+		t.Fatal(err)
+	}
+	h := NewHandler(stream.New(st, stream.Options{}), nil)
+	batch := sampleEvent(t, "dynamodb-stream-batch.json")
+	del := sampleEvent(t, "dynamodb-stream-delete.json")
+
+	var changes []store.Change
+	for _, ev := range []events.DynamoDBEvent{batch, del} {
+		for _, r := range ev.Records {
+			ch, ok, err := ChangeOf(r)
+			if err != nil {
+				t.Fatalf("record %s: %v", r.EventID, err)
+			}
+			if ok {
+				changes = append(changes, ch)
+			}
+		}
+	}
+	// INSERT, MODIFY, tombstone MODIFY, and the history entry's INSERT.
+	if len(changes) != 4 || changes[0].Old != nil || changes[1].Old == nil || !changes[2].New.Deleted || changes[3].New.Klass != "DocumentChange" {
+		t.Fatalf("changes from the samples: %+v", changes)
+	}
+
+	for _, ev := range []events.DynamoDBEvent{batch, del} {
+		resp, err := h.Handle(t.Context(), ev)
+		if err != nil || len(resp.BatchItemFailures) > 0 {
+			t.Fatalf("Handle: %v %+v", err, resp)
+		}
+	}
+	// After the first batch alone the ticket counted; after the deletion it
+	// does not, and the aggregate is empty again.
+	counts, err := stream.Read(t.Context(), st, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(counts.Klass) != 0 || len(counts.Tickets) != 0 {
+		t.Fatalf("counts after the deletion: %+v", counts)
+	}
+	var kinds []string
+	for _, ch := range changes[:3] {
+		d, err := st.Get(t.Context(), db, stream.HistoryID(db, ch.New.ID, ch.New.Rev))
+		if err != nil {
+			t.Fatalf("history of %s: %v", ch.New.Rev, err)
+		}
+		var hist stream.History
+		if err := json.Unmarshal(d.Body, &hist); err != nil {
+			t.Fatal(err)
+		}
+		if hist.Whodunnit == nil || hist.Whodunnit.Label != "Ana" {
+			t.Fatalf("history without who: %s", d.Body)
+		}
+		kinds = append(kinds, hist.Events...)
+	}
+	if want := []string{"create", "update", "status", "destroy"}; !slices.Equal(kinds, want) {
+		t.Fatalf("events %v, want %v", kinds, want)
+	}
+	snap := streamtest.Take(t, st, db, []string{changes[0].New.ID})
+	for _, ev := range []events.DynamoDBEvent{batch, del} {
+		if _, err := h.Handle(t.Context(), ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	streamtest.Take(t, st, db, []string{changes[0].New.ID}).Equal(t, "samples again", snap)
+}
+
+// TestWire builds the function as main does, from the environment, against
+// DynamoDB Local, and runs a sample batch through it.
+func TestWire(t *testing.T) {
+	endpoint, client, table := newTable(t)
+	creds, err := client.Options().Credentials.Retrieve(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The SDK's default chain reads these; DynamoDB Local keeps tables per
+	// access key and region, so they must be ddblocal's.
+	t.Setenv("AWS_ACCESS_KEY_ID", creds.AccessKeyID)
+	t.Setenv("AWS_SECRET_ACCESS_KEY", creds.SecretAccessKey)
+	t.Setenv("AWS_REGION", client.Options().Region)
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
+	env := map[string]string{"OFICINA_TABLE": table, "OFICINA_DYNAMO_ENDPOINT": endpoint}
+	h, err := wire(t.Context(), func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := dynamo.New(client, table).CreateDB(t.Context(), db); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := h.Handle(t.Context(), sampleEvent(t, "dynamodb-stream-batch.json"))
+	if err != nil || len(resp.BatchItemFailures) > 0 {
+		t.Fatalf("Handle: %v %+v", err, resp)
+	}
+	counts, err := stream.Read(t.Context(), dynamo.New(client, table), db)
+	if err != nil || counts.OpenTickets["high"] != 1 {
+		t.Fatalf("counts through the wired function: %+v, %v", counts, err)
+	}
+}

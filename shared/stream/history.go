@@ -1,0 +1,296 @@
+package stream
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/oficina/oficina/shared/store"
+)
+
+// Timeline event types (SPEC.md §4). Event is always the base type the spec
+// defines (create when the revision starts with 1- or the document did not
+// exist, destroy when deleted, update otherwise); Events lists it first,
+// followed by the more specific types the change shows:
+//
+//	confirm / unconfirm  a money record's "confirmed" flips
+//	status               "status" changes (any klass: tickets, memberships…)
+//	close / open         a ticket's status enters / leaves done or cancel
+//	bookmark             "bookmark" changes (memberships)
+//	billing-email        the billing-email adjustment changes
+//	comment              a Comment is created
+//	import               a money record is created already "imported"
+const (
+	EventCreate       = "create"
+	EventUpdate       = "update"
+	EventDestroy      = "destroy"
+	EventConfirm      = "confirm"
+	EventUnconfirm    = "unconfirm"
+	EventStatus       = "status"
+	EventClose        = "close"
+	EventOpen         = "open"
+	EventBookmark     = "bookmark"
+	EventBillingEmail = "billing-email"
+	EventComment      = "comment"
+	EventImport       = "import"
+)
+
+// moneyKlasses are the records with a confirmed/unconfirmed state.
+var moneyKlasses = map[string]bool{"Income": true, "Outgo": true, "Exchange": true, "Transfer": true}
+
+// stampFields are written by the server on every save; they say nothing
+// about what the user changed.
+var stampFields = map[string]bool{"created_at": true, "created_by": true, "updated_at": true, "updated_by": true}
+
+// maxLabel bounds the label copied into a history entry (runes).
+const maxLabel = 120
+
+// Who is a user reference as the write path stamps it.
+type Who struct {
+	ID    string `json:"_id"`
+	Label string `json:"label"`
+}
+
+// Transition is the before and after of a field behind a specific event.
+type Transition struct {
+	From json.RawMessage `json:"from"`
+	To   json.RawMessage `json:"to"`
+}
+
+// History is the body of a DocumentChange ("ver-") document. It carries the
+// stamp fields every record has (created_* = updated_* = the change's
+// author and time) so generic record code handles it like any other.
+type History struct {
+	Klass       string                `json:"klass"`
+	ItemID      string                `json:"item_id"`
+	ItemType    string                `json:"item_type"`
+	Event       string                `json:"event"`
+	Events      []string              `json:"events"`
+	Rev         string                `json:"rev"`
+	Seq         uint64                `json:"seq"`
+	Changed     []string              `json:"changed,omitempty"`
+	Transitions map[string]Transition `json:"transitions,omitempty"`
+	Label       string                `json:"label,omitempty"`
+	Whodunnit   *Who                  `json:"whodunnit"`
+	CreatedAt   string                `json:"created_at,omitempty"`
+	CreatedBy   *Who                  `json:"created_by,omitempty"`
+	UpdatedAt   string                `json:"updated_at,omitempty"`
+	UpdatedBy   *Who                  `json:"updated_by,omitempty"`
+}
+
+// HistoryID is the deterministic id of the history entry of one revision:
+// replays of the change find the entry they would write.
+func HistoryID(db, id, rev string) string {
+	h := sha256.Sum256([]byte(db + "\x00" + id + "\x00" + rev))
+	return "ver-" + hex.EncodeToString(h[:16])
+}
+
+// writeHistory creates the entries of a batch, in parallel.
+func (c *Consumer) writeHistory(ctx context.Context, changes []store.Change) error {
+	return forEach(ctx, len(changes), c.par, func(ctx context.Context, i int) error {
+		ch := changes[i]
+		d, err := HistoryDoc(ch)
+		if err != nil {
+			return errDB(ch.DB, "history of "+ch.New.ID, err)
+		}
+		_, err = c.st.Put(ctx, ch.DB, d)
+		switch {
+		case err == nil, errors.Is(err, store.ErrConflict):
+			// A conflict is the entry a previous delivery wrote.
+			return nil
+		case errors.Is(err, store.ErrDBNotFound):
+			c.log.WarnContext(ctx, "history for a missing database dropped", "db", ch.DB, "id", ch.New.ID)
+			return nil
+		}
+		return errDB(ch.DB, "history of "+ch.New.ID, err)
+	})
+}
+
+// HistoryDoc builds the history entry of a tracked change (Rev "" so that
+// Put only creates it). Undecodable bodies still give an entry: history
+// must not stall the stream on one odd document.
+func HistoryDoc(ch store.Change) (store.Doc, error) {
+	klass, _ := trackedKlass(ch)
+	newBody := fields(ch.New.Body)
+	var oldBody map[string]json.RawMessage
+	if ch.Old != nil && !ch.Old.Deleted {
+		oldBody = fields(ch.Old.Body)
+	}
+	h := History{
+		Klass:    KlassDocumentChange,
+		ItemID:   ch.New.ID,
+		ItemType: klass,
+		Rev:      ch.New.Rev,
+		Seq:      ch.New.Seq,
+	}
+	h.Event, h.Events, h.Changed, h.Transitions = classify(ch, klass, oldBody, newBody)
+	h.Whodunnit = who(newBody["updated_by"])
+	h.CreatedAt = str(newBody["updated_at"])
+	h.Label = label(newBody)
+	if h.Label == "" {
+		h.Label = label(oldBody)
+	}
+	h.CreatedBy, h.UpdatedBy, h.UpdatedAt = h.Whodunnit, h.Whodunnit, h.CreatedAt
+	raw, err := json.Marshal(h)
+	if err != nil {
+		return store.Doc{}, err
+	}
+	return store.Doc{
+		ID:      HistoryID(ch.DB, ch.New.ID, ch.New.Rev),
+		Klass:   KlassDocumentChange,
+		SortKey: h.CreatedAt, // history lists by time
+		Body:    raw,
+	}, nil
+}
+
+// classify derives the event types, the changed fields and the
+// transitions behind the specific events.
+func classify(ch store.Change, klass string, oldBody, newBody map[string]json.RawMessage) (event string, events, changed []string, tr map[string]Transition) {
+	switch {
+	case ch.New.Deleted:
+		return EventDestroy, []string{EventDestroy}, nil, nil
+	case ch.Old == nil || ch.Old.Deleted || store.RevGeneration(ch.New.Rev) == 1:
+		events = []string{EventCreate}
+		if klass == "Comment" {
+			events = append(events, EventComment)
+		}
+		if moneyKlasses[klass] && truthy(newBody["imported"]) {
+			events = append(events, EventImport)
+		}
+		for k := range newBody {
+			if !stampFields[k] && k != "klass" {
+				changed = append(changed, k)
+			}
+		}
+		slices.Sort(changed)
+		return EventCreate, events, changed, nil
+	}
+
+	events = []string{EventUpdate}
+	for k, nv := range newBody {
+		if stampFields[k] {
+			continue
+		}
+		if ov, ok := oldBody[k]; !ok || !sameJSON(ov, nv) {
+			changed = append(changed, k)
+		}
+	}
+	for k := range oldBody {
+		if _, ok := newBody[k]; !ok && !stampFields[k] {
+			changed = append(changed, k)
+		}
+	}
+	slices.Sort(changed)
+	note := func(field string) {
+		if tr == nil {
+			tr = map[string]Transition{}
+		}
+		tr[field] = Transition{From: orNull(oldBody[field]), To: orNull(newBody[field])}
+	}
+	if moneyKlasses[klass] && slices.Contains(changed, "confirmed") {
+		if was, is := truthy(oldBody["confirmed"]), truthy(newBody["confirmed"]); was != is {
+			events = append(events, map[bool]string{true: EventConfirm, false: EventUnconfirm}[is])
+			note("confirmed")
+		}
+	}
+	if slices.Contains(changed, "status") {
+		events = append(events, EventStatus)
+		note("status")
+		if klass == klassTicket {
+			was, is := closedStatus(str(oldBody["status"])), closedStatus(str(newBody["status"]))
+			switch {
+			case is && !was:
+				events = append(events, EventClose)
+			case was && !is:
+				events = append(events, EventOpen)
+			}
+		}
+	}
+	if slices.Contains(changed, "bookmark") {
+		events = append(events, EventBookmark)
+		note("bookmark")
+	}
+	if klass == "Adjustment" && slices.Contains(changed, "value") {
+		if k := str(newBody["key"]); k == "billing-email" || k == "billing_email" {
+			events = append(events, EventBillingEmail)
+		}
+	}
+	return EventUpdate, events, changed, tr
+}
+
+// closedStatus reports the ticket statuses that end the work.
+func closedStatus(s string) bool { return s == "done" || s == "cancel" }
+
+// fields decodes a body's top-level members; nil when it is not an object.
+func fields(body []byte) map[string]json.RawMessage {
+	if len(body) == 0 {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil
+	}
+	return m
+}
+
+// bodyKlass reads the "klass" member of a body.
+func bodyKlass(body []byte) string { return str(fields(body)["klass"]) }
+
+// str returns a JSON string's value, "" for anything else.
+func str(raw json.RawMessage) string {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+func truthy(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "true" }
+
+func orNull(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage("null")
+	}
+	return raw
+}
+
+// sameJSON compares two JSON values ignoring insignificant whitespace (the
+// write path re-encodes every body with sorted keys, so equal objects have
+// equal bytes).
+func sameJSON(a, b json.RawMessage) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	var ca, cb bytes.Buffer
+	if json.Compact(&ca, a) != nil || json.Compact(&cb, b) != nil {
+		return false
+	}
+	return bytes.Equal(ca.Bytes(), cb.Bytes())
+}
+
+func who(raw json.RawMessage) *Who {
+	var w Who
+	if len(raw) == 0 || json.Unmarshal(raw, &w) != nil || (w.ID == "" && w.Label == "") {
+		return nil
+	}
+	return &w
+}
+
+// label picks what a card shows for the item.
+func label(body map[string]json.RawMessage) string {
+	for _, k := range []string{"label", "title", "name", "description", "key"} {
+		if s := strings.TrimSpace(str(body[k])); s != "" {
+			if utf8.RuneCountInString(s) > maxLabel {
+				s = string([]rune(s)[:maxLabel]) + "…"
+			}
+			return s
+		}
+	}
+	return ""
+}

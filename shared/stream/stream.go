@@ -1,0 +1,214 @@
+// Package stream is the change-stream consumer (DESIGN.md §4): it turns
+// committed document changes into history entries (DocumentChange "ver-"
+// documents, the source of timeline cards and history panels) and exact
+// per-database counters (records and bytes per klass, tickets and open
+// tickets by priority) that the count views and Counter documents read.
+//
+// Both stores feed it the same store.Change: the embedded store from its
+// outbox (Drain, in-process), DynamoDB through DynamoDB Streams
+// (functions/stream). Delivery is at-least-once and, on AWS, may reorder
+// changes of one database across shards, so everything Apply does is
+// idempotent and order-insensitive:
+//
+//   - a history entry has a deterministic id (db, doc id, rev) and is only
+//     created, never overwritten, so a replay finds it and moves on;
+//   - counters keep one contribution record per document holding the seq
+//     of the change it reflects; a change applies only if it is newer, and
+//     its delta is taken against that stored contribution (not the change's
+//     old image), committed together with the db's aggregate in one
+//     conditional Transact. Deleted documents keep a tombstone contribution
+//     so a late, older change cannot bring them back.
+package stream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/oficina/oficina/shared/ids"
+	"github.com/oficina/oficina/shared/store"
+)
+
+// Klass names the consumer writes or reads.
+const (
+	KlassDocumentChange = "DocumentChange"
+	KlassCounter        = "Counter"
+	klassTicket         = "Ticket"
+)
+
+// Options configures New. The zero value is fine.
+type Options struct {
+	Logger *slog.Logger // nil = discard
+	// Parallelism bounds concurrent store calls of one Apply (0 = 32):
+	// history writes in parallel share the embedded store's fsyncs and
+	// hide DynamoDB's latency.
+	Parallelism int
+}
+
+// Consumer applies changes to a store. It is safe for concurrent use; two
+// consumers of the same store (two Lambda shards) stay exact too.
+type Consumer struct {
+	st  store.Store
+	log *slog.Logger
+	par int
+}
+
+// New returns a consumer writing history and counters into st.
+func New(st store.Store, opts Options) *Consumer {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	par := opts.Parallelism
+	if par <= 0 {
+		par = 32
+	}
+	return &Consumer{st: st, log: log, par: par}
+}
+
+// Apply processes a batch of changes: history entries and counters. It
+// returns the first error; the caller redelivers the batch (or the rest of
+// it), which is safe because every step is idempotent.
+func (c *Consumer) Apply(ctx context.Context, changes []store.Change) error {
+	var hist []store.Change
+	latest := map[string]map[string]store.Doc{} // db → id → newest revision seen
+	for _, ch := range changes {
+		klass, ok := trackedKlass(ch)
+		if !ok {
+			continue
+		}
+		hist = append(hist, ch)
+		if !counted(klass) {
+			continue
+		}
+		docs := latest[ch.DB]
+		if docs == nil {
+			docs = map[string]store.Doc{}
+			latest[ch.DB] = docs
+		}
+		// Counters depend only on a document's newest state, so one batch
+		// needs only its newest change per document.
+		if cur, ok := docs[ch.New.ID]; !ok || ch.New.Seq > cur.Seq {
+			nd := ch.New
+			if nd.Klass == "" {
+				nd.Klass = klass // an old-style tombstone: keep what it was
+			}
+			docs[ch.New.ID] = nd
+		}
+	}
+	dbs := make([]string, 0, len(latest))
+	for db := range latest {
+		dbs = append(dbs, db)
+	}
+	slices.Sort(dbs)
+	// History and the counters of each db touch different keys, so they
+	// run side by side: on the embedded store their transactions share
+	// fsyncs, on DynamoDB their latencies overlap.
+	return forEach(ctx, 1+len(dbs), min(1+len(dbs), c.par), func(ctx context.Context, i int) error {
+		if i == 0 {
+			return c.writeHistory(ctx, hist)
+		}
+		db := dbs[i-1]
+		docs := make([]store.Doc, 0, len(latest[db]))
+		for _, d := range latest[db] {
+			docs = append(docs, d)
+		}
+		slices.SortFunc(docs, func(a, b store.Doc) int { return strings.Compare(a.ID, b.ID) })
+		return c.applyCounters(ctx, db, docs)
+	})
+}
+
+// systemDB reports the databases the stream leaves alone: users, Group
+// records and prices are not Group data, have no timeline and no plan
+// limits, and user documents hold private fields history must not copy.
+func systemDB(db string) bool {
+	switch db {
+	case ids.UsersDB, ids.AccountsDB, ids.PricesDB:
+		return true
+	}
+	return false
+}
+
+// Tracked reports whether the stream records a change in history: not in a
+// system db, not one of its own documents, and with a klass at all.
+func Tracked(ch store.Change) bool {
+	_, ok := trackedKlass(ch)
+	return ok
+}
+
+// trackedKlass is Tracked that also returns the klass.
+func trackedKlass(ch store.Change) (string, bool) {
+	if systemDB(ch.DB) || ch.New.ID == "" {
+		return "", false
+	}
+	klass := ch.New.Klass
+	if klass == "" && ch.Old != nil {
+		klass = ch.Old.Klass
+	}
+	if klass == "" {
+		klass = bodyKlass(ch.New.Body)
+	}
+	if klass == "" && ch.Old != nil {
+		klass = bodyKlass(ch.Old.Body)
+	}
+	switch klass {
+	case "", KlassDocumentChange, KlassCounter:
+		return "", false
+	}
+	return klass, true
+}
+
+// forEach runs fn for 0..n-1 with at most par calls at once and returns
+// the first error.
+func forEach(ctx context.Context, n, par int, fn func(ctx context.Context, i int) error) error {
+	if n == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	sem := make(chan struct{}, par)
+	for i := range n {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := fn(ctx, i); err != nil {
+				mu.Lock()
+				if first == nil {
+					first = err
+					cancel()
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if first == nil && ctx.Err() != nil {
+		// Our own cancel only follows an error, so this is the caller's.
+		return fmt.Errorf("stream: %w", context.Cause(ctx))
+	}
+	return first
+}
+
+// errDB wraps failures with the db they concern, for the logs.
+func errDB(db, what string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("stream: %s of %s: %w", what, db, err)
+}
