@@ -73,6 +73,11 @@ func (s *Service) Now() time.Time { return s.now() }
 // Store returns the underlying store (for reads).
 func (s *Service) Store() store.Store { return s.st }
 
+// serverOwned klasses are written only by the server itself (the change
+// stream, the user service), never through the document API: history must
+// not be editable, and counters are derived.
+var serverOwned = map[string]bool{"DocumentChange": true, "Counter": true, "User": true}
+
 // Stamped fields the server owns; clients cannot forge them.
 var serverFields = []string{"created_at", "updated_at", "created_by", "updated_by"}
 
@@ -140,6 +145,9 @@ func (s *Service) Delete(ctx context.Context, p *access.Principal, db, id, rev s
 	}
 	if _, ok := ids.Parse(id); !ok {
 		return store.Doc{}, store.ErrNotFound
+	}
+	if k := ids.Klass(id); serverOwned[k] {
+		return store.Doc{}, fault.Newf(fault.Forbidden, "%s documents are written by the server", k)
 	}
 	old, oldBody, err := s.current(ctx, db, id)
 	if err != nil {
@@ -226,6 +234,9 @@ func checkIDAndKlass(id string, body map[string]any) (string, error) {
 		return "", fault.Newf(fault.BadRequest, "invalid document id %q: expected <prefix>-<32 hex digits> with a known prefix", truncate(id, 80))
 	}
 	want := ids.Klass(id)
+	if serverOwned[want] {
+		return "", fault.Newf(fault.Forbidden, "%s documents are written by the server", want)
+	}
 	switch k := body["klass"].(type) {
 	case nil:
 		return want, nil

@@ -45,6 +45,8 @@ func TestSaveChecksIDAndKlass(t *testing.T) {
 		{"short id", "cus-123", map[string]any{}, fault.BadRequest},
 		{"design doc", "_design/x", map[string]any{}, fault.Forbidden},
 		{"reserved underscore", "_x", map[string]any{}, fault.BadRequest},
+		{"history is server-owned", ids.New("ver"), map[string]any{}, fault.Forbidden},
+		{"counters are server-owned", ids.New("cnr"), map[string]any{}, fault.Forbidden},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
