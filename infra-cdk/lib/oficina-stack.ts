@@ -206,6 +206,23 @@ export class OficinaStack extends Stack {
         bisectBatchOnError: true,
         reportBatchItemFailures: true,
         onFailure: new SqsDlq(this.streamFailureQueue),
+        // Only document items (SK "D#…") reach the consumer, and never the
+        // history entries it writes itself: records, meta items and
+        // DocumentChange docs would only re-invoke it for nothing.
+        filters: [
+          lambda.FilterCriteria.filter({
+            dynamodb: {
+              Keys: { SK: { S: lambda.FilterRule.beginsWith('D#') } },
+              NewImage: { klass: { S: lambda.FilterRule.notEquals('DocumentChange') } },
+            },
+          }),
+          lambda.FilterCriteria.filter({
+            dynamodb: {
+              Keys: { SK: { S: lambda.FilterRule.beginsWith('D#') } },
+              NewImage: { klass: lambda.FilterRule.notExists() },
+            },
+          }),
+        ],
       }),
     );
 

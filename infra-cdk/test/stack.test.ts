@@ -249,6 +249,13 @@ describe('stream consumer', () => {
     assert.equal(p.StartingPosition, 'TRIM_HORIZON');
     assert.equal(p.BatchSize, 100);
     assert.equal(p.BisectBatchOnFunctionError, true);
+    const patterns = (p.FilterCriteria as { Filters: { Pattern: string }[] }).Filters.map((f) => JSON.parse(f.Pattern));
+    assert.equal(patterns.length, 2, 'two stream filters');
+    for (const pat of patterns) {
+      assert.deepEqual(pat.dynamodb.Keys.SK.S, [{ prefix: 'D#' }], 'only document items');
+    }
+    assert.deepEqual(patterns[0].dynamodb.NewImage.klass.S, [{ 'anything-but': ['DocumentChange'] }], 'never its own history');
+    assert.deepEqual(patterns[1].dynamodb.NewImage.klass, [{ exists: false }]);
     assert.deepEqual(p.FunctionResponseTypes, ['ReportBatchItemFailures']);
     assert.ok(p.MaximumRetryAttempts >= 0 && p.MaximumRetryAttempts <= 20, 'retries must be bounded (not -1)');
     assert.ok(p.MaximumRecordAgeInSeconds > 0 && p.MaximumRecordAgeInSeconds < 24 * 3600, 'records must expire before the stream drops them');
