@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"errors"
+	"iter"
 	"net/http"
 
 	"github.com/oficina/oficina/shared/access"
@@ -77,53 +78,36 @@ type klassScanner interface {
 	ScanKlass(ctx context.Context, db, klass string, fn func(store.Doc) error) error
 }
 
-// runScan feeds a store scan into mango's pull-style Run: the scan runs in a
-// goroutine and hands documents over one at a time, so bodies are only
-// read while the store's read transaction is open. mango copies the bodies
-// it keeps.
+// runScan feeds a store scan into mango's pull-style Run through iter.Pull
+// (a coroutine switch per document, no goroutine hand-off), so bodies are
+// read while the store's read transaction is open and never copied unless
+// mango keeps them.
 func runScan(r *http.Request, sc klassScanner, db, klass string, q *mango.Find) (mango.Result, error) {
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	docs := make(chan store.Doc)
-	taken := make(chan struct{})
-	scanErr := make(chan error, 1)
-	go func() {
-		defer close(docs)
-		scanErr <- sc.ScanKlass(ctx, db, klass, func(d store.Doc) error {
-			select {
-			case docs <- d:
-			case <-ctx.Done():
-				return ctx.Err()
+	var scanErr error
+	next, stop := iter.Pull(func(yield func(store.Doc) bool) {
+		scanErr = sc.ScanKlass(r.Context(), db, klass, func(d store.Doc) error {
+			if !yield(d) {
+				return errScanStopped
 			}
-			// Wait until Run is done with this body before the scan moves on.
-			select {
-			case <-taken:
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
+			return nil
 		})
-	}()
-	first := true
+	})
 	res, err := q.Run(func() (mango.Candidate, bool) {
-		if !first {
-			taken <- struct{}{}
-		}
-		first = false
-		d, ok := <-docs
+		d, ok := next()
 		if !ok {
 			return mango.Candidate{}, false
 		}
 		return mango.Candidate{ID: d.ID, Rev: d.Rev, Body: d.Body}, true
 	})
-	cancel()
-	for range docs { // let the scan goroutine finish
-	}
-	if scanErrV := <-scanErr; err == nil && scanErrV != nil && !errors.Is(scanErrV, context.Canceled) {
-		err = scanErrV
+	stop()
+	if err == nil && scanErr != nil && !errors.Is(scanErr, errScanStopped) {
+		err = scanErr
 	}
 	return res, err
 }
+
+// errScanStopped ends a scan whose reader stopped pulling.
+var errScanStopped = errors.New("scan stopped")
 
 // listKlass reads every live document of klass.
 func (s *Server) listKlass(r *http.Request, db, klass string) ([]store.Doc, error) {

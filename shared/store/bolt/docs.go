@@ -161,7 +161,10 @@ func putTx(tx *bbolt.Tx, db string, doc store.Doc, outcome *error) (store.Doc, e
 		}
 	}
 	if !doc.Deleted && doc.Klass != "" {
-		if err := klass.Put(klassKey(doc.Klass, doc.SortKey, doc.ID), nil); err != nil {
+		// The index is covering: its value is the encoded doc, so list pages
+		// and _find read one klass sequentially instead of looking every doc
+		// up by id (a B-tree search each). It costs the body's bytes twice.
+		if err := klass.Put(klassKey(doc.Klass, doc.SortKey, doc.ID), newRaw); err != nil {
 			return store.Doc{}, err
 		}
 	}
@@ -194,6 +197,19 @@ func putTx(tx *bbolt.Tx, db string, doc store.Doc, outcome *error) (store.Doc, e
 	return doc, nil
 }
 
+// indexedDoc returns the encoded doc a klass index entry points at: the
+// entry's own value v, or (for entries written before the index was
+// covering) the docs bucket's.
+func indexedDoc(docs *bbolt.Bucket, v, id []byte) ([]byte, error) {
+	if len(v) > 0 {
+		return v, nil
+	}
+	if v = docs.Get(id); v == nil {
+		return nil, fmt.Errorf("klass index points at missing doc %q: %w", id, errCorrupt)
+	}
+	return v, nil
+}
+
 // List implements store.Store. The cursor is the index key suffix (sort
 // key and id) of the page's last doc, so it stays valid if that doc changes.
 func (s *Store) List(ctx context.Context, db string, q store.ListQuery) (store.Page, error) {
@@ -221,7 +237,7 @@ func (s *Store) List(ctx context.Context, db string, q store.ListQuery) (store.P
 		docs := b.Bucket(bucketDocs)
 		c := b.Bucket(bucketKlass).Cursor()
 
-		var k []byte
+		var k, v []byte
 		step := c.Next
 		if q.Descending {
 			step = c.Prev
@@ -231,29 +247,29 @@ func (s *Store) List(ctx context.Context, db string, q store.ListQuery) (store.P
 			if len(after) == 0 {
 				target[len(target)-1] = 1
 			}
-			if k, _ = c.Seek(target); k == nil {
-				k, _ = c.Last()
+			if k, v = c.Seek(target); k == nil {
+				k, v = c.Last()
 			} else {
-				k, _ = c.Prev()
+				k, v = c.Prev()
 			}
 		} else {
 			target := append(bytes.Clone(prefix), after...)
-			k, _ = c.Seek(target)
+			k, v = c.Seek(target)
 			if len(after) > 0 && bytes.Equal(k, target) {
-				k, _ = c.Next()
+				k, v = c.Next()
 			}
 		}
-		for ; k != nil && bytes.HasPrefix(k, prefix); k, _ = step() {
+		for ; k != nil && bytes.HasPrefix(k, prefix); k, v = step() {
 			suffix := k[len(prefix):]
 			id, ok := cutTerm(suffix)
 			if !ok {
 				return fmt.Errorf("klass index key %q: %w", k, errCorrupt)
 			}
-			v := docs.Get(id)
-			if v == nil {
-				return fmt.Errorf("klass index points at missing doc %q: %w", id, errCorrupt)
+			raw, err := indexedDoc(docs, v, id)
+			if err != nil {
+				return err
 			}
-			d, err := decodeDoc(string(id), v)
+			d, err := decodeDoc(string(id), raw)
 			if err != nil {
 				return err
 			}

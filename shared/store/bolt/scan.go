@@ -28,16 +28,16 @@ func (s *Store) ScanKlass(ctx context.Context, db, klass string, fn func(store.D
 		}
 		docs := b.Bucket(bucketDocs)
 		c := b.Bucket(bucketKlass).Cursor()
-		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 			id, ok := cutTerm(k[len(prefix):])
 			if !ok {
 				return fmt.Errorf("klass index key %q: %w", k, errCorrupt)
 			}
-			v := docs.Get(id)
-			if v == nil {
-				return fmt.Errorf("klass index points at missing doc %q: %w", id, errCorrupt)
+			raw, err := indexedDoc(docs, v, id)
+			if err != nil {
+				return err
 			}
-			h, err := parseDoc(v)
+			h, err := parseDoc(raw)
 			if err != nil {
 				return fmt.Errorf("doc %q: %w", id, err)
 			}
