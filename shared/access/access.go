@@ -190,6 +190,111 @@ func PersonalSecurity(userID string) Security {
 	return Security{Admins: Names{Roles: []string{userID}}, Members: Names{Roles: []string{userID}}}.normalized()
 }
 
+// DropSecurity deletes db's _security, locking the db to server admins
+// again (LoadSecurity's default); Group creation rolls back with it, since
+// the store has no way to drop a database.
+func DropSecurity(ctx context.Context, st store.Store, db string) error {
+	if err := st.DeleteRecord(ctx, securityKind, db); err != nil {
+		return fmt.Errorf("drop security of %s: %w", db, err)
+	}
+	return nil
+}
+
+// Check is the one decision every route and every write rule asks: may p do
+// op on db? It reads db's _security and, for a Group db, what the Group
+// adds to it (see Effective). The Group's account record is only read when
+// the _security alone refuses, so members' requests cost one lookup.
+func Check(ctx context.Context, st store.Store, p *Principal, db string, op Op) error {
+	sec, err := LoadSecurity(ctx, st, db)
+	if err != nil {
+		return err
+	}
+	err = Decide(p, db, sec, op)
+	if err == nil || p == nil || !isGroupDB(db) {
+		return err
+	}
+	eff, gerr := withGroupGrants(ctx, st, db, sec, 0)
+	if gerr != nil {
+		return gerr
+	}
+	return Decide(p, db, eff, op)
+}
+
+// Effective is db's _security as Check applies it: for a Group db, the
+// account's admin_roles are admins by name, and a sub-group inherits its
+// parent's admins and members (membership of the parent gives access to
+// its sub-groups). GET _security returns it, so clients read admin-ness
+// from one place.
+func Effective(ctx context.Context, st store.Store, db string) (Security, error) {
+	sec, err := LoadSecurity(ctx, st, db)
+	if err != nil || !isGroupDB(db) {
+		return sec, err
+	}
+	return withGroupGrants(ctx, st, db, sec, 0)
+}
+
+// maxGroupDepth bounds the parent chain walked for sub-groups (and so a
+// corrupt cycle cannot loop).
+const maxGroupDepth = 4
+
+// accountGrants is the part of an account record (SPEC.md §3 Account) that
+// grants access.
+type accountGrants struct {
+	AdminRoles []string `json:"admin_roles"`
+	Parent     string   `json:"parent-account-id"`
+}
+
+func withGroupGrants(ctx context.Context, st store.Store, db string, sec Security, depth int) (Security, error) {
+	d, err := st.Get(ctx, ids.AccountsDB, db)
+	if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrDeleted) || errors.Is(err, store.ErrDBNotFound) {
+		return sec, nil // no account record (yet): the _security alone decides
+	}
+	if err != nil {
+		return Security{}, fmt.Errorf("load account %s: %w", db, err)
+	}
+	var g accountGrants
+	if err := json.Unmarshal(d.Body, &g); err != nil {
+		return Security{}, fmt.Errorf("decode account %s: %w", db, err)
+	}
+	out := Security{
+		Admins:  Names{Names: union(sec.Admins.Names, g.AdminRoles), Roles: union(sec.Admins.Roles)},
+		Members: Names{Names: union(sec.Members.Names), Roles: union(sec.Members.Roles)},
+	}
+	if g.Parent != "" && g.Parent != db && isGroupDB(g.Parent) && depth < maxGroupDepth {
+		psec, err := LoadSecurity(ctx, st, g.Parent)
+		if err != nil {
+			return Security{}, err
+		}
+		if psec, err = withGroupGrants(ctx, st, g.Parent, psec, depth+1); err != nil {
+			return Security{}, err
+		}
+		out.Admins.Names = union(out.Admins.Names, psec.Admins.Names)
+		out.Admins.Roles = union(out.Admins.Roles, psec.Admins.Roles)
+		out.Members.Names = union(out.Members.Names, psec.Members.Names)
+		out.Members.Roles = union(out.Members.Roles, psec.Members.Roles)
+	}
+	return out.normalized(), nil
+}
+
+// isGroupDB reports whether db is a Group's "acc-<id>".
+func isGroupDB(db string) bool {
+	p, ok := ids.Parse(db)
+	return ok && p == "acc"
+}
+
+// union appends the lists, dropping duplicates, into a new slice.
+func union(lists ...[]string) []string {
+	out := []string{}
+	for _, l := range lists {
+		for _, s := range l {
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
 // CreateDB creates db with its _security. The security is written first so
 // the db is never visible without it.
 func CreateDB(ctx context.Context, st store.Store, db string, sec Security) error {

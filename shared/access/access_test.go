@@ -1,9 +1,15 @@
 package access
 
 import (
+	"context"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/oficina/oficina/shared/fault"
+	"github.com/oficina/oficina/shared/ids"
+	"github.com/oficina/oficina/shared/store"
+	"github.com/oficina/oficina/shared/store/bolt"
 )
 
 func TestDecide(t *testing.T) {
@@ -53,5 +59,91 @@ func TestDecide(t *testing.T) {
 				t.Fatalf("err = %v, want kind %d", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestCheckGroupGrants: a Group's admin_roles count as admins, and a
+// sub-group is open to its parent's members and administered by its
+// parent's admins, on a real store.
+func TestCheckGroupGrants(t *testing.T) {
+	ctx := context.Background()
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "access.db"), bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	parent, sub, plain := ids.New("acc"), ids.New("acc"), ids.New("acc")
+	owner, listed, member, stranger := ids.New("usr"), ids.New("usr"), ids.New("usr"), ids.New("usr")
+	if err := st.CreateDB(ctx, ids.AccountsDB); err != nil {
+		t.Fatal(err)
+	}
+	for db, sec := range map[string]Security{
+		parent: {Admins: Names{Names: []string{owner}}, Members: Names{Roles: []string{parent}}},
+		sub:    {Admins: Names{Names: []string{owner}}, Members: Names{Roles: []string{sub}}},
+		plain:  {Admins: Names{Names: []string{owner}}, Members: Names{Roles: []string{plain}}},
+	} {
+		if err := CreateDB(ctx, st, db, sec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put := func(id, body string) {
+		if _, err := st.Put(ctx, ids.AccountsDB, store.Doc{ID: id, Klass: "Account", Body: []byte(body)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(parent, `{"admin_roles":["`+owner+`","`+listed+`"]}`)
+	put(sub, `{"admin_roles":["`+owner+`"],"parent-account-id":"`+parent+`"}`)
+	// plain has no account record: its _security alone decides.
+
+	p := func(id string, roles ...string) *Principal {
+		return &Principal{UserID: id, Roles: append([]string{id}, roles...), Via: ViaSession}
+	}
+	tests := []struct {
+		name string
+		p    *Principal
+		db   string
+		op   Op
+		want fault.Kind // -1 = allowed
+	}{
+		{"admin_roles administer", p(listed, parent), parent, Admin, -1},
+		{"admin_roles without the role still administer", p(listed), parent, Admin, -1},
+		{"member is not admin", p(member, parent), parent, Admin, fault.Forbidden},
+		{"parent member reads the sub-group", p(member, parent), sub, Read, -1},
+		{"parent member writes the sub-group", p(member, parent), sub, Write, -1},
+		{"parent member does not administer it", p(member, parent), sub, Admin, fault.Forbidden},
+		{"parent admin_roles administer the sub-group", p(listed, parent), sub, Admin, -1},
+		{"stranger", p(stranger), sub, Read, fault.Forbidden},
+		{"sub-group member does not reach the parent", p(member, sub), parent, Read, fault.Forbidden},
+		{"no record: security decides", p(listed, parent), plain, Read, fault.Forbidden},
+		{"anonymous", nil, sub, Read, fault.Unauthorized},
+		{"read token of a parent admin cannot administer", &Principal{UserID: listed, Roles: []string{listed, parent}, Via: ViaToken, TokenPerm: PermRead}, sub, Admin, fault.Forbidden},
+		{"token limited elsewhere", &Principal{UserID: listed, Roles: []string{listed, parent}, Via: ViaToken, TokenPerm: PermReadWrite, TokenDBs: []string{parent}}, sub, Read, fault.Forbidden},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Check(ctx, st, tt.p, tt.db, tt.op)
+			if tt.want == -1 {
+				if err != nil {
+					t.Fatalf("denied: %v", err)
+				}
+				return
+			}
+			if fe, ok := fault.As(err); !ok || fe.Kind != tt.want {
+				t.Fatalf("err = %v, want kind %d", err, tt.want)
+			}
+		})
+	}
+	eff, err := Effective(ctx, st, sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(eff.Admins.Names, listed) || !slices.Contains(eff.Members.Roles, parent) {
+		t.Errorf("effective %+v", eff)
+	}
+	if err := DropSecurity(ctx, st, plain); err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(ctx, st, p(owner), plain, Read); err == nil {
+		t.Error("a dropped _security still opens the db")
 	}
 }

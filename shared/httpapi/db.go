@@ -39,11 +39,7 @@ func (s *Server) dbAccess(r *http.Request, op access.Op) (string, *access.Princi
 		}
 		return "", nil, fault.New(fault.Forbidden, access.MsgNotAllowed)
 	}
-	sec, err := access.LoadSecurity(r.Context(), s.store, db)
-	if err != nil {
-		return "", nil, err
-	}
-	if err := access.Decide(p, db, sec, op); err != nil {
+	if err := access.Check(r.Context(), s.store, p, db, op); err != nil {
 		return "", nil, err
 	}
 	return db, p, nil
@@ -101,7 +97,8 @@ func (s *Server) getSecurity(w http.ResponseWriter, r *http.Request) error {
 	if _, err := s.store.DBInfo(r.Context(), db); err != nil {
 		return err
 	}
-	sec, err := access.LoadSecurity(r.Context(), s.store, db)
+	// As access decides it: a Group's admin_roles and parent included.
+	sec, err := access.Effective(r.Context(), s.store, db)
 	if err != nil {
 		return err
 	}

@@ -31,6 +31,9 @@ func (s *Server) getDoc(w http.ResponseWriter, r *http.Request) error {
 	if ok, err := s.userDoc(w, r); ok {
 		return err
 	}
+	if ok, err := s.accountDoc(w, r); ok { // accounts.go
+		return err
+	}
 	db, _, err := s.dbAccess(r, access.Read)
 	if err != nil {
 		return err
@@ -73,6 +76,9 @@ func (s *Server) getDoc(w http.ResponseWriter, r *http.Request) error {
 // putDoc answers PUT /api/{db}/{docid}: create or update.
 func (s *Server) putDoc(w http.ResponseWriter, r *http.Request) error {
 	if ok, err := s.userDoc(w, r); ok {
+		return err
+	}
+	if ok, err := s.accountDoc(w, r); ok {
 		return err
 	}
 	db, p, err := s.dbAccess(r, access.Write)

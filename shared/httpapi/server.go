@@ -41,11 +41,14 @@ type Config struct {
 type Deps struct {
 	Store store.Store
 	// Docs is the document write path; nil builds one over Store.
-	Docs   *docs.Service
-	Auth   Authenticator
-	Users  UserService
-	Log    *slog.Logger
-	Config Config
+	Docs  *docs.Service
+	Auth  Authenticator
+	Users UserService
+	// Accounts serves Groups, memberships and tokens (accounts.go,
+	// update.go); nil leaves those routes out.
+	Accounts AccountService
+	Log      *slog.Logger
+	Config   Config
 }
 
 // Server is the API handler.
@@ -54,6 +57,7 @@ type Server struct {
 	docs    *docs.Service
 	auth    Authenticator
 	users   UserService
+	groups  AccountService
 	log     *slog.Logger
 	cfg     Config
 	maxBody int64
@@ -85,7 +89,7 @@ func New(d Deps) *Server {
 	if d.Docs == nil {
 		d.Docs = docs.New(d.Store, nil)
 	}
-	s := &Server{store: d.Store, docs: d.Docs, auth: d.Auth, users: d.Users, log: log, cfg: cfg, maxBody: cfg.MaxBodyBytes, mux: http.NewServeMux(), stopping: make(chan struct{})}
+	s := &Server{store: d.Store, docs: d.Docs, auth: d.Auth, users: d.Users, groups: d.Accounts, log: log, cfg: cfg, maxBody: cfg.MaxBodyBytes, mux: http.NewServeMux(), stopping: make(chan struct{})}
 	s.routes() // GET patterns also answer HEAD
 	return s
 }

@@ -23,11 +23,14 @@ func TestTemplatesRenderEveryKindAndLocale(t *testing.T) {
 		{"reset", "en", false, "Reset your password — Oficina", "reset the password"},
 		{"reset", "pt-BR", false, "Redefina sua senha — Oficina", "redefinir a senha"},
 		{"reset", "fr", false, "Reset your password — Oficina", "reset the password"}, // unknown locale falls back to en
+		{"invite", "en", false, "Rita invited you to Oficina & Co — Oficina", `join the Group "Oficina & Co"`},
+		{"invite", "pt-BR", false, "Rita convidou você para Oficina & Co — Oficina", `participar do Grupo "Oficina & Co"`},
 	}
 	for _, c := range cases {
 		t.Run(c.kind+"/"+c.locale, func(t *testing.T) {
 			m, err := tpl.Render(c.kind, c.locale, "ana@example.com", TemplateData{
 				Name: "Ana <b>", Email: "ana@example.com", Link: "https://oficina.test/user/x/tok?a=1&b=2", ValidHours: 24, Change: c.change,
+				Vars: map[string]string{"inviter": "Rita", "group": "Oficina & Co"},
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -35,7 +38,7 @@ func TestTemplatesRenderEveryKindAndLocale(t *testing.T) {
 			if m.Subject != c.subject || m.To != "ana@example.com" || m.Tag != c.kind {
 				t.Errorf("got subject %q to %q tag %q", m.Subject, m.To, m.Tag)
 			}
-			if !strings.Contains(m.Text, c.textHas) || !strings.Contains(m.Text, "https://oficina.test/user/x/tok?a=1&b=2") || !strings.Contains(m.Text, "24") {
+			if !strings.Contains(m.Text, c.textHas) || !strings.Contains(m.Text, "https://oficina.test/user/x/tok?a=1&b=2") || (c.kind != "invite" && !strings.Contains(m.Text, "24")) {
 				t.Errorf("text body:\n%s", m.Text)
 			}
 			if !strings.Contains(m.HTML, `href="https://oficina.test/user/x/tok?a=1&amp;b=2"`) {
