@@ -257,6 +257,11 @@ func TestFind(t *testing.T) {
 	if strings.Join(names, " ") != want {
 		t.Fatalf("find pages = %q, want %q", strings.Join(names, " "), want)
 	}
+	// No match: an empty array, as CouchDB answers, not null.
+	r0 := e.do("alice", "POST", db+"/_find", map[string]any{"selector": map[string]any{"klass": "Wallet", "name": "none"}})
+	if !strings.Contains(string(r0.Body), `"docs":[]`) {
+		t.Fatalf("empty find: %s", r0.Body)
+	}
 	// Without a klass the planner scans the db.
 	r := e.do("alice", "POST", db+"/_find", map[string]any{"selector": map[string]any{"name": "not a wallet"}})
 	if docs := r.json(t)["docs"].([]any); len(docs) != 1 {

@@ -68,6 +68,9 @@ func (s *Server) find(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if res.Docs == nil {
+		res.Docs = []map[string]any{} // CouchDB answers "docs": [], never null
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"docs": res.Docs, "bookmark": res.Bookmark})
 	return nil
 }
