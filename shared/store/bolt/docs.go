@@ -28,23 +28,11 @@ func keyFits(d *store.Doc) bool {
 
 // Get implements store.Store: one read transaction and a copy.
 func (s *Store) Get(ctx context.Context, db, id string) (store.Doc, error) {
-	if err := ctx.Err(); err != nil {
-		return store.Doc{}, err
-	}
-	var (
-		doc     store.Doc
-		outcome error
-	)
-	err := s.view(func(tx *bbolt.Tx) error {
-		b := dbBucket(tx, db)
-		if b == nil {
-			outcome = store.ErrDBNotFound
-			return nil
-		}
+	var doc store.Doc
+	err := s.viewDB(ctx, db, func(b *bbolt.Bucket) error {
 		v := b.Bucket(bucketDocs).Get([]byte(id))
 		if v == nil {
-			outcome = store.ErrNotFound
-			return nil
+			return store.ErrNotFound
 		}
 		var err error
 		doc, err = decodeDoc(id, v)
@@ -53,8 +41,6 @@ func (s *Store) Get(ctx context.Context, db, id string) (store.Doc, error) {
 	switch {
 	case err != nil:
 		return store.Doc{}, err
-	case outcome != nil:
-		return store.Doc{}, outcome
 	case doc.Deleted:
 		return doc, store.ErrDeleted
 	}
@@ -213,9 +199,6 @@ func indexedDoc(docs *bbolt.Bucket, v, id []byte) ([]byte, error) {
 // List implements store.Store. The cursor is the index key suffix (sort
 // key and id) of the page's last doc, so it stays valid if that doc changes.
 func (s *Store) List(ctx context.Context, db string, q store.ListQuery) (store.Page, error) {
-	if err := ctx.Err(); err != nil {
-		return store.Page{}, err
-	}
 	var after []byte
 	if q.After != "" {
 		var err error
@@ -224,16 +207,8 @@ func (s *Store) List(ctx context.Context, db string, q store.ListQuery) (store.P
 		}
 	}
 	prefix := klassPrefix(q.Klass)
-	var (
-		page    store.Page
-		outcome error
-	)
-	err := s.view(func(tx *bbolt.Tx) error {
-		b := dbBucket(tx, db)
-		if b == nil {
-			outcome = store.ErrDBNotFound
-			return nil
-		}
+	var page store.Page
+	err := s.viewDB(ctx, db, func(b *bbolt.Bucket) error {
 		docs := b.Bucket(bucketDocs)
 		c := b.Bucket(bucketKlass).Cursor()
 
@@ -289,27 +264,13 @@ func (s *Store) List(ctx context.Context, db string, q store.ListQuery) (store.P
 	if err != nil {
 		return store.Page{}, err
 	}
-	if outcome != nil {
-		return store.Page{}, outcome
-	}
 	return page, nil
 }
 
 // AllDocs implements store.Store.
 func (s *Store) AllDocs(ctx context.Context, db string, q store.AllDocsQuery) ([]store.Doc, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	var (
-		out     []store.Doc
-		outcome error
-	)
-	err := s.view(func(tx *bbolt.Tx) error {
-		b := dbBucket(tx, db)
-		if b == nil {
-			outcome = store.ErrDBNotFound
-			return nil
-		}
+	var out []store.Doc
+	err := s.viewDB(ctx, db, func(b *bbolt.Bucket) error {
 		c := b.Bucket(bucketDocs).Cursor()
 		var k, v []byte
 		step := c.Next
@@ -356,25 +317,14 @@ func (s *Store) AllDocs(ctx context.Context, db string, q store.AllDocsQuery) ([
 	if err != nil {
 		return nil, err
 	}
-	return out, outcome
+	return out, nil
 }
 
 // Changes implements store.Store: the seqs bucket holds one row per doc,
 // at the seq of its latest write.
 func (s *Store) Changes(ctx context.Context, db string, q store.ChangesQuery) ([]store.Doc, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	var (
-		out     []store.Doc
-		outcome error
-	)
-	err := s.view(func(tx *bbolt.Tx) error {
-		b := dbBucket(tx, db)
-		if b == nil {
-			outcome = store.ErrDBNotFound
-			return nil
-		}
+	var out []store.Doc
+	err := s.viewDB(ctx, db, func(b *bbolt.Bucket) error {
 		docs := b.Bucket(bucketDocs)
 		c := b.Bucket(bucketSeqs).Cursor()
 		var k, id []byte
@@ -410,5 +360,5 @@ func (s *Store) Changes(ctx context.Context, db string, q store.ChangesQuery) ([
 	if err != nil {
 		return nil, err
 	}
-	return out, outcome
+	return out, nil
 }

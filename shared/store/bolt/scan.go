@@ -15,17 +15,8 @@ import (
 // the database's memory map and is valid only until fn returns. _find uses
 // it to match thousands of documents without allocating them all.
 func (s *Store) ScanKlass(ctx context.Context, db, klass string, fn func(store.Doc) error) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
 	prefix := klassPrefix(klass)
-	var outcome error
-	err := s.view(func(tx *bbolt.Tx) error {
-		b := dbBucket(tx, db)
-		if b == nil {
-			outcome = store.ErrDBNotFound
-			return nil
-		}
+	err := s.viewDB(ctx, db, func(b *bbolt.Bucket) error {
 		docs := b.Bucket(bucketDocs)
 		c := b.Bucket(bucketKlass).Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
@@ -43,8 +34,7 @@ func (s *Store) ScanKlass(ctx context.Context, db, klass string, fn func(store.D
 			}
 			d := store.Doc{ID: string(id), Rev: string(h.rev), Seq: h.seq, Klass: klass, Body: h.body}
 			if err := fn(d); err != nil {
-				outcome = err
-				return nil
+				return err
 			}
 		}
 		return nil
@@ -52,5 +42,5 @@ func (s *Store) ScanKlass(ctx context.Context, db, klass string, fn func(store.D
 	if err != nil {
 		return fmt.Errorf("bolt: scan %s/%s: %w", db, klass, err)
 	}
-	return outcome
+	return nil
 }

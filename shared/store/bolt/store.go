@@ -218,6 +218,29 @@ func (s *Store) batch(fn func(tx *bbolt.Tx) error) error {
 	return nil
 }
 
+// viewDB runs fn in a read transaction on db's bucket: the one place that
+// turns a missing database into store.ErrDBNotFound. fn's error (a domain
+// outcome or a read failure) is returned as is.
+func (s *Store) viewDB(ctx context.Context, db string, fn func(b *bbolt.Bucket) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var outcome error
+	err := s.view(func(tx *bbolt.Tx) error {
+		b := dbBucket(tx, db)
+		if b == nil {
+			outcome = store.ErrDBNotFound
+			return nil
+		}
+		outcome = fn(b)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return outcome
+}
+
 func (s *Store) view(fn func(tx *bbolt.Tx) error) error {
 	if err := s.db.View(fn); err != nil {
 		return fmt.Errorf("bolt: read: %w", err)
@@ -267,17 +290,8 @@ func (s *Store) CreateDB(ctx context.Context, db string) error {
 
 // DBInfo implements store.Store.
 func (s *Store) DBInfo(ctx context.Context, db string) (store.DBInfo, error) {
-	if err := ctx.Err(); err != nil {
-		return store.DBInfo{}, err
-	}
 	info := store.DBInfo{Name: db}
-	var outcome error
-	err := s.view(func(tx *bbolt.Tx) error {
-		b := dbBucket(tx, db)
-		if b == nil {
-			outcome = store.ErrDBNotFound
-			return nil
-		}
+	err := s.viewDB(ctx, db, func(b *bbolt.Bucket) error {
 		meta := b.Bucket(bucketMeta)
 		info.UpdateSeq = getU64(meta, metaSeq)
 		info.DocCount = int64(getU64(meta, metaDocs))
@@ -286,9 +300,6 @@ func (s *Store) DBInfo(ctx context.Context, db string) (store.DBInfo, error) {
 	})
 	if err != nil {
 		return store.DBInfo{}, err
-	}
-	if outcome != nil {
-		return store.DBInfo{}, outcome
 	}
 	return info, nil
 }
