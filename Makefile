@@ -9,7 +9,7 @@ GOFLAGS_TEST ?= -count=1
 # Explicit package roots: node_modules ships Go template files that ./... would pick up.
 GO_PKGS   := ./functions/... ./shared/...
 
-.PHONY: help deps run build test test-go vet bench clean web web-test infra-test lambdas synth synth-check deploy localstack-deploy
+.PHONY: help deps run build test test-go vet bench clean web web-test e2e infra-test lambdas synth synth-check deploy localstack-deploy
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-20s %s\n", $$1, $$2}'
@@ -45,7 +45,10 @@ web-test: deps ## web unit tests, the production build and the first-route size 
 	$(NPM) run build --workspace web
 	$(NPM) run size --workspace web
 
-test: test-go web-test infra-test ## every test of the repo
+e2e: build web ## end-to-end tests in headless Chromium against the real server
+	OFICINA_BIN=$(BIN) $(NPM) run e2e --workspace web
+
+test: test-go web-test infra-test e2e ## every test of the repo
 
 bench: deps ## benchmarks: HTTP on the embedded store, mango, DynamoDB capacity units
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./shared/app/ ./shared/mango/ ./shared/store/...

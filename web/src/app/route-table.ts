@@ -60,6 +60,15 @@ const resourceNew = () => import('../features/resources/routes/ResourceNew');
 const resourceEdit = () => import('../features/resources/routes/ResourceEdit');
 
 function fullSet(set: string): RouteDef[] {
+  if (set === 'memberships') {
+    // The memberships set has its own screens (SPEC §2 "Membership detail").
+    return [
+      { path: `${A}/${set}`, name: `${set}#index`, access: 'account', set, load: () => import('../features/accounts/routes/MembershipsIndex') },
+      { path: `${A}/${set}/new`, name: `${set}#new`, access: 'account', set, load: () => import('../features/accounts/routes/MembershipNew') },
+      { path: `${A}/${set}/:record_id`, name: `${set}#show`, access: 'account', set, load: () => import('../features/accounts/routes/MembershipShow') },
+      { path: `${A}/${set}/:record_id/edit`, name: `${set}#edit`, access: 'account', set, load: () => import('../features/accounts/routes/MembershipEdit') },
+    ];
+  }
   return [
     { path: `${A}/${set}`, name: `${set}#index`, access: 'account', set, load: resourceIndex },
     { path: `${A}/${set}/new`, name: `${set}#new`, access: 'account', set, load: resourceNew },
@@ -90,7 +99,7 @@ export const ROUTES: RouteDef[] = [
   ...FULL_SETS.flatMap(fullSet),
   { path: `${A}/groups`, name: 'groups#index', access: 'account', load: () => import('../features/accounts/routes/GroupsIndex') },
   { path: `${A}/groups/new`, name: 'groups#new', access: 'account', load: () => import('../features/accounts/routes/GroupsNew') },
-  { path: `${A}/comments/:record_id`, name: 'comments#show', access: 'account', set: 'comments', load: resourceShow },
+  { path: `${A}/comments/:record_id`, name: 'comments#show', access: 'account', set: 'comments', load: () => import('../features/accounts/routes/CommentShow') },
   { path: `${A}/reader_items`, name: 'reader_items#index', access: 'account', set: 'reader_items', load: resourceIndex },
   { path: `${A}/reader_items/:record_id`, name: 'reader_items#show', access: 'account', set: 'reader_items', load: resourceShow },
   { path: `${A}/users/:record_id`, name: 'users#show', access: 'account', load: () => import('../features/accounts/routes/UserShow') },

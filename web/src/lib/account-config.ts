@@ -2,7 +2,8 @@
 // flags the switcher and menus need come from here.
 
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { find, type Doc } from './couch';
+import { find, postDoc, putDoc, type Doc } from './couch';
+import { newId } from './ids';
 import type { ModuleFlags } from './module';
 
 export const CONFIG_DEFAULTS: Record<string, string | boolean> = {
@@ -53,4 +54,29 @@ export function moduleFlags(cfg: AccountConfig): ModuleFlags {
 export function useAccountConfig(db: string | null): AccountConfig {
   const { data } = useQuery({ ...accountConfigQuery(db ?? ''), enabled: !!db });
   return data ?? CONFIG_DEFAULTS;
+}
+
+export interface AdjustmentDoc extends Doc {
+  key: string;
+  label?: string;
+  value: unknown;
+}
+
+/** findAdjustment reads one configuration key's document (with _id and _rev), or null. */
+export async function findAdjustment(db: string, key: string): Promise<AdjustmentDoc | null> {
+  const res = await find<AdjustmentDoc>(db, { selector: { klass: 'Adjustment', key }, limit: 1 });
+  return res.docs?.[0] ?? null;
+}
+
+/**
+ * saveAdjustment writes one configuration key (SPEC §7): PUT the existing
+ * document with ?rev=, or POST a new adj- document.
+ */
+export async function saveAdjustment(db: string, key: string, value: unknown): Promise<void> {
+  const doc = await findAdjustment(db, key);
+  if (doc) {
+    await putDoc(db, { ...doc, value });
+    return;
+  }
+  await postDoc(db, { _id: newId('adj'), klass: 'Adjustment', key, label: key, value });
 }

@@ -13,6 +13,7 @@ import { ButtonLink } from '../../components/RouterLink';
 import { isEnabled, moduleFlags, useAccountConfig } from '../../lib/account-config';
 import { useActiveDb } from '../../lib/active-db';
 import { availableModules, useModule } from '../../lib/module';
+import { useOpenTickets } from '../../lib/open-tickets';
 import { paths } from '../../lib/paths';
 import type { Session } from '../../lib/session';
 import { useThemeMode } from '../../lib/theme';
@@ -22,7 +23,7 @@ import { mainItems, othersMenu, type NavItem } from './nav-items';
 // signed-out visitor never needs: they load on their own, after the shell.
 const UserMenu = lazy(() => import('./UserMenu').then((m) => ({ default: m.UserMenu })));
 const OthersMenu = lazy(() => import('./OthersMenu').then((m) => ({ default: m.OthersMenu })));
-import { useOpenTickets } from './useOpenTickets';
+const AccountSwitcher = lazy(() => import('./AccountSwitcher').then((m) => ({ default: m.AccountSwitcher })));
 
 function LoadingSpinner() {
   const { t } = useTranslation();
@@ -78,6 +79,11 @@ export function Navbar({ session, onLogout, userLabel }: { session: Session | nu
           <img src="/favicon.svg" alt="" width={28} height={28} />
           <span>Oficina</span>
         </NavLink>
+        {session ? (
+          <Suspense fallback={<span className="navbar__menu-placeholder" aria-hidden="true" />}>
+            <AccountSwitcher current={accountId} />
+          </Suspense>
+        ) : null}
         {items.length > 0 ? (
           <Button
             className="navbar__toggle"

@@ -1,10 +1,108 @@
-// Arrives with its module (issue 4 part 2 and the module issues); the route,
-// its guard and the active db are already in place.
+// dashboard (SPEC §2): the title from the dashboard menu entry, refresh, the
+// email-confirmation card, the recent-changes timeline (the main column) and
+// the app's side panel: the open-ticket counter and the balances.
 
+import { Button, Card, Flex, Grid, Heading, Text } from '@aws-amplify/ui-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PendingScreen } from '../../../components/PendingScreen';
+import { useParams } from 'react-router';
+import { CounterBadge } from '../../../components/CounterBadge';
+import { EmptyState } from '../../../components/EmptyState';
+import { ErrorAlert } from '../../../components/ErrorAlert';
+import { AppIcon } from '../../../components/icons';
+import { Page } from '../../../components/Page';
+import { AppLink, ButtonLink } from '../../../components/RouterLink';
+import { accountQuery } from '../../../lib/accounts';
+import { useCurrentUser } from '../../../lib/current-user';
+import { asApiError, reasonKey } from '../../../lib/errors';
+import { emitAppEvent, onAppEvent } from '../../../lib/events';
+import { useModule } from '../../../lib/module';
+import { useOpenTickets } from '../../../lib/open-tickets';
+import { paths } from '../../../lib/paths';
+import { timelineQuery } from '../api/timeline';
+import { BalancesPanel } from '../components/BalancesPanel';
+import { ConfirmEmailCard } from '../components/ConfirmEmailCard';
+import { Timeline } from '../components/Timeline';
+
+function OpenTicketsCard({ db }: { db: string }) {
+  const { t } = useTranslation();
+  const count = useOpenTickets(db, true);
+  return (
+    <Card variation="outlined" data-testid="open-tickets-card">
+      <Flex justifyContent="space-between" alignItems="center">
+        <AppLink to={paths.index(db, 'tickets')}>
+          <AppIcon name="ticket" /> {t('nav.openTickets')}
+        </AppLink>
+        <CounterBadge count={count} label={t('nav.openTickets')} />
+      </Flex>
+    </Card>
+  );
+}
 
 export function Component() {
   const { t } = useTranslation();
-  return <PendingScreen title={t('nav.dashboard')} icon="dashboard" />;
+  const { account_id: db = '' } = useParams();
+  const qc = useQueryClient();
+  const module = useModule();
+  const user = useCurrentUser();
+  const account = useQuery(accountQuery(db));
+  const timeline = useQuery({ ...timelineQuery(db), enabled: module !== 'exoreader' });
+  const { refetch } = timeline;
+  useEffect(() => onAppEvent('reload', () => void refetch()), [refetch]);
+
+  const refresh = () => {
+    void qc.invalidateQueries({ queryKey: ['account', db] });
+    void qc.invalidateQueries({ queryKey: ['balances', db] });
+    emitAppEvent('reload');
+  };
+
+  const feedError = timeline.isError ? asApiError(timeline.error) : null;
+  return (
+    <Page
+      title={t('nav.dashboard')}
+      actions={
+        <>
+          <Button size="small" onClick={refresh} isLoading={timeline.isFetching} data-testid="dashboard-refresh">
+            <AppIcon name="refresh" /> {t('common.refresh')}
+          </Button>
+          <ButtonLink to={paths.admin(db)} size="small" data-testid="to-admin">
+            <AppIcon name="admin" /> {t('nav.admin')}
+          </ButtonLink>
+        </>
+      }
+    >
+      {account.data?.name ? (
+        <Text variation="secondary" marginTop="-0.75rem" marginBottom="medium" data-testid="dashboard-group-name">
+          {account.data.name}
+        </Text>
+      ) : null}
+      <ConfirmEmailCard user={user.data} />
+      <Grid templateColumns={{ base: '1fr', large: '2fr 1fr' }} gap="large">
+        <section aria-labelledby="recent-changes">
+          <Heading level={4} id="recent-changes" marginBottom="small">
+            {t('dashboard.timeline.title')}
+          </Heading>
+          {module === 'exoreader' ? (
+            <EmptyState
+              icon="reader"
+              title={t('nav.reader_items')}
+              action={<ButtonLink to={paths.index(db, 'reader_items')}>{t('dashboard.openFeed')}</ButtonLink>}
+            />
+          ) : feedError ? (
+            <>
+              <ErrorAlert error={feedError} onDismiss={() => void refetch()} />
+              <EmptyState icon="history" title={reasonKey(feedError.reason || feedError.error)} testId="timeline-error" />
+            </>
+          ) : (
+            <Timeline db={db} cards={timeline.data ?? []} loading={timeline.isPending} />
+          )}
+        </section>
+        <Flex as="aside" direction="column" gap="medium" aria-label={t('dashboard.side')}>
+          {module === 'ticket' ? <OpenTicketsCard db={db} /> : null}
+          <BalancesPanel db={db} />
+        </Flex>
+      </Grid>
+    </Page>
+  );
 }

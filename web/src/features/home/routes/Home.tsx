@@ -13,6 +13,7 @@ import { useMultipleAccounts } from '../../../lib/startup';
 import { Faq } from '../components/Faq';
 import { Features } from '../components/Features';
 import { Pricing } from '../components/Pricing';
+import { Screenshots } from '../components/Screenshots';
 import { SelectGroupWarning } from '../components/SelectGroupWarning';
 
 export function Component() {
@@ -50,6 +51,7 @@ export function Component() {
         </Flex>
       </section>
       <Features />
+      <Screenshots />
       <Pricing />
       <Faq />
       <section aria-labelledby="legal-title" className="landing-section">

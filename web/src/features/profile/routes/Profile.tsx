@@ -2,7 +2,6 @@
 // user_tokens; the tab lives in the URL.
 
 import { Tabs } from '@aws-amplify/ui-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ErrorAlert } from '../../../components/ErrorAlert';
@@ -11,8 +10,10 @@ import { useCurrentUser } from '../../../lib/current-user';
 import { asApiError } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
 import { DataTab } from '../components/DataTab';
-import { PendingTab } from '../components/PendingTab';
+import { GroupsTab } from '../components/GroupsTab';
+import { InvitesTab } from '../components/InvitesTab';
 import { ProfileTab } from '../components/ProfileTab';
+import { TokensTab } from '../components/TokensTab';
 
 export const PROFILE_TABS = ['profile', 'data', 'groups', 'invites', 'user_tokens'] as const;
 export type ProfileTabName = (typeof PROFILE_TABS)[number];
@@ -26,16 +27,14 @@ export function Component() {
   const [sp, setSp] = useSearchParams();
   const tab = tabOf(sp.get('page'));
   const session = useSession();
-  const qc = useQueryClient();
   const user = useCurrentUser();
-  const refreshMemberships = () => void qc.invalidateQueries({ queryKey: ['memberships', session?.userId] });
 
   const content: Record<ProfileTabName, React.ReactNode> = {
     profile: <ProfileTab user={user.data} loading={user.isPending} onChanged={() => user.refetch()} />,
     data: <DataTab user={user.data} loading={user.isPending} />,
-    groups: <PendingTab tab="groups" icon="groups" onRefresh={refreshMemberships} />,
-    invites: <PendingTab tab="invites" icon="mail" onRefresh={refreshMemberships} />,
-    user_tokens: <PendingTab tab="user_tokens" icon="key" />,
+    groups: session ? <GroupsTab userId={session.userId} /> : null,
+    invites: session ? <InvitesTab userId={session.userId} user={user.data} /> : null,
+    user_tokens: session ? <TokensTab userId={session.userId} /> : null,
   };
 
   return (
@@ -47,7 +46,7 @@ export function Component() {
         items={PROFILE_TABS.map((name) => ({
           value: name,
           label: t(`profile.tabs.${name}`),
-          content: <div className="tab-panel">{content[name]}</div>,
+          content: <div className="tab-panel">{name === tab ? content[name] : null}</div>,
         }))}
       />
     </Page>

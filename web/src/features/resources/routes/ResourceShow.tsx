@@ -1,7 +1,7 @@
 // <set>#show for any record: details, edit and delete, and the comments and
-// history panels (their content arrives with the change stream, issue 3).
+// history panels (DocumentChange versions from the change stream).
 
-import { Button, Text } from '@aws-amplify/ui-react';
+import { Button } from '@aws-amplify/ui-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,9 @@ import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
+import { CommentsList } from '../../../components/records/CommentsList';
 import { ConfirmDelete } from '../../../components/records/ConfirmDelete';
+import { HistoryList } from '../../../components/records/HistoryList';
 import { DetailList, RecordShow, type DetailRow } from '../../../components/records/RecordShow';
 import { ButtonLink } from '../../../components/RouterLink';
 import { asApiError } from '../../../lib/errors';
@@ -79,8 +81,8 @@ export function Component() {
           <ErrorAlert error={del.error ? asApiError(del.error) : null} onDismiss={() => del.reset()} />
           <RecordShow
             details={<DetailList rows={rows} loading={q.isPending} />}
-            comments={<Text variation="secondary">{t('records.noComments')}</Text>}
-            history={<Text variation="secondary">{t('records.noHistory')}</Text>}
+            comments={doc ? <CommentsList db={db} itemId={id} /> : null}
+            history={doc ? <HistoryList db={db} itemId={id} /> : null}
           />
         </>
       )}

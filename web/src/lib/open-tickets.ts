@@ -1,11 +1,11 @@
-// The open-ticket counter (SPEC §7, §9): the group_level=0 view's value,
+// The open-ticket counter (SPEC §7, §9; the navbar and the dashboard share it): the group_level=0 view's value,
 // 0 on failure or when empty, polled every 180 s and on the reload event.
 
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { api, enc } from '../../lib/api';
-import type { ViewResponse } from '../../lib/couch';
-import { onAppEvent } from '../../lib/events';
+import { api, enc } from './api';
+import type { ViewResponse } from './couch';
+import { onAppEvent } from './events';
 
 export const OPEN_TICKETS_POLL_MS = 180_000;
 

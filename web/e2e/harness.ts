@@ -1,0 +1,225 @@
+// The end-to-end harness: the real Go server on a temp data dir and a free
+// loopback port, serving the built SPA, and headless Debian Chromium driven
+// by playwright-core. It builds nothing: OFICINA_BIN names the server binary
+// (go build -o bin/oficina ./functions/local) and web/dist must exist
+// (npm run build).
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const WEB_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const REPO_DIR = resolve(WEB_DIR, '..');
+export const DIST_DIR = join(WEB_DIR, 'dist');
+export const RESULTS_DIR = join(WEB_DIR, 'test-results');
+export const LANDING_SHOTS_DIR = join(WEB_DIR, 'public', 'screenshots');
+
+export const CHROMIUM = process.env.OFICINA_CHROMIUM || '/usr/bin/chromium';
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** preflight fails loudly when something the run needs is missing: it never skips. */
+export function preflight(): string {
+  const missing: string[] = [];
+  if (!existsSync(CHROMIUM)) missing.push(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium); the e2e run never downloads a browser`);
+  const bin = process.env.OFICINA_BIN ? resolve(REPO_DIR, process.env.OFICINA_BIN) : '';
+  if (!bin) missing.push('OFICINA_BIN is not set: build the server with `go build -o bin/oficina ./functions/local` and set OFICINA_BIN=bin/oficina');
+  else if (!existsSync(bin)) missing.push(`OFICINA_BIN=${bin} does not exist: run \`go build -o bin/oficina ./functions/local\` first`);
+  if (!existsSync(join(DIST_DIR, 'index.html'))) missing.push(`${DIST_DIR}/index.html is missing: run \`npm run build\` in web/ first`);
+  if (missing.length) throw new Error(`e2e preflight failed:\n  - ${missing.join('\n  - ')}`);
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  return bin;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.once('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+export interface Server {
+  baseURL: string;
+  dataDir: string;
+  proc: ChildProcess;
+  stop: () => Promise<void>;
+}
+
+/** startServer runs the Go server on a free loopback port and waits until its API answers. */
+export async function startServer(bin: string): Promise<Server> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'oficina-e2e-'));
+  const baseURL = `http://127.0.0.1:${port}`;
+  const log = createWriteStream(join(RESULTS_DIR, 'server.log'));
+  const proc = spawn(bin, ['--addr', `127.0.0.1:${port}`, '--data', dataDir, '--web', DIST_DIR, '--log-level', 'warn'], {
+    cwd: REPO_DIR,
+    env: { ...process.env, OFICINA_BASE_URL: baseURL },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  proc.stdout?.pipe(log);
+  proc.stderr?.pipe(log);
+  let exited: number | null = null;
+  proc.once('exit', (code) => {
+    exited = code ?? -1;
+  });
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (exited !== null) throw new Error(`the server exited with ${exited} before answering; see ${join(RESULTS_DIR, 'server.log')}`);
+    try {
+      const res = await fetch(`${baseURL}/api/`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the server did not answer on ${baseURL} within 20 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const stop = async () => {
+    if (exited === null) {
+      const done = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGTERM');
+      await Promise.race([done, new Promise((r) => setTimeout(r, 10_000))]);
+      if (exited === null) proc.kill('SIGKILL');
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { baseURL, dataDir, proc, stop };
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close: () => Promise<void>;
+}
+
+/** openBrowser starts headless Chromium with a fresh user-data-dir: one per user, so cookies never mix. */
+export async function openBrowser(baseURL: string, locale = 'en-US'): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'oficina-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    baseURL,
+    viewport: { width: 1280, height: 800 },
+    deviceScaleFactor: 1,
+    locale,
+    timezoneId: 'UTC',
+    serviceWorkers: 'block',
+  });
+  context.setDefaultTimeout(15_000);
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** decodeQuotedPrintable undoes soft line breaks and =XX escapes. */
+export function decodeQuotedPrintable(s: string): string {
+  return s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+}
+
+/** emailsTo lists the outbox messages addressed to `to`, newest first, decoded. */
+export function emailsTo(dataDir: string, to: string): string[] {
+  const dir = join(dataDir, 'outbox');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.eml'))
+    .map((f) => join(dir, f))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs || (a < b ? 1 : -1))
+    .map((f) => decodeQuotedPrintable(readFileSync(f, 'utf8')))
+    .filter((text) => new RegExp(`^To:.*${to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'mi').test(text));
+}
+
+/** waitForLink polls the outbox for the newest email to `to` carrying a link whose path matches. */
+export async function waitForLink(dataDir: string, to: string, pathPattern: RegExp, timeoutMs = 10_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const text of emailsTo(dataDir, to)) {
+      for (const m of text.matchAll(/https?:\/\/[^\s"'<>]+/g)) {
+        const url = m[0].replace(/[.,;)]+$/, '');
+        if (pathPattern.test(new URL(url).pathname)) return url;
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`no email to ${to} with a link matching ${pathPattern} in ${join(dataDir, 'outbox')}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** shot saves a PNG of the page into test-results/ (gitignored). */
+export async function shot(page: Page, name: string, fullPage = true): Promise<string> {
+  const file = join(RESULTS_DIR, `${name}.png`);
+  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: file, animations: 'disabled', fullPage });
+  return file;
+}
+
+export const LANDING_SHOT_LIMIT = 150 * 1024;
+
+/** OFICINA_UPDATE_SCREENSHOTS=1 rewrites the committed landing screenshots in public/screenshots/. */
+export const UPDATE_LANDING_SHOTS = process.env.OFICINA_UPDATE_SCREENSHOTS === '1';
+
+/**
+ * landingShot turns the current page into a WebP (encoded by Chromium's own
+ * canvas, lowering the quality until it is under 150 KB) in
+ * test-results/landing/, and into public/screenshots/ when that copy is
+ * missing or OFICINA_UPDATE_SCREENSHOTS=1; returns its size.
+ */
+export async function landingShot(page: Page, name: string): Promise<number> {
+  const png = await page.screenshot({ animations: 'disabled' });
+  const encoder = await page.context().newPage();
+  try {
+    await encoder.setContent('<canvas></canvas>');
+    for (const quality of [0.82, 0.7, 0.55, 0.4]) {
+      const b64 = await encoder.evaluate(
+        async ({ data, q }) => {
+          const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+          const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+          const canvas = document.querySelector('canvas')!;
+          canvas.width = bmp.width;
+          canvas.height = bmp.height;
+          canvas.getContext('2d')!.drawImage(bmp, 0, 0);
+          return canvas.toDataURL('image/webp', q).split(',')[1] ?? '';
+        },
+        { data: png.toString('base64'), q: quality },
+      );
+      const buf = Buffer.from(b64, 'base64');
+      if (buf.length < LANDING_SHOT_LIMIT || quality === 0.4) {
+        const scratch = join(RESULTS_DIR, 'landing');
+        mkdirSync(scratch, { recursive: true });
+        writeFileSync(join(scratch, `${name}.webp`), buf);
+        // The committed copies change only when asked (or when one is missing),
+        // so a routine run leaves the work tree clean.
+        const committed = join(LANDING_SHOTS_DIR, `${name}.webp`);
+        if (UPDATE_LANDING_SHOTS || !existsSync(committed)) {
+          mkdirSync(LANDING_SHOTS_DIR, { recursive: true });
+          writeFileSync(committed, buf);
+        }
+        return buf.length;
+      }
+    }
+    return 0;
+  } finally {
+    await encoder.close();
+  }
+}

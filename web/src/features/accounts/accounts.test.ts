@@ -1,0 +1,139 @@
+// Pure rules of the Group screens: the confirmation countdown, the timeline's
+// cards, the balances, the admin tiles by app and the phone/address lists.
+
+import { describe, expect, it } from 'vitest';
+import { fetchBalances, positiveBalances } from './api/balances';
+import { sinceOf, toCards } from './api/timeline';
+import { ADDRESS_FIELDS, parseContacts, PHONE_FIELDS, removeContact, upsertContact } from './contacts';
+import { confirmationDeadline } from './deadline';
+import { adminTiles } from './tiles';
+import { json, mockFetch } from '../../test/utils';
+
+const DAY = 24 * 60 * 60 * 1000;
+const SENT = '2025-03-01T12:00:00.000Z';
+const at = (days: number) => Date.parse(SENT) + days * DAY;
+
+describe('email confirmation countdown (SPEC §9)', () => {
+  it('counts 30 days from the confirmation sent date', () => {
+    expect(confirmationDeadline(SENT, at(0))).toEqual({ kind: 'days', days: 30 });
+    expect(confirmationDeadline(SENT, at(10.5))).toEqual({ kind: 'days', days: 19 });
+    expect(confirmationDeadline(SENT, at(28))).toEqual({ kind: 'days', days: 2 });
+  });
+  it('reads in the singular under 2 days, and over after 30', () => {
+    expect(confirmationDeadline(SENT, at(28.01))).toEqual({ kind: 'one' });
+    expect(confirmationDeadline(SENT, at(29.99))).toEqual({ kind: 'one' });
+    expect(confirmationDeadline(SENT, at(30))).toEqual({ kind: 'over' });
+    expect(confirmationDeadline(null, at(1))).toEqual({ kind: 'unknown' });
+  });
+});
+
+describe('timeline (SPEC §7)', () => {
+  it('reads since update_seq − 20, never below 0', () => {
+    expect(sinceOf(57)).toBe(37);
+    expect(sinceOf('12')).toBe(0);
+  });
+
+  it('DocumentChange docs are the cards, newest first', () => {
+    const cards = toCards({
+      last_seq: 9,
+      results: [
+        { seq: 3, id: 'tik-1', changes: [{ rev: '1-a' }], doc: { _id: 'tik-1', klass: 'Ticket' } },
+        {
+          seq: 4,
+          id: 'ver-1',
+          changes: [{ rev: '1-b' }],
+          doc: { _id: 'ver-1', klass: 'DocumentChange', item_id: 'tik-1', item_type: 'Ticket', event: 'create', label: 'Screen broken', whodunnit: { _id: 'usr-1', label: 'Ana' } },
+        },
+        {
+          seq: 8,
+          id: 'ver-2',
+          changes: [{ rev: '1-c' }],
+          doc: { _id: 'ver-2', klass: 'DocumentChange', item_id: 'tik-1', item_type: 'Ticket', event: 'status', changed: ['status'] },
+        },
+      ],
+    });
+    expect(cards.map((c) => [c.itemId, c.event, c.seq])).toEqual([
+      ['tik-1', 'status', 8],
+      ['tik-1', 'create', 4],
+    ]);
+    expect(cards[1]?.who).toEqual({ _id: 'usr-1', label: 'Ana' });
+  });
+
+  it('without versions, each change is a card: create on 1-, destroy when deleted, else update', () => {
+    const cards = toCards({
+      last_seq: 5,
+      results: [
+        { seq: 1, id: 'cus-1', changes: [{ rev: '1-a' }], doc: { _id: 'cus-1', _rev: '1-a', klass: 'Customer', name: 'Zé' } },
+        { seq: 2, id: 'cus-2', changes: [{ rev: '3-a' }], doc: { _id: 'cus-2', _rev: '3-a', klass: 'Customer' } },
+        { seq: 3, id: 'cus-3', changes: [{ rev: '2-a' }], deleted: true },
+        { seq: 4, id: '_design/x', changes: [{ rev: '1-a' }] },
+      ],
+    });
+    expect(cards.map((c) => [c.itemId, c.event])).toEqual([
+      ['cus-3', 'destroy'],
+      ['cus-2', 'update'],
+      ['cus-1', 'create'],
+    ]);
+    expect(cards[2]?.label).toBe('Zé');
+  });
+});
+
+describe('balances (SPEC §2, §7)', () => {
+  it('keeps only currencies above 0', () => {
+    expect(
+      positiveBalances({
+        rows: [
+          { key: 'BRL', value: 1250.5 },
+          { key: 'USD', value: 0 },
+          { key: ['EUR'], value: -3 },
+          { key: 'JPY', value: { balance: 10 } },
+        ],
+      }),
+    ).toEqual([
+      { currency: 'BRL', balance: 1250.5 },
+      { currency: 'JPY', balance: 10 },
+    ]);
+  });
+
+  it('reads the view with group_level=1 and reduce=true; a 404 (view not built) is no balances', async () => {
+    const { calls } = mockFetch(() => json(404, { error: 'not_found', reason: 'missing_named_view' }));
+    await expect(fetchBalances('acc-1')).resolves.toEqual([]);
+    expect(calls[0]?.path).toBe('/api/acc-1/_design/wallet-balances/_view/by-currency?group_level=1&reduce=true');
+  });
+});
+
+describe('admin tiles by app (SPEC §2 Admin)', () => {
+  const keys = (m: Parameters<typeof adminTiles>[0], sub = false) => adminTiles(m, 'acc-1', { hasSubGroups: sub }).map((t) => t.key);
+  const ALL = ['memberships', 'billing', 'usage'];
+  it('lists each app exactly as the spec does', () => {
+    expect(keys('exoreader')).toEqual(['reader_items', 'reader_subscriptions', 'reader_labels', ...ALL]);
+    expect(keys('organize3')).toEqual(['outgos', 'incomes', 'transfers', 'exchanges', 'wallets', ...ALL]);
+    expect(keys('ticket')).toEqual(['tickets', 'customers', 'equipment', 'maintenances', 'estimates', 'categories', 'contracts', 'handbooks', 'disk', ...ALL]);
+    expect(keys('textnotes')).toEqual(['handbooks', 'disk', ...ALL]);
+    expect(keys('rdisk')).toEqual(['disk', ...ALL]);
+  });
+  it('shows sub-groups only when the account has some', () => {
+    expect(keys('rdisk', true)).toEqual(['disk', ...ALL, 'groups']);
+    expect(adminTiles('ticket', 'acc-1', { hasSubGroups: true }).at(-1)?.to).toBe('/account/acc-1/groups');
+  });
+});
+
+describe('phones and addresses (one JSON adjustment each)', () => {
+  it('has the spec fields', () => {
+    expect(PHONE_FIELDS).toEqual(['main', 'description', 'number']);
+    expect(ADDRESS_FIELDS).toEqual(['main', 'description', 'zip_code', 'street', 'number', 'neighborhood', 'complement', 'city', 'state']);
+  });
+  it('reads an array or a JSON string, and rewrites the list on new, edit and delete', () => {
+    expect(parseContacts('[{"number":"1"}]')).toEqual([{ number: '1' }]);
+    expect(parseContacts('nope')).toEqual([]);
+    const one = upsertContact([], { number: '1', main: true }, null);
+    const two = upsertContact(one, { number: '2', main: true, marktodelete: true }, null);
+    expect(two).toEqual([
+      { number: '1', main: false },
+      { number: '2', main: true },
+    ]);
+    const edited = upsertContact(two, { number: '1b', main: false }, 0);
+    expect(edited[0]).toEqual({ number: '1b', main: false });
+    expect(removeContact(edited, 1)).toEqual([{ number: '1b', main: false }]);
+  });
+});

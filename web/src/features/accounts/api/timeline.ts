@@ -1,0 +1,85 @@
+// The dashboard's recent-changes timeline (SPEC §7): GET /{db} for
+// update_seq, then GET /{db}/_changes?include_docs=true&since=update_seq−20,
+// newest first. DocumentChange docs (the change stream's versions) are the
+// cards; without any, each changed document is a card of its own.
+
+import { queryOptions } from '@tanstack/react-query';
+import { api, enc } from '../../../lib/api';
+import { dbInfo, type ChangesResponse, type Doc, type Stamp } from '../../../lib/couch';
+import { eventOfChange, type DocumentChange } from '../../../lib/history';
+
+export const TIMELINE_WINDOW = 20;
+
+export interface ChangeCard {
+  key: string;
+  seq: number;
+  itemId: string;
+  itemType: string;
+  event: string;
+  label: string;
+  who: Stamp | null;
+  at: string | null;
+  changed: string[];
+}
+
+const seqNumber = (s: number | string): number => (typeof s === 'number' ? s : Number.parseInt(String(s), 10) || 0);
+
+/** sinceOf: update_seq minus the window, never below 0. */
+export function sinceOf(updateSeq: number | string): number {
+  return Math.max(0, seqNumber(updateSeq) - TIMELINE_WINDOW);
+}
+
+const HIDDEN_KLASSES = new Set(['DocumentChange', 'Counter']);
+
+function labelOf(doc: Doc | undefined): string {
+  if (!doc) return '';
+  for (const k of ['label', 'title', 'name', 'description', 'email', 'key', 'identifier']) {
+    const v = doc[k];
+    if (typeof v === 'string' && v.trim()) return v.trim();
+  }
+  return '';
+}
+
+/** toCards turns a _changes answer into timeline cards, newest first. */
+export function toCards(res: ChangesResponse): ChangeCard[] {
+  const rows = [...(res.results ?? [])].sort((a, b) => seqNumber(b.seq) - seqNumber(a.seq));
+  const versions = rows.filter((r) => (r.doc as DocumentChange | undefined)?.klass === 'DocumentChange' && !r.deleted);
+  if (versions.length > 0) {
+    return versions.map((r) => {
+      const v = r.doc as DocumentChange;
+      return {
+        key: `${r.id}-${r.seq}`,
+        seq: seqNumber(r.seq),
+        itemId: v.item_id ?? '',
+        itemType: v.item_type ?? '',
+        event: v.event ?? 'update',
+        label: v.label ?? '',
+        who: v.whodunnit ?? null,
+        at: v.created_at ?? null,
+        changed: Array.isArray(v.changed) ? v.changed : [],
+      };
+    });
+  }
+  return rows
+    .filter((r) => !r.id.startsWith('_design/') && !HIDDEN_KLASSES.has(String(r.doc?.klass ?? '')))
+    .map((r) => ({
+      key: `${r.id}-${r.seq}`,
+      seq: seqNumber(r.seq),
+      itemId: r.id,
+      itemType: String(r.doc?.klass ?? ''),
+      event: eventOfChange(r.changes?.[0]?.rev ?? r.doc?._rev, r.deleted),
+      label: labelOf(r.doc),
+      who: r.doc?.updated_by ?? r.doc?.created_by ?? null,
+      at: r.doc?.updated_at ?? r.doc?.created_at ?? null,
+      changed: [],
+    }));
+}
+
+export async function fetchTimeline(db: string): Promise<ChangeCard[]> {
+  const info = await dbInfo(db);
+  const res = await api.get<ChangesResponse>(`${enc(db)}/_changes`, { include_docs: true, since: sinceOf(info.update_seq) });
+  return toCards(res);
+}
+
+export const timelineQuery = (db: string) =>
+  queryOptions({ queryKey: ['timeline', db], queryFn: () => fetchTimeline(db), staleTime: 10_000 });

@@ -1,0 +1,198 @@
+// The phone and address cards (SPEC §2 Admin, §3): each list is one JSON
+// adjustment; admins add, edit and delete entries, each rewriting the list.
+
+import { Badge, Button, Card, Flex, Heading, Placeholder, SwitchField, Text, TextField } from '@aws-amplify/ui-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ErrorAlert } from '../../../components/ErrorAlert';
+import { AppIcon } from '../../../components/icons';
+import { Modal } from '../../../components/Modal';
+import { ConfirmDelete } from '../../../components/records/ConfirmDelete';
+import { findAdjustment, saveAdjustment } from '../../../lib/account-config';
+import { asApiError } from '../../../lib/errors';
+import { ADDRESS_FIELDS, parseContacts, PHONE_FIELDS, removeContact, upsertContact, type Contact } from '../contacts';
+
+export type ContactKind = 'phones' | 'addresses';
+
+const FIELDS: Record<ContactKind, readonly string[]> = { phones: PHONE_FIELDS, addresses: ADDRESS_FIELDS };
+
+function summary(kind: ContactKind, c: Contact): string {
+  const s = (k: string) => (typeof c[k] === 'string' ? (c[k] as string).trim() : '');
+  if (kind === 'phones') return s('number');
+  const line1 = [s('street'), s('number')].filter(Boolean).join(', ');
+  const line2 = [s('complement'), s('neighborhood')].filter(Boolean).join(' · ');
+  const line3 = [s('city'), s('state'), s('zip_code')].filter(Boolean).join(' ');
+  return [line1, line2, line3].filter(Boolean).join(' — ');
+}
+
+function ContactForm({
+  kind,
+  initial,
+  onSave,
+  onCancel,
+  saving,
+  error,
+}: {
+  kind: ContactKind;
+  initial: Contact;
+  onSave: (c: Contact) => void;
+  onCancel: () => void;
+  saving: boolean;
+  error: ReturnType<typeof asApiError> | null;
+}) {
+  const { t } = useTranslation();
+  const [values, setValues] = useState<Contact>(initial);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onSave(values);
+  };
+  return (
+    <form onSubmit={submit} noValidate data-testid={`${kind}-form`}>
+      <Flex direction="column" gap="small">
+        <ErrorAlert error={error} showFields />
+        {FIELDS[kind].map((f) =>
+          f === 'main' ? (
+            <SwitchField
+              key={f}
+              label={t('accounts.contacts.main')}
+              name="main"
+              labelPosition="end"
+              isChecked={values.main === true}
+              onChange={(e) => setValues((v) => ({ ...v, main: e.target.checked }))}
+            />
+          ) : (
+            <TextField
+              key={f}
+              label={t(`fields.${f}`)}
+              name={f}
+              value={typeof values[f] === 'string' ? (values[f] as string) : ''}
+              onChange={(e) => setValues((v) => ({ ...v, [f]: e.target.value }))}
+              autoFocus={f === 'description'}
+            />
+          ),
+        )}
+        <Flex gap="small" justifyContent="flex-end">
+          <Button type="button" onClick={onCancel}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" variation="primary" isLoading={saving} data-testid={`${kind}-save`}>
+            {t('common.save')}
+          </Button>
+        </Flex>
+      </Flex>
+    </form>
+  );
+}
+
+export function ContactsCard({ db, kind, admin }: { db: string; kind: ContactKind; admin: boolean }) {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const key = ['contacts', db, kind];
+  const q = useQuery({ queryKey: key, queryFn: () => findAdjustment(db, kind).then((d) => parseContacts(d?.value)) });
+  const list = q.data ?? [];
+  const [editing, setEditing] = useState<{ index: number | null; item: Contact } | null>(null);
+  const [deleting, setDeleting] = useState<number | null>(null);
+  const write = useMutation({
+    mutationFn: async (change: (current: Contact[]) => Contact[]) => {
+      // Rewrite the list as stored now, not as this screen last saw it.
+      const current = parseContacts((await findAdjustment(db, kind))?.value);
+      await saveAdjustment(db, kind, change(current));
+    },
+    onSuccess: () => {
+      setEditing(null);
+      setDeleting(null);
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: key }),
+  });
+  const title = t(`accounts.contacts.${kind}`);
+  return (
+    <Card variation="outlined" data-testid={`${kind}-card`}>
+      <Flex justifyContent="space-between" alignItems="center" marginBottom="small">
+        <Heading level={5}>{title}</Heading>
+        {admin ? (
+          <Button
+            size="small"
+            onClick={() => {
+              write.reset();
+              setEditing({ index: null, item: { main: list.length === 0 } });
+            }}
+            data-testid={`${kind}-new`}
+          >
+            <AppIcon name="plus" /> {t('records.new')}
+          </Button>
+        ) : null}
+      </Flex>
+      {q.isPending ? (
+        <Placeholder />
+      ) : list.length === 0 ? (
+        <Text variation="secondary">{t(`accounts.contacts.${kind}Empty`)}</Text>
+      ) : (
+        <Flex as="ul" direction="column" gap="small" className="plain-list">
+          {list.map((c, i) => (
+            <Flex as="li" key={i} justifyContent="space-between" alignItems="flex-start" gap="small" data-testid={`${kind}-item`}>
+              <Flex direction="column" gap="xxs">
+                <Text fontWeight="bold">
+                  {typeof c.description === 'string' && c.description ? c.description : title}{' '}
+                  {c.main === true ? (
+                    <Badge size="small" variation="info">
+                      {t('accounts.contacts.main')}
+                    </Badge>
+                  ) : null}
+                </Text>
+                <Text fontSize="small" variation="secondary">
+                  {summary(kind, c)}
+                </Text>
+              </Flex>
+              {admin ? (
+                <Flex gap="xxs">
+                  <Button
+                    size="small"
+                    variation="link"
+                    aria-label={t('records.edit')}
+                    onClick={() => {
+                      write.reset();
+                      setEditing({ index: i, item: c });
+                    }}
+                  >
+                    <AppIcon name="edit" />
+                  </Button>
+                  <Button size="small" variation="link" aria-label={t('records.delete')} onClick={() => setDeleting(i)}>
+                    <AppIcon name="trash" />
+                  </Button>
+                </Flex>
+              ) : null}
+            </Flex>
+          ))}
+        </Flex>
+      )}
+      <Modal
+        open={!!editing}
+        title={editing?.index === null ? t('records.newTitle', { what: title }) : t('records.editTitle', { what: title })}
+        onClose={() => setEditing(null)}
+        closeLabel={t('common.close')}
+      >
+        {editing ? (
+          <ContactForm
+            kind={kind}
+            initial={editing.item}
+            saving={write.isPending}
+            error={write.error ? asApiError(write.error) : null}
+            onCancel={() => setEditing(null)}
+            onSave={(item) => {
+              const at = editing.index;
+              write.mutate((current) => upsertContact(current, item, at));
+            }}
+          />
+        ) : null}
+      </Modal>
+      <ConfirmDelete
+        open={deleting !== null}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => deleting !== null && write.mutate((current) => removeContact(current, deleting))}
+        busy={write.isPending}
+        what={deleting !== null ? summary(kind, list[deleting] ?? {}) || title : ''}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,53 @@
+// Pieces the membership screens share (SPEC §2 "Membership detail"): the
+// breadcrumb Dashboard > Admin > Memberships, the New button (disabled until
+// the email is confirmed) and who may edit.
+
+import { Button, Flex, Text } from '@aws-amplify/ui-react';
+import { useTranslation } from 'react-i18next';
+import { AppIcon } from '../../../components/icons';
+import { ButtonLink } from '../../../components/RouterLink';
+import { isEmailConfirmed, useCurrentUser } from '../../../lib/current-user';
+import type { Membership } from '../../../lib/memberships';
+import { paths } from '../../../lib/paths';
+import type { Session } from '../../../lib/session';
+import { AdminCrumbs } from './AdminCrumbs';
+
+export function MembershipCrumbs({ db, current }: { db: string; current?: string }) {
+  const { t } = useTranslation();
+  const trail: Array<{ label: string; to?: string }> = [{ label: t('nav.memberships'), to: paths.index(db, 'memberships') }];
+  if (current) trail.push({ label: current });
+  return <AdminCrumbs db={db} trail={trail} />;
+}
+
+export const CONFIRM_EMAIL_MESSAGE = 'errors.messages.you-need-to-confirm-your-email-to-use-this-feature';
+
+export function NewMembershipButton({ db }: { db: string }) {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  if (user.data && !isEmailConfirmed(user.data)) {
+    return (
+      <Flex direction="column" alignItems="flex-end" gap="xxs">
+        <Button size="small" variation="primary" isDisabled data-testid="new-membership" title={t(CONFIRM_EMAIL_MESSAGE)}>
+          <AppIcon name="plus" /> {t('records.new')}
+        </Button>
+        <Text fontSize="small" variation="warning" data-testid="new-membership-disabled">
+          {t(CONFIRM_EMAIL_MESSAGE)}
+        </Text>
+      </Flex>
+    );
+  }
+  return (
+    <ButtonLink to={paths.create(db, 'memberships')} size="small" variation="primary" data-testid="new-membership">
+      <AppIcon name="plus" /> {t('records.new')}
+    </ButtonLink>
+  );
+}
+
+/**
+ * canEditMembership (SPEC §6): the user administers the Group and the
+ * membership is not their own (a member never changes their own, SPEC §5).
+ */
+export function canEditMembership(admin: boolean, m: Membership | undefined, session: Session | null): boolean {
+  if (!m || !session) return false;
+  return admin && m.user_id !== session.userId;
+}

@@ -1,0 +1,69 @@
+// Change history (the change stream's DocumentChange docs, id ver-…): a
+// record's versions for the history panel, and the timeline's event labels
+// (SPEC §4: a change is a create when the revision starts with 1-, a destroy
+// when deleted, otherwise an update).
+
+import { queryOptions } from '@tanstack/react-query';
+import { find, type Doc, type Stamp } from './couch';
+
+export interface DocumentChange extends Doc {
+  item_id?: string;
+  item_type?: string;
+  event?: string;
+  rev?: string;
+  seq?: number;
+  changed?: string[];
+  whodunnit?: Stamp;
+  label?: string;
+}
+
+export const TIMELINE_EVENTS = [
+  'archive',
+  'attach',
+  'backfill_version',
+  'billing-email',
+  'bookmark',
+  'close',
+  'comment',
+  'confirm',
+  'create',
+  'created',
+  'design',
+  'destroy',
+  'import',
+  'open',
+  'status',
+  'unconfirm',
+  'update_payment',
+  'update',
+  'upsert',
+] as const;
+
+export type BaseEvent = 'created' | 'updated' | 'destroyed';
+
+/** baseEvent folds an event type into the three labels a change card shows. */
+export function baseEvent(event: string | undefined): BaseEvent {
+  if (event === 'create' || event === 'created') return 'created';
+  if (event === 'destroy') return 'destroyed';
+  return 'updated';
+}
+
+/** eventOfChange (SPEC §4): create when the revision starts with 1-, destroy when deleted, else update. */
+export function eventOfChange(rev: string | undefined, deleted: boolean | undefined): 'create' | 'update' | 'destroy' {
+  if (deleted) return 'destroy';
+  if (rev?.startsWith('1-')) return 'create';
+  return 'update';
+}
+
+export const HISTORY_LIMIT = 50;
+
+export const historyQuery = (db: string, itemId: string) =>
+  queryOptions({
+    queryKey: ['history', db, itemId],
+    queryFn: () =>
+      find<DocumentChange>(db, {
+        selector: { klass: 'DocumentChange', item_id: itemId },
+        sort: [{ created_at: 'desc' }],
+        limit: HISTORY_LIMIT,
+      }).then((r) => r.docs ?? []),
+  });
