@@ -37,6 +37,7 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 		return err
 	}
 	log := app.Logger(cfg, os.Stderr)
+	app.TuneGC(getenv)
 	a, err := app.Open(ctx, cfg, log)
 	if err != nil {
 		return err

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"context"
 	"errors"
-	"iter"
 	"net/http"
 
 	"github.com/oficina/oficina/shared/access"
@@ -81,36 +80,75 @@ type klassScanner interface {
 	ScanKlass(ctx context.Context, db, klass string, fn func(store.Doc) error) error
 }
 
-// runScan feeds a store scan into mango's pull-style Run through iter.Pull
-// (a coroutine switch per document, no goroutine hand-off), so bodies are
-// read while the store's read transaction is open and never copied unless
-// mango keeps them.
+// scanBatch is how many documents the scan hands to the matcher at a time.
+const scanBatch = 256
+
+// runScan overlaps the store scan with mango's matching, one on each core:
+// a goroutine reads the klass inside the store's read transaction and
+// copies the bodies into one buffer per batch of documents (so nothing
+// points into the store's memory once its transaction ends), while Run
+// matches the previous batch.
 func runScan(r *http.Request, sc klassScanner, db, klass string, q *mango.Find) (mango.Result, error) {
-	var scanErr error
-	next, stop := iter.Pull(func(yield func(store.Doc) bool) {
-		scanErr = sc.ScanKlass(r.Context(), db, klass, func(d store.Doc) error {
-			if !yield(d) {
-				return errScanStopped
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	batches := make(chan []mango.Candidate, 4)
+	scanDone := make(chan error, 1)
+	go func() {
+		defer close(batches)
+		var (
+			batch []mango.Candidate
+			arena []byte
+		)
+		send := func() error {
+			select {
+			case batches <- batch:
+				batch, arena = nil, nil
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		err := sc.ScanKlass(ctx, db, klass, func(d store.Doc) error {
+			if batch == nil {
+				batch = make([]mango.Candidate, 0, scanBatch)
+				arena = make([]byte, 0, scanBatch*(len(d.Body)+64))
+			}
+			start := len(arena)
+			arena = append(arena, d.Body...)
+			batch = append(batch, mango.Candidate{ID: d.ID, Rev: d.Rev, Body: arena[start:len(arena):len(arena)]})
+			if len(batch) == scanBatch {
+				return send()
 			}
 			return nil
 		})
-	})
-	res, err := q.Run(func() (mango.Candidate, bool) {
-		d, ok := next()
-		if !ok {
-			return mango.Candidate{}, false
+		if err == nil && len(batch) > 0 {
+			err = send()
 		}
-		return mango.Candidate{ID: d.ID, Rev: d.Rev, Body: d.Body}, true
+		scanDone <- err
+	}()
+	var (
+		cur []mango.Candidate
+		pos int
+	)
+	res, err := q.Run(func() (mango.Candidate, bool) {
+		for pos >= len(cur) {
+			b, ok := <-batches
+			if !ok {
+				return mango.Candidate{}, false
+			}
+			cur, pos = b, 0
+		}
+		pos++
+		return cur[pos-1], true
 	})
-	stop()
-	if err == nil && scanErr != nil && !errors.Is(scanErr, errScanStopped) {
+	cancel()
+	for range batches { // unblock the scan if Run stopped early
+	}
+	if scanErr := <-scanDone; err == nil && scanErr != nil && !errors.Is(scanErr, context.Canceled) {
 		err = scanErr
 	}
 	return res, err
 }
-
-// errScanStopped ends a scan whose reader stopped pulling.
-var errScanStopped = errors.New("scan stopped")
 
 // listKlass reads every live document of klass.
 func (s *Server) listKlass(r *http.Request, db, klass string) ([]store.Doc, error) {
