@@ -15,7 +15,7 @@ help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-20s %s\n", $$1, $$2}'
 
 # npm ci only when package-lock.json changed since the last install.
-# The stub go.mod makes node_modules a module of its own, outside ours.
+# A one-line go.mod makes node_modules a module of its own, outside ours.
 node_modules/.package-lock.json: package-lock.json package.json
 	$(NPM) ci --no-audit --no-fund
 	@for d in node_modules */node_modules; do [ -d "$$d" ] && echo 'module ignored/nodemodules' > "$$d/go.mod"; done; true
