@@ -1,6 +1,7 @@
 // The e-mail/password form shared by the login screen and the re-login modal.
 
-import { Button, CheckboxField, Flex, PasswordField, TextField } from '@aws-amplify/ui-react';
+import { Button, CheckboxField, Flex, TextField } from '@aws-amplify/ui-react';
+import { PasswordInput } from '../../../components/PasswordInput';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ErrorAlert';
@@ -61,15 +62,12 @@ export function LoginForm({
           onChange={(e) => setEmail(e.target.value)}
           autoFocus
         />
-        <PasswordField
+        <PasswordInput
           label={t('fields.password')}
           name="password"
           autoComplete="current-password"
           value={password}
           onChange={(e) => setPassword(e.target.value)}
-          showPasswordButtonLabel={t('auth.showPassword')}
-          passwordIsHiddenLabel={t('auth.passwordHidden')}
-          passwordIsShownLabel={t('auth.passwordShown')}
         />
         {showRemember ? (
           <CheckboxField

@@ -1,6 +1,7 @@
 // password#show: the reset form behind the e-mailed link, then the done page.
 
-import { Alert, Button, Flex, PasswordField } from '@aws-amplify/ui-react';
+import { Alert, Button, Flex } from '@aws-amplify/ui-react';
+import { PasswordInput } from '../../../components/PasswordInput';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -63,7 +64,7 @@ export function Component() {
               m.reset();
             }}
           />
-          <PasswordField
+          <PasswordInput
             label={t('fields.new_password')}
             name="password"
             autoComplete="new-password"
@@ -71,12 +72,9 @@ export function Component() {
             onChange={(e) => setPassword(e.target.value)}
             hasError={!!fieldError('password')}
             errorMessage={fieldError('password')}
-            showPasswordButtonLabel={t('auth.showPassword')}
-            passwordIsHiddenLabel={t('auth.passwordHidden')}
-            passwordIsShownLabel={t('auth.passwordShown')}
             autoFocus
           />
-          <PasswordField
+          <PasswordInput
             label={t('fields.password_confirmation')}
             name="password_confirmation"
             autoComplete="new-password"
@@ -84,9 +82,6 @@ export function Component() {
             onChange={(e) => setConfirmation(e.target.value)}
             hasError={!!fieldError('password_confirmation')}
             errorMessage={fieldError('password_confirmation')}
-            showPasswordButtonLabel={t('auth.showPassword')}
-            passwordIsHiddenLabel={t('auth.passwordHidden')}
-            passwordIsShownLabel={t('auth.passwordShown')}
           />
           <Button type="submit" variation="primary" isLoading={m.isPending} isDisabled={expired} isFullWidth>
             {t('auth.password.save')}

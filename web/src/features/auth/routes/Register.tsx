@@ -2,7 +2,8 @@
 // the terms box; the three client checks send nothing on failure. After the
 // account is made the user is signed in.
 
-import { Alert, Button, CheckboxField, Flex, PasswordField, Text, TextField } from '@aws-amplify/ui-react';
+import { Alert, Button, CheckboxField, Flex, Text, TextField } from '@aws-amplify/ui-react';
+import { PasswordInput } from '../../../components/PasswordInput';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
@@ -105,7 +106,7 @@ export function Component() {
             hasError={!!fieldError('fullname')}
             errorMessage={fieldError('fullname')}
           />
-          <PasswordField
+          <PasswordInput
             label={t('fields.password')}
             name="password"
             autoComplete="new-password"
@@ -113,11 +114,8 @@ export function Component() {
             onChange={set('password')}
             hasError={!!fieldError('password')}
             errorMessage={fieldError('password')}
-            showPasswordButtonLabel={t('auth.showPassword')}
-            passwordIsHiddenLabel={t('auth.passwordHidden')}
-            passwordIsShownLabel={t('auth.passwordShown')}
           />
-          <PasswordField
+          <PasswordInput
             label={t('fields.password_confirmation')}
             name="password_confirmation"
             autoComplete="new-password"
@@ -125,9 +123,6 @@ export function Component() {
             onChange={set('password_confirmation')}
             hasError={!!fieldError('password_confirmation')}
             errorMessage={fieldError('password_confirmation')}
-            showPasswordButtonLabel={t('auth.showPassword')}
-            passwordIsHiddenLabel={t('auth.passwordHidden')}
-            passwordIsShownLabel={t('auth.passwordShown')}
           />
           <CheckboxField
             name="accept_terms"

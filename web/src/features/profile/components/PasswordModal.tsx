@@ -1,7 +1,8 @@
 // The password modal (profile mode 3): new password, confirmation and the
 // current password; a mismatch is caught before anything is sent.
 
-import { Button, Flex, PasswordField } from '@aws-amplify/ui-react';
+import { Button, Flex } from '@aws-amplify/ui-react';
+import { PasswordInput } from '../../../components/PasswordInput';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -57,7 +58,7 @@ export function PasswordModal({
   };
 
   const pw = (name: keyof typeof form, label: string, autoComplete: string) => (
-    <PasswordField
+    <PasswordInput
       label={label}
       name={name}
       autoComplete={autoComplete}
@@ -65,9 +66,6 @@ export function PasswordModal({
       onChange={set(name)}
       hasError={!!fieldError(name)}
       errorMessage={fieldError(name)}
-      showPasswordButtonLabel={t('auth.showPassword')}
-      passwordIsHiddenLabel={t('auth.passwordHidden')}
-      passwordIsShownLabel={t('auth.passwordShown')}
     />
   );
 

@@ -1,6 +1,7 @@
 // The profile tab's three modes (SPEC §2): view, edit profile, password modal.
 
-import { Alert, Badge, Button, Flex, Heading, PasswordField, Placeholder, Text, TextField } from '@aws-amplify/ui-react';
+import { Alert, Badge, Button, Flex, Heading, Placeholder, Text, TextField } from '@aws-amplify/ui-react';
+import { PasswordInput } from '../../../components/PasswordInput';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -78,7 +79,7 @@ function EditProfile({ user, onDone, onCancel }: { user: UserDoc; onDone: () => 
           hasError={!!emailError}
           errorMessage={emailError}
         />
-        <PasswordField
+        <PasswordInput
           label={t('fields.current_password')}
           name="current_password"
           autoComplete="current-password"
@@ -86,9 +87,6 @@ function EditProfile({ user, onDone, onCancel }: { user: UserDoc; onDone: () => 
           onChange={set('current_password')}
           hasError={!!fieldError('current_password')}
           errorMessage={fieldError('current_password')}
-          showPasswordButtonLabel={t('auth.showPassword')}
-          passwordIsHiddenLabel={t('auth.passwordHidden')}
-          passwordIsShownLabel={t('auth.passwordShown')}
         />
         <Flex gap="small" justifyContent="flex-end">
           <Button type="button" onClick={onCancel}>
