@@ -24,6 +24,7 @@ import (
 	"github.com/oficina/oficina/shared/store/dynamo/ddblocal"
 	"github.com/oficina/oficina/shared/stream"
 	"github.com/oficina/oficina/shared/stream/streamtest"
+	"github.com/oficina/oficina/shared/ticket"
 )
 
 func TestMain(m *testing.M) { os.Exit(ddblocal.Main(m)) }
@@ -268,14 +269,14 @@ func TestStreamFromDynamoDBLocal(t *testing.T) {
 		o.Credentials, o.Region = client.Options().Credentials, client.Options().Region
 		o.APIOptions = append(o.APIOptions, m.middleware)
 	}), table)
-	h := NewHandler(stream.New(metered, stream.Options{}), nil)
+	h := NewHandler(newConsumer(metered), nil)
 	start := time.Now()
 	feed(t, h, recs)
 	took := time.Since(start)
 	t.Logf("%d stream records (%d document changes) in %v; DynamoDB Local metered %.1f WCU and %.1f RCU: %.2f WCU and %.2f RCU per change, %d calls",
 		len(recs), docs, took, m.write, m.read, m.write/float64(docs), m.read/float64(docs), m.calls)
 
-	streamtest.CheckCounts(t, st, db)
+	streamtest.CheckCounts(t, newConsumer(st), st, db)
 	streamtest.CheckHistory(t, st, db, w.Changes)
 	snap := streamtest.Take(t, st, db, w.IDs())
 
@@ -396,7 +397,7 @@ func TestSampleEvents(t *testing.T) {
 	if err := st.CreateDB(t.Context(), db); err != nil {
 		t.Fatal(err)
 	}
-	h := NewHandler(stream.New(st, stream.Options{}), nil)
+	h := NewHandler(newConsumer(st), nil)
 	batch := sampleEvent(t, "dynamodb-stream-batch.json")
 	del := sampleEvent(t, "dynamodb-stream-delete.json")
 
@@ -429,7 +430,7 @@ func TestSampleEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(counts.Klass) != 0 || len(counts.Tickets) != 0 {
+	if len(counts.Klass) != 0 || len(counts.Tallies) != 0 {
 		t.Fatalf("counts after the deletion: %+v", counts)
 	}
 	var kinds []string
@@ -487,7 +488,16 @@ func TestWire(t *testing.T) {
 		t.Fatalf("Handle: %v %+v", err, resp)
 	}
 	counts, err := stream.Read(t.Context(), dynamo.New(client, table), db)
-	if err != nil || counts.OpenTickets["high"] != 1 {
+	if err != nil || counts.Tally(ticket.TallyOpenByPriority)["high"] != 1 {
 		t.Fatalf("counts through the wired function: %+v, %v", counts, err)
 	}
+}
+
+// newConsumer is the consumer with the ticket module's tallies and event
+// types, which the sample batches' tickets exercise.
+func newConsumer(st store.Store) *stream.Consumer {
+	return stream.New(st, stream.Options{
+		Tallies: ticket.Tallies(),
+		Events:  map[string][]stream.EventRule{ticket.KlassTicket: {ticket.CloseOpenEvents}},
+	})
 }

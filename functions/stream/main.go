@@ -10,14 +10,9 @@ import (
 	"os"
 
 	"github.com/aws/aws-lambda-go/lambda"
-	"github.com/aws/aws-sdk-go-v2/aws"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/oficina/oficina/shared/app"
 	"github.com/oficina/oficina/shared/config"
-	"github.com/oficina/oficina/shared/store/dynamo"
-	"github.com/oficina/oficina/shared/stream"
 )
 
 func main() {
@@ -30,23 +25,18 @@ func main() {
 	lambda.Start(h.Handle)
 }
 
-// wire builds the handler from the environment: the DynamoDB store of the
-// configured table and a consumer writing into it.
+// wire builds the handler from the environment: the product wired as the
+// API is (so the consumer has every module's tallies, event types and
+// reactions) on the configured DynamoDB table.
 func wire(ctx context.Context, getenv func(string) string) (*Handler, error) {
 	cfg, err := config.Load(nil, getenv, config.Lambda)
 	if err != nil {
 		return nil, err
 	}
 	log := app.Logger(cfg, os.Stderr)
-	awsCfg, err := awsconfig.LoadDefaultConfig(ctx)
+	a, err := app.Open(ctx, cfg, log)
 	if err != nil {
-		return nil, fmt.Errorf("load AWS configuration: %w", err)
+		return nil, err
 	}
-	client := dynamodb.NewFromConfig(awsCfg, func(o *dynamodb.Options) {
-		if cfg.DynamoEndpoint != "" {
-			o.BaseEndpoint = aws.String(cfg.DynamoEndpoint)
-		}
-	})
-	st := dynamo.New(client, cfg.Table)
-	return NewHandler(stream.New(st, stream.Options{Logger: log}), log), nil
+	return NewHandler(a.Consumer(), log), nil
 }

@@ -309,3 +309,16 @@ func CreateDB(ctx context.Context, st store.Store, db string, sec Security) erro
 	}
 	return nil
 }
+
+type principalKey struct{}
+
+// WithPrincipal returns ctx carrying the request's principal (nil = anonymous).
+func WithPrincipal(ctx context.Context, p *Principal) context.Context {
+	return context.WithValue(ctx, principalKey{}, p)
+}
+
+// PrincipalFrom returns the principal ctx carries, nil when anonymous.
+func PrincipalFrom(ctx context.Context) *Principal {
+	p, _ := ctx.Value(principalKey{}).(*Principal)
+	return p
+}

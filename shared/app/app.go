@@ -26,6 +26,7 @@ import (
 	"github.com/oficina/oficina/shared/httpapi"
 	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/mail/ses"
+	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/store"
 	"github.com/oficina/oficina/shared/store/bolt"
 	"github.com/oficina/oficina/shared/store/dynamo"
@@ -44,7 +45,9 @@ type App struct {
 	// rules of its klasses on it.
 	Docs     *docs.Service
 	Accounts *accounts.Service
-	API      *httpapi.Server
+	// Modules is what every module registered on the seam.
+	Modules *module.Registry
+	API     *httpapi.Server
 
 	log *slog.Logger
 	wg  sync.WaitGroup
@@ -136,12 +139,19 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error
 	}
 	a.Accounts = acc
 	a.Auth.OnEmail(acc.EmailKnown) // invitations reach users who register later
+	deps := module.Deps{Store: a.Store, Docs: a.Docs, Mail: a.Mail, Groups: acc, Log: log, BaseURL: cfg.BaseURL, Now: a.Docs.Now}
+	a.Modules = module.NewRegistry(a.Docs, module.Refs(a.Store, acc))
+	if err := a.Modules.Add(Modules(deps, acc)...); err != nil {
+		a.Store.Close()
+		return nil, err
+	}
 	a.API = httpapi.New(httpapi.Deps{
 		Store:    a.Store,
 		Docs:     a.Docs,
 		Auth:     a.Auth,
 		Users:    a.Auth,
 		Accounts: a.Accounts,
+		Modules:  a.Modules,
 		Log:      log,
 		Config: httpapi.Config{
 			MaxBodyBytes: cfg.MaxBodyBytes,
@@ -158,7 +168,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error
 // nothing to start: functions/stream consumes the table's stream.
 func (a *App) StartBackground(ctx context.Context) {
 	if ob, ok := a.Store.(store.Outbox); ok {
-		consumer := stream.New(a.Store, stream.Options{Logger: a.log})
+		consumer := a.Consumer()
 		a.wg.Add(1)
 		go func() {
 			defer a.wg.Done()
@@ -190,6 +200,14 @@ func (a *App) StartBackground(ctx context.Context) {
 			}
 		}
 	}()
+}
+
+// Consumer returns a change-stream consumer with every module's tallies,
+// event types and reactions.
+func (a *App) Consumer() *stream.Consumer {
+	opts := a.Modules.StreamOptions()
+	opts.Logger = a.log
+	return stream.New(a.Store, opts)
 }
 
 // Wait waits for the background work to stop.

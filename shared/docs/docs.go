@@ -43,12 +43,17 @@ type Rule func(ctx context.Context, w *Write) error
 // document stays written, so effects must be safe to run again.
 type Effect func(ctx context.Context, w *Write, saved store.Doc) error
 
+// SortKeyFunc orders a klass in the store's klass index from a document
+// body (the stored, stamped one).
+type SortKeyFunc func(body map[string]any) string
+
 // Service is the document write path.
 type Service struct {
-	st      store.Store
-	rules   map[string][]Rule
-	effects map[string][]Effect
-	now     func() time.Time
+	st       store.Store
+	rules    map[string][]Rule
+	effects  map[string][]Effect
+	sortKeys map[string]SortKeyFunc
+	now      func() time.Time
 }
 
 // New returns a Service over st. now may be nil (time.Now).
@@ -56,7 +61,20 @@ func New(st store.Store, now func() time.Time) *Service {
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{st: st, rules: map[string][]Rule{}, effects: map[string][]Effect{}, now: now}
+	return &Service{st: st, rules: map[string][]Rule{}, effects: map[string][]Effect{}, sortKeys: map[string]SortKeyFunc{}, now: now}
+}
+
+// SetSortKey sets how klass is ordered in the klass index (default:
+// created_at, so list pages come back oldest or newest first).
+func (s *Service) SetSortKey(klass string, fn SortKeyFunc) { s.sortKeys[klass] = fn }
+
+// sortKey is the klass index key of a body.
+func (s *Service) sortKey(klass string, body map[string]any) string {
+	if fn := s.sortKeys[klass]; fn != nil {
+		return fn(body)
+	}
+	k, _ := body["created_at"].(string)
+	return k
 }
 
 // Register adds a rule for klass; rules run in registration order.
@@ -130,8 +148,7 @@ func (s *Service) Save(ctx context.Context, p *access.Principal, db, id, rev str
 	if err != nil {
 		return store.Doc{}, err
 	}
-	sortKey, _ := w.New["created_at"].(string)
-	saved, err := s.st.Put(ctx, db, store.Doc{ID: id, Rev: rev, Klass: klass, SortKey: sortKey, Body: raw})
+	saved, err := s.st.Put(ctx, db, store.Doc{ID: id, Rev: rev, Klass: klass, SortKey: s.sortKey(klass, w.New), Body: raw})
 	if err != nil {
 		return saved, err
 	}
@@ -175,8 +192,7 @@ func (s *Service) Delete(ctx context.Context, p *access.Principal, db, id, rev s
 	if err != nil {
 		return store.Doc{}, err
 	}
-	sortKey, _ := oldBody["created_at"].(string)
-	saved, err := s.st.Put(ctx, db, store.Doc{ID: id, Rev: rev, Deleted: true, Klass: klass, SortKey: sortKey, Body: raw})
+	saved, err := s.st.Put(ctx, db, store.Doc{ID: id, Rev: rev, Deleted: true, Klass: klass, SortKey: s.sortKey(klass, oldBody), Body: raw})
 	if err != nil {
 		return saved, err
 	}

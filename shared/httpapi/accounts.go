@@ -14,18 +14,15 @@ import (
 	"github.com/oficina/oficina/shared/store"
 )
 
-// AccountService is the Group domain behind /api/accounts and the update
-// handlers (implemented by accounts.Service). Memberships, adjustments and
-// token documents written through the document routes are checked by the
-// rules it registers on the write path.
+// AccountService is the Group domain behind /api/accounts (implemented by
+// accounts.Service). Memberships, adjustments and token documents written
+// through the document routes are checked by the rules it registers on the
+// write path; its update handlers (accept, bookmark, tokens) are on the
+// module seam.
 type AccountService interface {
 	CreateGroup(ctx context.Context, p *access.Principal, in accounts.NewGroup) (store.Doc, error)
 	Account(ctx context.Context, p *access.Principal, id string) (store.Doc, map[string]any, error)
 	UpdateAccount(ctx context.Context, p *access.Principal, id, rev string, in accounts.AccountUpdate) (store.Doc, error)
-	Accept(ctx context.Context, p *access.Principal, db, membershipID string) (store.Doc, error)
-	Bookmark(ctx context.Context, p *access.Principal, db, membershipID string, on bool) (store.Doc, error)
-	CreateToken(ctx context.Context, p *access.Principal, db string, in accounts.TokenInput) (store.Doc, string, error)
-	RevokeToken(ctx context.Context, p *access.Principal, db, tokenID string) (store.Doc, error)
 }
 
 // accountRoutes registers the Group endpoints.

@@ -1,93 +1,31 @@
 package httpapi
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"net/url"
-	"unicode/utf8"
 
 	"github.com/oficina/oficina/shared/fault"
+	"github.com/oficina/oficina/shared/httpjson"
 )
 
 // readBody reads the whole request body, bounded by the server's limit.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
-	if err != nil {
-		var maxErr *http.MaxBytesError
-		if errors.As(err, &maxErr) {
-			return nil, fault.Newf(fault.TooLarge, "Request body is larger than %d bytes", s.maxBody)
-		}
-		return nil, fault.Wrap(fault.BadRequest, "could not read the request body", err)
-	}
-	return body, nil
+	return httpjson.ReadBody(w, r, s.maxBody)
 }
 
 // requireJSON rejects bodies that are not declared as JSON, like CouchDB.
-func requireJSON(r *http.Request) error {
-	ct := r.Header.Get("Content-Type")
-	if ct == "" {
-		return fault.New(fault.UnsupportedMedia, "Content-Type must be application/json")
-	}
-	mt, _, err := mime.ParseMediaType(ct)
-	if err != nil || mt != "application/json" {
-		return fault.New(fault.UnsupportedMedia, "Content-Type must be application/json")
-	}
-	return nil
-}
+func requireJSON(r *http.Request) error { return httpjson.RequireJSON(r) }
 
 // decodeJSON reads a JSON request body into v, rejecting wrong content
 // types (415), oversized bodies (413) and malformed JSON (400).
 func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
-	if err := requireJSON(r); err != nil {
-		return err
-	}
-	body, err := s.readBody(w, r)
-	if err != nil {
-		return err
-	}
-	return unmarshalStrict(body, v)
+	return httpjson.Decode(w, r, s.maxBody, v)
 }
 
 // unmarshalStrict decodes exactly one JSON value into v.
-func unmarshalStrict(body []byte, v any) error {
-	if !utf8.Valid(body) {
-		return fault.New(fault.BadRequest, "invalid UTF-8 JSON")
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if err := dec.Decode(v); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) {
-			return fault.Newf(fault.BadRequest, "field %q must be %s", typeErr.Field, jsonTypeName(typeErr.Type.Kind().String()))
-		}
-		return fault.New(fault.BadRequest, "invalid UTF-8 JSON")
-	}
-	if dec.More() {
-		return fault.New(fault.BadRequest, "invalid UTF-8 JSON: trailing data after the JSON value")
-	}
-	return nil
-}
-
-func jsonTypeName(kind string) string {
-	switch kind {
-	case "string":
-		return "a string"
-	case "bool":
-		return "a boolean"
-	case "slice", "array":
-		return "an array"
-	case "map", "struct":
-		return "an object"
-	case "int", "int64", "float64", "uint64":
-		return "a number"
-	}
-	return "of another type"
-}
+func unmarshalStrict(body []byte, v any) error { return httpjson.Unmarshal(body, v) }
 
 // decodeForm reads a JSON or form-encoded body into a flat string map, for
 // the endpoints CouchDB accepts both ways (_session).

@@ -13,7 +13,9 @@ import (
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/mail"
+	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/store"
+	"github.com/oficina/oficina/shared/ticket"
 )
 
 // ---- harness for the Group tests: the user harness (real auth on a real
@@ -41,7 +43,11 @@ func newGroupEnv(t *testing.T, newID func(prefix string) string) *groupEnv {
 		t.Fatal(err)
 	}
 	e.svc.OnEmail(acc.EmailKnown)
-	e.srv = New(Deps{Store: e.st, Docs: d, Auth: e.svc, Users: e.svc, Accounts: acc, Log: quiet})
+	reg := module.NewRegistry(d, module.Refs(e.st, acc))
+	if err := reg.Add(acc, ticket.New(module.Deps{Store: e.st, Docs: d, Groups: acc})); err != nil {
+		t.Fatal(err)
+	}
+	e.srv = New(Deps{Store: e.st, Docs: d, Auth: e.svc, Users: e.svc, Accounts: acc, Modules: reg, Log: quiet})
 	return &groupEnv{userEnv: e, acc: acc}
 }
 

@@ -12,6 +12,9 @@ import (
 	"testing"
 
 	"github.com/oficina/oficina/shared/access"
+	"github.com/oficina/oficina/shared/docs"
+	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/ticket"
 	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/store"
 	"github.com/oficina/oficina/shared/store/bolt"
@@ -35,6 +38,7 @@ func (a tokenAuth) TokenPrincipal(_ context.Context, token string) (*access.Prin
 type docEnv struct {
 	t       *testing.T
 	st      store.Store
+	reg     *module.Registry
 	srv     *Server
 	aliceDB string
 	bobDB   string
@@ -65,8 +69,13 @@ func newDocEnv(t *testing.T, cfg Config) *docEnv {
 	if err := access.CreateDB(ctx, st, group, groupSec); err != nil {
 		t.Fatal(err)
 	}
-	srv := New(Deps{Store: st, Auth: auth, Users: nil, Config: cfg})
-	return &docEnv{t: t, st: st, srv: srv, aliceDB: alice, bobDB: bob, groupDB: group}
+	d := docs.New(st, nil)
+	reg := module.NewRegistry(d, nil)
+	if err := reg.Add(ticket.New(module.Deps{Store: st, Docs: d})); err != nil {
+		t.Fatal(err)
+	}
+	srv := New(Deps{Store: st, Docs: d, Auth: auth, Users: nil, Modules: reg, Config: cfg})
+	return &docEnv{t: t, st: st, reg: reg, srv: srv, aliceDB: alice, bobDB: bob, groupDB: group}
 }
 
 // resp is a decoded response.

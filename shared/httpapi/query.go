@@ -3,9 +3,9 @@ package httpapi
 import (
 	"encoding/json"
 	"net/http"
-	"strconv"
 
 	"github.com/oficina/oficina/shared/fault"
+	"github.com/oficina/oficina/shared/httpjson"
 )
 
 // viewQuery is the parsed query string of _all_docs (and, later, views).
@@ -67,24 +67,7 @@ func parseViewQuery(r *http.Request) (viewQuery, error) {
 }
 
 // intParam parses a non-negative integer query parameter.
-func intParam(raw, name string, def int) (int, error) {
-	if raw == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(raw)
-	if err != nil || n < 0 {
-		return 0, fault.Newf(fault.BadRequest, "Invalid value for %s: must be a non-negative integer", name)
-	}
-	return n, nil
-}
+func intParam(raw, name string, def int) (int, error) { return httpjson.IntParam(raw, name, def) }
 
 // boolParam parses "true"/"false".
-func boolParam(raw, name string) (bool, error) {
-	switch raw {
-	case "", "false":
-		return false, nil
-	case "true":
-		return true, nil
-	}
-	return false, fault.Newf(fault.BadRequest, "Invalid boolean parameter %s: must be true or false", name)
-}
+func boolParam(raw, name string) (bool, error) { return httpjson.BoolParam(raw, name) }

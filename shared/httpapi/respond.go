@@ -1,13 +1,13 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
 	"strconv"
 
 	"github.com/oficina/oficina/shared/fault"
+	"github.com/oficina/oficina/shared/httpjson"
 	"github.com/oficina/oficina/shared/store"
 )
 
@@ -80,11 +80,5 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	writeJSON(w, st.status, errorBody{Error: st.name, Reason: fe.Reason, Fields: fe.Fields})
 }
 
-// writeJSON encodes v with status. Encoding errors after the header is sent
-// cannot be reported to the client, so they are ignored here.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "must-revalidate")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
-}
+// writeJSON encodes v with status.
+func writeJSON(w http.ResponseWriter, status int, v any) { httpjson.Write(w, status, v) }

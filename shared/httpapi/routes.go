@@ -27,5 +27,9 @@ func (s *Server) routes() {
 	s.handle("PUT /api/{db}/{docid}", s.putDoc)
 	s.handle("DELETE /api/{db}/{docid}", s.deleteDoc)
 
+	for _, rt := range s.modules.Routes() { // the modules' own routes (PDFs, public pages, webhooks)
+		s.handle(rt.Pattern, s.moduleRoute(rt))
+	}
+
 	s.handle("/api/", s.notFound)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/docs"
+	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/store"
 )
 
@@ -44,11 +45,13 @@ type Deps struct {
 	Docs  *docs.Service
 	Auth  Authenticator
 	Users UserService
-	// Accounts serves Groups, memberships and tokens (accounts.go,
-	// update.go); nil leaves those routes out.
+	// Accounts serves Groups (accounts.go); nil leaves those routes out.
 	Accounts AccountService
-	Log      *slog.Logger
-	Config   Config
+	// Modules holds what the modules registered on the seam: update
+	// handlers, views and extra routes. nil serves the core alone.
+	Modules *module.Registry
+	Log     *slog.Logger
+	Config  Config
 }
 
 // Server is the API handler.
@@ -58,6 +61,7 @@ type Server struct {
 	auth    Authenticator
 	users   UserService
 	groups  AccountService
+	modules *module.Registry
 	log     *slog.Logger
 	cfg     Config
 	maxBody int64
@@ -89,7 +93,10 @@ func New(d Deps) *Server {
 	if d.Docs == nil {
 		d.Docs = docs.New(d.Store, nil)
 	}
-	s := &Server{store: d.Store, docs: d.Docs, auth: d.Auth, users: d.Users, groups: d.Accounts, log: log, cfg: cfg, maxBody: cfg.MaxBodyBytes, mux: http.NewServeMux(), stopping: make(chan struct{})}
+	if d.Modules == nil {
+		d.Modules = module.NewRegistry(d.Docs, nil)
+	}
+	s := &Server{store: d.Store, docs: d.Docs, auth: d.Auth, users: d.Users, groups: d.Accounts, modules: d.Modules, log: log, cfg: cfg, maxBody: cfg.MaxBodyBytes, mux: http.NewServeMux(), stopping: make(chan struct{})}
 	s.routes() // GET patterns also answer HEAD
 	return s
 }
@@ -120,18 +127,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log, err)
 		return
 	}
-	r = r.WithContext(withPrincipal(r.Context(), p))
+	r = r.WithContext(access.WithPrincipal(r.Context(), p))
 	s.mux.ServeHTTP(w, r)
 }
 
-type principalKey struct{}
-
-func withPrincipal(ctx context.Context, p *access.Principal) context.Context {
-	return context.WithValue(ctx, principalKey{}, p)
-}
-
 // principalOf returns the request's principal, nil when anonymous.
-func principalOf(r *http.Request) *access.Principal {
-	p, _ := r.Context().Value(principalKey{}).(*access.Principal)
-	return p
-}
+func principalOf(r *http.Request) *access.Principal { return access.PrincipalFrom(r.Context()) }

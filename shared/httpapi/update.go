@@ -3,28 +3,20 @@ package httpapi
 import (
 	"net/http"
 
-	"github.com/oficina/oficina/shared/accounts"
+	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/ids"
+	"github.com/oficina/oficina/shared/module"
 )
 
-// update answers CouchDB's update handlers, built in as Go code (DESIGN.md
-// §3): POST /api/{db}/_design/{ddoc}/_update/{fn} without a document id and
-// PUT /api/{db}/_design/{ddoc}/_update/{fn}/{docid} with one. Each handler
-// decides access itself through the accounts service (an invitee accepts
-// in a Group db they cannot use yet).
-//
-//	PUT  /api/acc-<id>/_design/status/_update/accept/{membership_id}   → 200 {"ok","id","rev"}
-//	     404 unless the signed-in user's login e-mail is the invitation's;
-//	     403 "Please confirm your email first" | "You can create or be member of up to 5 free Groups"
-//	PUT  /api/usr-<id>/_design/bookmark/_update/{true|false}/{membership_id} → 200 {"ok","id","rev"}
-//	POST /api/usr-<id>/_design/token/_update/create {"description","permissions":"read"|"read-write","dbs"?:["acc-…"]}
-//	     → 201 {"ok","id":"tok-…","rev","token":"oft_…"} (the secret, shown only here)
-//	     403 with an API token (tokens cannot make tokens)
-//	     422 {"fields":{"permissions":["can't be blank"|"not in allowed list"],"dbs":["is invalid"]}}
-//	PUT  /api/usr-<id>/_design/token/_update/revoke/{tok id}            → 200 {"ok","id","rev"}
-//
-// The body of accept, bookmark and revoke is ignored ({} is what the SPA sends).
+// update answers CouchDB's update handlers, built in as Go code by the
+// modules (DESIGN.md §3): POST /api/{db}/_design/{ddoc}/_update/{fn}
+// without a document id and PUT /api/{db}/_design/{ddoc}/_update/{fn}/{docid}
+// with one. The handler registered for (ddoc, fn) on the module seam says
+// what access it needs; the core checks it here, then hands over the body
+// (size-limited) and answers {"ok":true,"id","rev"} plus the handler's extra
+// members. Every handler writes through the document write path, so the
+// klass rules run as on any other route.
 func (s *Server) update(w http.ResponseWriter, r *http.Request) error {
 	db := r.PathValue("db")
 	if !ids.ValidDBName(db) {
@@ -34,47 +26,80 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if s.groups == nil {
+	u, ok := s.modules.UpdateHandler(r.PathValue("ddoc"), r.PathValue("fn"))
+	if !ok || u.WithID != (r.Method == http.MethodPut) {
 		return fault.New(fault.NotFound, "missing")
 	}
-	ddoc, fn, docid := r.PathValue("ddoc"), r.PathValue("fn"), r.PathValue("docid")
-	withID := r.Method == http.MethodPut
-	ctx := r.Context()
-	switch {
-	case ddoc == "status" && fn == "accept" && withID:
-		d, err := s.groups.Accept(ctx, p, db, docid)
-		if err != nil {
+	if op, check := accessOp(u.Access); check {
+		if _, _, err := s.dbAccess(r, op); err != nil {
 			return err
 		}
-		return writeDocResult(w, http.StatusOK, d)
-	case ddoc == "bookmark" && (fn == "true" || fn == "false") && withID:
-		d, err := s.groups.Bookmark(ctx, p, db, docid, fn == "true")
-		if err != nil {
-			return err
-		}
-		return writeDocResult(w, http.StatusOK, d)
-	case ddoc == "token" && fn == "create" && !withID:
-		var body struct {
-			Description string   `json:"description"`
-			Permissions string   `json:"permissions"`
-			DBs         []string `json:"dbs"`
-		}
-		if err := s.decodeJSON(w, r, &body); err != nil {
-			return err
-		}
-		d, secret, err := s.groups.CreateToken(ctx, p, db, accounts.TokenInput{Description: body.Description, Permissions: body.Permissions, DBs: body.DBs})
-		if err != nil {
-			return err
-		}
-		w.Header().Set("ETag", `"`+d.Rev+`"`)
-		writeJSON(w, http.StatusCreated, map[string]any{"ok": true, "id": d.ID, "rev": d.Rev, "token": secret})
-		return nil
-	case ddoc == "token" && fn == "revoke" && withID:
-		d, err := s.groups.RevokeToken(ctx, p, db, docid)
-		if err != nil {
-			return err
-		}
-		return writeDocResult(w, http.StatusOK, d)
 	}
-	return fault.New(fault.NotFound, "missing")
+	body, err := s.readBody(w, r)
+	if err != nil {
+		return err
+	}
+	if len(body) > 0 {
+		if err := requireJSON(r); err != nil {
+			return err
+		}
+	}
+	res, err := u.Handle(r.Context(), module.UpdateCall{
+		DB: db, DocID: r.PathValue("docid"), Principal: p, Body: body, Query: r.URL.Query(),
+	})
+	if err != nil {
+		return err
+	}
+	status := res.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	answer := map[string]any{"ok": true, "id": res.Doc.ID, "rev": res.Doc.Rev}
+	for k, v := range res.Extra {
+		answer[k] = v
+	}
+	if res.Doc.Rev != "" {
+		w.Header().Set("ETag", `"`+res.Doc.Rev+`"`)
+	}
+	writeJSON(w, status, answer)
+	return nil
+}
+
+// accessOp maps a handler's declared access to the database operation the
+// core checks; false when the core checks none (the handler decides, or the
+// route is public).
+func accessOp(a module.Access) (access.Op, bool) {
+	switch a {
+	case module.AccessRead:
+		return access.Read, true
+	case module.AccessWrite:
+		return access.Write, true
+	case module.AccessAdmin:
+		return access.Admin, true
+	}
+	return 0, false
+}
+
+// moduleRoute wraps a module's route with the checks the core owns: sign-in
+// and the access its declaration names on the {db} of its path, and the
+// body limit.
+func (s *Server) moduleRoute(rt module.Route) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if rt.Access != module.AccessPublic {
+			if _, err := requireUser(r); err != nil {
+				return err
+			}
+		}
+		if op, check := accessOp(rt.Access); check && r.PathValue("db") != "" {
+			if _, _, err := s.dbAccess(r, op); err != nil {
+				return err
+			}
+		}
+		limit := s.maxBody
+		if rt.MaxBody > 0 {
+			limit = rt.MaxBody
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
+		return rt.Handle(w, r)
+	}
 }

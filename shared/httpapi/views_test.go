@@ -16,7 +16,7 @@ import (
 func (e *docEnv) drain() {
 	e.t.Helper()
 	ob := e.st.(store.Outbox)
-	c := stream.New(e.st, stream.Options{})
+	c := stream.New(e.st, e.reg.StreamOptions())
 	for {
 		es, err := ob.ReadOutbox(e.t.Context(), 0)
 		if err != nil {

@@ -66,7 +66,10 @@ type DBInfo struct {
 
 // ListQuery selects one klass of one database in SortKey order.
 type ListQuery struct {
-	Klass      string
+	Klass string
+	// Prefix keeps the documents whose SortKey starts with it (a module
+	// that pages a subset, such as open tickets, prefixes their sort keys).
+	Prefix     string
 	Descending bool
 	Limit      int    // <= 0 means no limit
 	After      string // opaque cursor returned as Page.Next; "" starts at the beginning

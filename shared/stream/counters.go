@@ -35,7 +35,7 @@ const (
 // lists), parts of another record (comments, checklists, contract items),
 // derived data (wallet balances), people rather than data (memberships,
 // tokens: users are unlimited on every plan), and the stream's own output.
-var notRecords = map[string]bool{
+var builtinNotRecords = map[string]bool{
 	"Adjustment": true, "Phone": true, "Address": true,
 	"Comment": true, "TicketChecklist": true, "ContractItem": true,
 	"WalletBalance": true, "Membership": true, "UserToken": true, "User": true,
@@ -43,7 +43,7 @@ var notRecords = map[string]bool{
 }
 
 // counted reports whether documents of klass count as records.
-func counted(klass string) bool { return klass != "" && !notRecords[klass] }
+func (c *Consumer) counted(klass string) bool { return klass != "" && !c.notRecords[klass] }
 
 // KlassCount is the usage of one klass.
 type KlassCount struct {
@@ -51,69 +51,95 @@ type KlassCount struct {
 	Bytes   int64 `json:"bytes"`
 }
 
-// Counts is a database's aggregate. Priority keys are the ticket's
-// "priority" string ("" when it has none). Zero entries are dropped, so
-// equal counts have equal encodings.
-type Counts struct {
-	Klass       map[string]KlassCount `json:"klass,omitempty"`
-	OpenTickets map[string]int64      `json:"open,omitempty"`
-	Tickets     map[string]int64      `json:"tickets,omitempty"`
+// Tally is a named set of counts that a module keeps exact through the
+// stream (open tickets by priority, wallet balances, drive bytes…): for each
+// live document of one of Klasses, Of says what it adds to which key. Of
+// must depend on the document's body alone, so that a recount from the
+// documents gives the same numbers as the stream.
+type Tally struct {
+	Name    string
+	Klasses []string
+	Of      func(doc Fields) map[string]int64
 }
+
+// Counts is a database's aggregate: records and bytes per klass (usage and
+// plan limits) and the modules' tallies (name → key → amount). Zero entries
+// are dropped, so equal counts have equal encodings.
+type Counts struct {
+	Klass   map[string]KlassCount       `json:"klass,omitempty"`
+	Tallies map[string]map[string]int64 `json:"tallies,omitempty"`
+}
+
+// Tally returns the counts of one tally (nil when it has none).
+func (c Counts) Tally(name string) map[string]int64 { return c.Tallies[name] }
 
 // contribution is what one document adds to its database's Counts, as of
 // the change with sequence Seq.
 type contribution struct {
-	Seq      uint64 `json:"seq"`
-	Klass    string `json:"klass,omitempty"`
-	Bytes    int64  `json:"bytes,omitempty"`
-	Ticket   bool   `json:"ticket,omitempty"`
-	Priority string `json:"priority,omitempty"`
-	Open     bool   `json:"open,omitempty"`
-	Deleted  bool   `json:"deleted,omitempty"`
+	Seq     uint64                      `json:"seq"`
+	Klass   string                      `json:"klass,omitempty"`
+	Bytes   int64                       `json:"bytes,omitempty"`
+	Tallies map[string]map[string]int64 `json:"tallies,omitempty"`
+	Deleted bool                        `json:"deleted,omitempty"`
 }
 
 // contributionOf computes a revision's contribution.
-func contributionOf(d store.Doc) contribution {
-	c := contribution{Seq: d.Seq, Klass: d.Klass}
-	if c.Klass == "" {
-		c.Klass = bodyKlass(d.Body)
+func (c *Consumer) contributionOf(d store.Doc) contribution {
+	k := contribution{Seq: d.Seq, Klass: d.Klass}
+	if k.Klass == "" {
+		k.Klass = bodyKlass(d.Body)
 	}
 	if d.Deleted {
-		c.Deleted = true
-		return c
+		k.Deleted = true
+		return k
 	}
-	c.Bytes = int64(len(d.Body))
-	if c.Klass == klassTicket {
-		f := fields(d.Body)
-		c.Ticket = true
-		c.Priority = str(f["priority"])
-		c.Open = !closedStatus(str(f["status"]))
+	k.Bytes = int64(len(d.Body))
+	tallies := c.tallies[k.Klass]
+	if len(tallies) == 0 {
+		return k
 	}
-	return c
+	f := fields(d.Body)
+	for _, t := range tallies {
+		for key, n := range t.Of(f) {
+			if n == 0 {
+				continue
+			}
+			if k.Tallies == nil {
+				k.Tallies = map[string]map[string]int64{}
+			}
+			if k.Tallies[t.Name] == nil {
+				k.Tallies[t.Name] = map[string]int64{}
+			}
+			k.Tallies[t.Name][key] += n
+		}
+	}
+	return k
 }
 
-// add adds (sign 1) or removes (sign -1) a contribution.
-func (c *Counts) add(k contribution, sign int64) {
-	if k.Deleted || !counted(k.Klass) {
+// add adds (sign 1) or removes (sign -1) a contribution; records and bytes
+// only when k's klass counts as records.
+func (c *Counts) add(k contribution, records bool, sign int64) {
+	if k.Deleted {
 		return
 	}
-	if c.Klass == nil {
-		c.Klass = map[string]KlassCount{}
-	}
-	kc := c.Klass[k.Klass]
-	kc.Records += sign
-	kc.Bytes += sign * k.Bytes
-	c.Klass[k.Klass] = kc
-	if k.Ticket {
-		if c.Tickets == nil {
-			c.Tickets = map[string]int64{}
+	if records {
+		if c.Klass == nil {
+			c.Klass = map[string]KlassCount{}
 		}
-		c.Tickets[k.Priority] += sign
-		if k.Open {
-			if c.OpenTickets == nil {
-				c.OpenTickets = map[string]int64{}
-			}
-			c.OpenTickets[k.Priority] += sign
+		kc := c.Klass[k.Klass]
+		kc.Records += sign
+		kc.Bytes += sign * k.Bytes
+		c.Klass[k.Klass] = kc
+	}
+	for name, m := range k.Tallies {
+		if c.Tallies == nil {
+			c.Tallies = map[string]map[string]int64{}
+		}
+		if c.Tallies[name] == nil {
+			c.Tallies[name] = map[string]int64{}
+		}
+		for key, n := range m {
+			c.Tallies[name][key] += sign * n
 		}
 	}
 }
@@ -125,21 +151,21 @@ func (c *Counts) normalize() {
 			delete(c.Klass, k)
 		}
 	}
-	for _, m := range []map[string]int64{c.OpenTickets, c.Tickets} {
+	if len(c.Klass) == 0 {
+		c.Klass = nil
+	}
+	for name, m := range c.Tallies {
 		for k, v := range m {
 			if v == 0 {
 				delete(m, k)
 			}
 		}
+		if len(m) == 0 {
+			delete(c.Tallies, name)
+		}
 	}
-	if len(c.Klass) == 0 {
-		c.Klass = nil
-	}
-	if len(c.OpenTickets) == 0 {
-		c.OpenTickets = nil
-	}
-	if len(c.Tickets) == 0 {
-		c.Tickets = nil
+	if len(c.Tallies) == 0 {
+		c.Tallies = nil
 	}
 }
 
@@ -172,17 +198,18 @@ func readCounts(ctx context.Context, st store.Store, db string) (Counts, []byte,
 
 // Recount computes db's counts from its documents: what the aggregate must
 // equal once the stream has caught up (tests; a repair tool).
-func Recount(ctx context.Context, st store.Store, db string) (Counts, error) {
-	docs, err := st.AllDocs(ctx, db, store.AllDocsQuery{})
+func (c *Consumer) Recount(ctx context.Context, db string) (Counts, error) {
+	docs, err := c.st.AllDocs(ctx, db, store.AllDocsQuery{})
 	if err != nil {
 		return Counts{}, errDB(db, "recount", err)
 	}
-	var c Counts
+	var n Counts
 	for _, d := range docs {
-		c.add(contributionOf(d), 1)
+		k := c.contributionOf(d)
+		n.add(k, c.counted(k.Klass), 1)
 	}
-	c.normalize()
-	return c, nil
+	n.normalize()
+	return n, nil
 }
 
 // applyCounters folds the newest revision of each document into db's
@@ -252,11 +279,11 @@ func (c *Consumer) tryChunk(ctx context.Context, db string, docs []store.Doc) er
 		if prev[i].value != nil && d.Seq <= prev[i].c.Seq {
 			continue // already counted, or older than what is
 		}
-		next := contributionOf(d)
+		next := c.contributionOf(d)
 		if prev[i].value != nil {
-			counts.add(prev[i].c, -1)
+			counts.add(prev[i].c, c.counted(prev[i].c.Klass), -1)
 		}
-		counts.add(next, 1)
+		counts.add(next, c.counted(next.Klass), 1)
 		raw, err := json.Marshal(next)
 		if err != nil {
 			return err

@@ -18,7 +18,7 @@ import (
 func startDrain(t *testing.T, st *bolt.Store) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	c := stream.New(st, stream.Options{})
+	c := newConsumer(st)
 	go func() { done <- c.Drain(ctx, st) }()
 	stopped := false
 	stop = func() {
@@ -75,13 +75,13 @@ func TestDrain(t *testing.T) {
 	startDrain(t, st)
 	took := waitDrained(t, st)
 	t.Logf("drained a backlog of %d changes in %v (%.0f changes/s)", len(w.Changes), took, float64(len(w.Changes))/took.Seconds())
-	streamtest.CheckCounts(t, st, db)
+	streamtest.CheckCounts(t, newConsumer(st), st, db)
 	streamtest.CheckHistory(t, st, db, w.Changes)
 
 	// Live writes while the drain runs.
 	w.RandomMix(4, 200)
 	waitDrained(t, st)
-	streamtest.CheckCounts(t, st, db)
+	streamtest.CheckCounts(t, newConsumer(st), st, db)
 	streamtest.CheckHistory(t, st, db, w.Changes)
 }
 
@@ -105,7 +105,7 @@ func TestDrainRedelivery(t *testing.T) {
 	for i, e := range entries {
 		batch[i] = e.Change
 	}
-	if err := stream.New(st, stream.Options{}).Apply(t.Context(), batch); err != nil {
+	if err := newConsumer(st).Apply(t.Context(), batch); err != nil {
 		t.Fatal(err)
 	}
 	// The crash: closed before the acknowledgement.
@@ -125,6 +125,6 @@ func TestDrainRedelivery(t *testing.T) {
 	stop := startDrain(t, st)
 	waitDrained(t, st)
 	stop()
-	streamtest.CheckCounts(t, st, db)
+	streamtest.CheckCounts(t, newConsumer(st), st, db)
 	streamtest.CheckHistory(t, st, db, w.Changes)
 }

@@ -22,6 +22,7 @@ import (
 //	confirm / unconfirm  a money record's "confirmed" flips
 //	status               "status" changes (any klass: tickets, memberships…)
 //	close / open         a ticket's status enters / leaves done or cancel
+//	                     (the ticket module's EventRule; modules add theirs)
 //	bookmark             "bookmark" changes (memberships)
 //	billing-email        the billing-email adjustment changes
 //	comment              a Comment is created
@@ -95,7 +96,7 @@ func HistoryID(db, id, rev string) string {
 func (c *Consumer) writeHistory(ctx context.Context, changes []store.Change) error {
 	return forEach(ctx, len(changes), c.par, func(ctx context.Context, i int) error {
 		ch := changes[i]
-		d, err := HistoryDoc(ch)
+		d, err := c.HistoryDoc(ch)
 		if err != nil {
 			return errDB(ch.DB, "history of "+ch.New.ID, err)
 		}
@@ -115,7 +116,7 @@ func (c *Consumer) writeHistory(ctx context.Context, changes []store.Change) err
 // HistoryDoc builds the history entry of a tracked change (Rev "" so that
 // Put only creates it). Undecodable bodies still give an entry: history
 // must not stall the stream on one odd document.
-func HistoryDoc(ch store.Change) (store.Doc, error) {
+func (c *Consumer) HistoryDoc(ch store.Change) (store.Doc, error) {
 	klass, _ := trackedKlass(ch)
 	newBody := fields(ch.New.Body)
 	var oldBody map[string]json.RawMessage
@@ -130,6 +131,19 @@ func HistoryDoc(ch store.Change) (store.Doc, error) {
 		Seq:      ch.New.Seq,
 	}
 	h.Event, h.Events, h.Changed, h.Transitions = classify(ch, klass, oldBody, newBody)
+	if h.Event != EventDestroy {
+		var old Fields
+		if h.Event != EventCreate {
+			old = oldBody
+		}
+		for _, rule := range c.events[klass] {
+			for _, e := range rule(old, newBody) {
+				if !slices.Contains(h.Events, e) {
+					h.Events = append(h.Events, e)
+				}
+			}
+		}
+	}
 	h.Whodunnit = who(newBody["updated_by"])
 	h.CreatedAt = str(newBody["updated_at"])
 	h.Label = label(newBody)
@@ -202,15 +216,6 @@ func classify(ch store.Change, klass string, oldBody, newBody map[string]json.Ra
 	if slices.Contains(changed, "status") {
 		events = append(events, EventStatus)
 		note("status")
-		if klass == klassTicket {
-			was, is := closedStatus(str(oldBody["status"])), closedStatus(str(newBody["status"]))
-			switch {
-			case is && !was:
-				events = append(events, EventClose)
-			case was && !is:
-				events = append(events, EventOpen)
-			}
-		}
 	}
 	if slices.Contains(changed, "bookmark") {
 		events = append(events, EventBookmark)
@@ -224,11 +229,8 @@ func classify(ch store.Change, klass string, oldBody, newBody map[string]json.Ra
 	return EventUpdate, events, changed, tr
 }
 
-// closedStatus reports the ticket statuses that end the work.
-func closedStatus(s string) bool { return s == "done" || s == "cancel" }
-
 // fields decodes a body's top-level members; nil when it is not an object.
-func fields(body []byte) map[string]json.RawMessage {
+func fields(body []byte) Fields {
 	if len(body) == 0 {
 		return nil
 	}

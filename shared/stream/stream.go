@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -37,24 +38,50 @@ import (
 const (
 	KlassDocumentChange = "DocumentChange"
 	KlassCounter        = "Counter"
-	klassTicket         = "Ticket"
 )
 
-// Options configures New. The zero value is fine.
+// Options configures New. The zero value is fine. Modules contribute
+// Tallies, Events and Reactions through the module seam (shared/module).
 type Options struct {
 	Logger *slog.Logger // nil = discard
 	// Parallelism bounds concurrent store calls of one Apply (0 = 32):
 	// history writes in parallel share the embedded store's fsyncs and
 	// hide DynamoDB's latency.
 	Parallelism int
+	// Tallies are the modules' counts kept with the records per klass.
+	Tallies []Tally
+	// Events adds module-specific timeline event types, per klass.
+	Events map[string][]EventRule
+	// Reactions run after history and counters for changes of their klasses.
+	Reactions []Reaction
+	// NotRecords adds klasses that do not count as records (plan limits) to
+	// the spec's list (subrecords, configuration, people).
+	NotRecords []string
+}
+
+// EventRule returns the extra timeline event types a change of one klass
+// shows (old is nil on create), after the generic ones.
+type EventRule func(old, new Fields) []string
+
+// Reaction is a module's follow-up to committed changes of its klasses (mail
+// triggers, derived documents). Delivery is at-least-once and may reorder
+// changes of different documents, so React must be idempotent.
+type Reaction struct {
+	Name    string
+	Klasses []string
+	React   func(ctx context.Context, ch store.Change) error
 }
 
 // Consumer applies changes to a store. It is safe for concurrent use; two
 // consumers of the same store (two Lambda shards) stay exact too.
 type Consumer struct {
-	st  store.Store
-	log *slog.Logger
-	par int
+	st         store.Store
+	log        *slog.Logger
+	par        int
+	tallies    map[string][]Tally // klass → tallies that look at it
+	events     map[string][]EventRule
+	reactions  map[string][]Reaction
+	notRecords map[string]bool
 }
 
 // New returns a consumer writing history and counters into st.
@@ -67,14 +94,37 @@ func New(st store.Store, opts Options) *Consumer {
 	if par <= 0 {
 		par = 32
 	}
-	return &Consumer{st: st, log: log, par: par}
+	c := &Consumer{
+		st: st, log: log, par: par,
+		tallies:    map[string][]Tally{},
+		events:     opts.Events,
+		reactions:  map[string][]Reaction{},
+		notRecords: maps.Clone(builtinNotRecords),
+	}
+	for _, t := range opts.Tallies {
+		for _, k := range t.Klasses {
+			c.tallies[k] = append(c.tallies[k], t)
+		}
+	}
+	for _, r := range opts.Reactions {
+		for _, k := range r.Klasses {
+			c.reactions[k] = append(c.reactions[k], r)
+		}
+	}
+	for _, k := range opts.NotRecords {
+		c.notRecords[k] = true
+	}
+	return c
 }
+
+// counts reports whether the counters look at documents of klass at all.
+func (c *Consumer) counts(klass string) bool { return c.counted(klass) || len(c.tallies[klass]) > 0 }
 
 // Apply processes a batch of changes: history entries and counters. It
 // returns the first error; the caller redelivers the batch (or the rest of
 // it), which is safe because every step is idempotent.
 func (c *Consumer) Apply(ctx context.Context, changes []store.Change) error {
-	var hist []store.Change
+	var hist, reacting []store.Change
 	latest := map[string]map[string]store.Doc{} // db → id → newest revision seen
 	for _, ch := range changes {
 		klass, ok := trackedKlass(ch)
@@ -82,7 +132,10 @@ func (c *Consumer) Apply(ctx context.Context, changes []store.Change) error {
 			continue
 		}
 		hist = append(hist, ch)
-		if !counted(klass) {
+		if len(c.reactions[klass]) > 0 {
+			reacting = append(reacting, ch)
+		}
+		if !c.counts(klass) {
 			continue
 		}
 		docs := latest[ch.DB]
@@ -108,7 +161,7 @@ func (c *Consumer) Apply(ctx context.Context, changes []store.Change) error {
 	// History and the counters of each db touch different keys, so they
 	// run side by side: on the embedded store their transactions share
 	// fsyncs, on DynamoDB their latencies overlap.
-	return forEach(ctx, 1+len(dbs), min(1+len(dbs), c.par), func(ctx context.Context, i int) error {
+	err := forEach(ctx, 1+len(dbs), min(1+len(dbs), c.par), func(ctx context.Context, i int) error {
 		if i == 0 {
 			return c.writeHistory(ctx, hist)
 		}
@@ -120,6 +173,24 @@ func (c *Consumer) Apply(ctx context.Context, changes []store.Change) error {
 		slices.SortFunc(docs, func(a, b store.Doc) int { return strings.Compare(a.ID, b.ID) })
 		return c.applyCounters(ctx, db, docs)
 	})
+	if err != nil {
+		return err
+	}
+	return c.react(ctx, reacting)
+}
+
+// react runs the modules' reactions, one change after another in delivery
+// order (a reaction may depend on the counters just written).
+func (c *Consumer) react(ctx context.Context, changes []store.Change) error {
+	for _, ch := range changes {
+		klass, _ := trackedKlass(ch)
+		for _, r := range c.reactions[klass] {
+			if err := r.React(ctx, ch); err != nil {
+				return errDB(ch.DB, "reaction "+r.Name+" to "+ch.New.ID, err)
+			}
+		}
+	}
+	return nil
 }
 
 // systemDB reports the databases the stream leaves alone: users, Group

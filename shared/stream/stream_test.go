@@ -19,6 +19,7 @@ import (
 	"github.com/oficina/oficina/shared/store/dynamo/ddblocal"
 	"github.com/oficina/oficina/shared/stream"
 	"github.com/oficina/oficina/shared/stream/streamtest"
+	"github.com/oficina/oficina/shared/ticket"
 )
 
 func TestMain(m *testing.M) { os.Exit(ddblocal.Main(m)) }
@@ -58,6 +59,15 @@ func openDynamo(t *testing.T) store.Store {
 	return dynamo.New(client, table)
 }
 
+// newConsumer is the consumer with the ticket module's tallies and event
+// types, which the workload's tickets exercise.
+func newConsumer(st store.Store) *stream.Consumer {
+	return stream.New(st, stream.Options{
+		Tallies: ticket.Tallies(),
+		Events:  map[string][]stream.EventRule{ticket.KlassTicket: {ticket.CloseOpenEvents}},
+	})
+}
+
 func apply(t *testing.T, c *stream.Consumer, changes []store.Change) {
 	t.Helper()
 	if err := c.Apply(t.Context(), changes); err != nil {
@@ -73,11 +83,11 @@ func TestApplyTwice(t *testing.T) {
 			st := b.open(t)
 			w := streamtest.NewWriter(t, st, db)
 			w.RandomMix(7, 120)
-			c := stream.New(st, stream.Options{})
+			c := newConsumer(st)
 
 			apply(t, c, w.Changes)
 			first := streamtest.Take(t, st, db, w.IDs())
-			streamtest.CheckCounts(t, st, db)
+			streamtest.CheckCounts(t, newConsumer(st), st, db)
 			streamtest.CheckHistory(t, st, db, w.Changes)
 			if first.Counts == "" || len(first.History) == 0 {
 				t.Fatalf("nothing written: %+v", first)
@@ -103,7 +113,7 @@ func TestRandomMix(t *testing.T) {
 			st := b.open(t)
 			w := streamtest.NewWriter(t, st, db)
 			w.RandomMix(42, 1000)
-			c := stream.New(st, stream.Options{})
+			c := newConsumer(st)
 			r := rand.New(rand.NewPCG(42, 43))
 			start := time.Now()
 			for i := 0; i < len(w.Changes); {
@@ -118,9 +128,9 @@ func TestRandomMix(t *testing.T) {
 				i += n
 			}
 			t.Logf("%s: applied %d changes in %v", b.name, len(w.Changes), time.Since(start))
-			got := streamtest.CheckCounts(t, st, db)
+			got := streamtest.CheckCounts(t, newConsumer(st), st, db)
 			streamtest.CheckHistory(t, st, db, w.Changes)
-			if len(got.Klass) < 4 || len(got.Tickets) < 3 || len(got.OpenTickets) < 3 {
+			if len(got.Klass) < 4 || len(got.Tally(ticket.TallyByPriority)) < 3 || len(got.Tally(ticket.TallyOpenByPriority)) < 3 {
 				t.Fatalf("the workload should leave several klasses and priorities: %+v", got)
 			}
 		})
@@ -134,7 +144,7 @@ func TestOutOfOrder(t *testing.T) {
 		t.Run(b.name, func(t *testing.T) {
 			st := b.open(t)
 			w := streamtest.NewWriter(t, st, db)
-			c := stream.New(st, stream.Options{})
+			c := newConsumer(st)
 			const a, z = "tik-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "tik-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
 			w.Put(a, map[string]any{"klass": "Ticket", "priority": "high", "status": "open"})
 			w.Put(a, map[string]any{"klass": "Ticket", "priority": "low", "status": "done"})
@@ -144,10 +154,10 @@ func TestOutOfOrder(t *testing.T) {
 			apply(t, c, []store.Change{ch[1]})
 			apply(t, c, []store.Change{ch[0]})
 			apply(t, c, []store.Change{ch[3], ch[2]})
-			got := streamtest.CheckCounts(t, st, db)
+			got := streamtest.CheckCounts(t, newConsumer(st), st, db)
 			want := stream.Counts{
 				Klass:   map[string]stream.KlassCount{"Ticket": {Records: 1, Bytes: got.Klass["Ticket"].Bytes}},
-				Tickets: map[string]int64{"low": 1},
+				Tallies: map[string]map[string]int64{ticket.TallyByPriority: {"low": 1}},
 			}
 			g, _ := json.Marshal(got)
 			wt, _ := json.Marshal(want)
@@ -163,7 +173,7 @@ func TestOutOfOrder(t *testing.T) {
 // neither history nor counters; uncounted klasses get history only.
 func TestSkipped(t *testing.T) {
 	st := openBolt(t)
-	c := stream.New(st, stream.Options{})
+	c := newConsumer(st)
 	users := streamtest.NewWriter(t, st, "_users")
 	users.Put("usr-33333333333333333333333333333333", map[string]any{"klass": "User", "fullname": "Ana"})
 	w := streamtest.NewWriter(t, st, db)
@@ -238,7 +248,7 @@ func TestEvents(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := stream.HistoryDoc(store.Change{DB: db, Old: tc.old, New: *tc.new})
+			d, err := newConsumer(nil).HistoryDoc(store.Change{DB: db, Old: tc.old, New: *tc.new})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -258,7 +268,7 @@ func TestEvents(t *testing.T) {
 		})
 	}
 	// The destroyed item keeps its label from the old revision.
-	d, _ := stream.HistoryDoc(store.Change{DB: db, Old: tests[len(tests)-1].old, New: *tests[len(tests)-1].new})
+	d, _ := newConsumer(nil).HistoryDoc(store.Change{DB: db, Old: tests[len(tests)-1].old, New: *tests[len(tests)-1].new})
 	var h stream.History
 	_ = json.Unmarshal(d.Body, &h)
 	if h.Label != "T" {

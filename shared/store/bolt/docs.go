@@ -207,6 +207,16 @@ func (s *Store) List(ctx context.Context, db string, q store.ListQuery) (store.P
 		}
 	}
 	prefix := klassPrefix(q.Klass)
+	// scan bounds the walk: the klass, narrowed to sort keys starting with
+	// q.Prefix (escaping keeps prefixes: no terminator is appended).
+	scan := bytes.Clone(prefix)
+	for i := 0; i < len(q.Prefix); i++ {
+		if q.Prefix[i] == 0 {
+			scan = append(scan, 0, 0xFF)
+		} else {
+			scan = append(scan, q.Prefix[i])
+		}
+	}
 	var page store.Page
 	err := s.viewDB(ctx, db, func(b *bbolt.Bucket) error {
 		docs := b.Bucket(bucketDocs)
@@ -216,11 +226,11 @@ func (s *Store) List(ctx context.Context, db string, q store.ListQuery) (store.P
 		step := c.Next
 		if q.Descending {
 			step = c.Prev
-			// Start below the cursor, or below the end of the klass range
-			// (the prefix with its terminator raised from 00 00 to 00 01).
+			// Start below the cursor, or below the end of the scanned range
+			// (the smallest key above every key starting with scan).
 			target := append(bytes.Clone(prefix), after...)
 			if len(after) == 0 {
-				target[len(target)-1] = 1
+				target = successor(scan)
 			}
 			if k, v = c.Seek(target); k == nil {
 				k, v = c.Last()
@@ -229,12 +239,15 @@ func (s *Store) List(ctx context.Context, db string, q store.ListQuery) (store.P
 			}
 		} else {
 			target := append(bytes.Clone(prefix), after...)
+			if len(after) == 0 {
+				target = scan
+			}
 			k, v = c.Seek(target)
 			if len(after) > 0 && bytes.Equal(k, target) {
 				k, v = c.Next()
 			}
 		}
-		for ; k != nil && bytes.HasPrefix(k, prefix); k, v = step() {
+		for ; k != nil && bytes.HasPrefix(k, scan); k, v = step() {
 			suffix := k[len(prefix):]
 			id, ok := cutTerm(suffix)
 			if !ok {
@@ -253,7 +266,7 @@ func (s *Store) List(ctx context.Context, db string, q store.ListQuery) (store.P
 				// Only hand out a cursor when another doc follows, so the
 				// last page never leads to an empty one.
 				next := base64.RawURLEncoding.EncodeToString(suffix)
-				if k, _ = step(); k != nil && bytes.HasPrefix(k, prefix) {
+				if k, _ = step(); k != nil && bytes.HasPrefix(k, scan) {
 					page.Next = next
 				}
 				break
@@ -265,6 +278,18 @@ func (s *Store) List(ctx context.Context, db string, q store.ListQuery) (store.P
 		return store.Page{}, err
 	}
 	return page, nil
+}
+
+// successor is the smallest byte string above every string starting with b.
+func successor(b []byte) []byte {
+	out := bytes.Clone(b)
+	for i := len(out) - 1; i >= 0; i-- {
+		if out[i] < 0xFF {
+			out[i]++
+			return out[:i+1]
+		}
+	}
+	return nil // b is all 0xFF: nothing is above it; Seek(nil) goes to the start, never used
 }
 
 // AllDocs implements store.Store.

@@ -502,6 +502,13 @@ func (st *Store) List(ctx context.Context, db string, q store.ListQuery) (store.
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": str(pk)},
 		ScanIndexForward:          aws.Bool(!q.Descending),
 	}
+	if q.Prefix != "" {
+		// The index key is "<sort key>#<id>", so a sort-key prefix is a
+		// key prefix: the query reads only the matching items.
+		in.KeyConditionExpression = aws.String("#pk = :pk AND begins_with(#sk, :prefix)")
+		in.ExpressionAttributeNames["#sk"] = attrGSI1SK
+		in.ExpressionAttributeValues[":prefix"] = str(q.Prefix)
+	}
 	if q.After != "" {
 		key, err := decodeCursor(q.After, db, pk)
 		if err != nil {

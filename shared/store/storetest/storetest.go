@@ -39,6 +39,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ConcurrentCreate", testConcurrentCreate},
 		{"List", testList},
 		{"ListPaging", testListPaging},
+		{"ListPrefixPaging", testListPrefixPaging},
 		{"ListMoves", testListMoves},
 		{"AllDocs", testAllDocs},
 		{"Changes", testChanges},
@@ -670,6 +671,14 @@ func testList(t *testing.T, s store.Store) {
 		{store.ListQuery{Klass: "task", Limit: 100}, []string{"t2", "t4", "t3", "t5", "t1"}},
 		{store.ListQuery{Klass: "nothing"}, nil},
 		{store.ListQuery{Klass: "nothing", Descending: true, Limit: 3}, nil},
+		// Prefix narrows to sort keys that start with it, in order.
+		{store.ListQuery{Klass: "task", Prefix: "2024-01"}, []string{"t2", "t4"}},
+		{store.ListQuery{Klass: "task", Prefix: "2024-01", Descending: true}, []string{"t4", "t2"}},
+		{store.ListQuery{Klass: "task", Prefix: "2024-02", Descending: true}, []string{"t5", "t3"}},
+		{store.ListQuery{Klass: "task", Prefix: "2024-0", Descending: true}, []string{"t1", "t5", "t3", "t4", "t2"}},
+		{store.ListQuery{Klass: "task", Prefix: "2024-04"}, nil},
+		{store.ListQuery{Klass: "task", Prefix: "2025", Descending: true}, nil},
+		{store.ListQuery{Klass: "note", Prefix: "2024-05"}, []string{"n2"}},
 	}
 	for _, c := range cases {
 		p := list(t, s, db, c.q)
@@ -679,6 +688,43 @@ func testList(t *testing.T, s store.Store) {
 		}
 		for _, d := range p.Docs {
 			sameDoc(t, "listed doc", d, stored[d.ID])
+		}
+	}
+}
+
+// listAll follows Next cursors page by page and returns every doc.
+func listAll(t *testing.T, s store.Store, db string, q store.ListQuery) []store.Doc {
+	t.Helper()
+	var out []store.Doc
+	for range 100 {
+		p := list(t, s, db, q)
+		out = append(out, p.Docs...)
+		if p.Next == "" {
+			return out
+		}
+		q.After = p.Next
+	}
+	t.Fatalf("List %+v: more than 100 pages", q)
+	return nil
+}
+
+func testListPrefixPaging(t *testing.T, s store.Store) {
+	const db = "prefixpaging"
+	createDB(t, s, db)
+	var docs []listed
+	for i := range 12 {
+		group := []string{"open#", "closed#", "openish#"}[i%3]
+		docs = append(docs, listed{fmt.Sprintf("d%02d", i), "ticket", fmt.Sprintf("%s2024-%02d", group, 12-i)})
+	}
+	putAll(t, s, db, docs)
+	for _, desc := range []bool{false, true} {
+		for _, limit := range []int{1, 2, 3, 10} {
+			got := listAll(t, s, db, store.ListQuery{Klass: "ticket", Prefix: "open#", Descending: desc, Limit: limit})
+			want := []string{"d09", "d06", "d03", "d00"} // sort keys open#2024-03 … open#2024-12
+			if desc {
+				slices.Reverse(want)
+			}
+			wantIDs(t, fmt.Sprintf("prefix pages of %d, descending %v", limit, desc), got, want)
 		}
 	}
 }

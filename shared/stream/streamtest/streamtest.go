@@ -265,14 +265,15 @@ func history(t testing.TB, st store.Store, db string) []store.Doc {
 	}
 }
 
-// CheckCounts fails t unless db's counters equal a recount of its documents.
-func CheckCounts(t testing.TB, st store.Store, db string) stream.Counts {
+// CheckCounts fails t unless db's counters equal a recount of its documents
+// by c (whose tallies the counters were kept with).
+func CheckCounts(t testing.TB, c *stream.Consumer, st store.Store, db string) stream.Counts {
 	t.Helper()
 	got, err := stream.Read(context.Background(), st, db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := stream.Recount(context.Background(), st, db)
+	want, err := c.Recount(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,16 @@
+package app
+
+import (
+	"github.com/oficina/oficina/shared/accounts"
+	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/ticket"
+)
+
+// Modules lists every module of the product, in registration order. This is
+// the one place a new module is wired in.
+func Modules(d module.Deps, acc *accounts.Service) []module.Module {
+	return []module.Module{
+		acc, // Groups: accept, bookmark, tokens
+		ticket.New(d),
+	}
+}
