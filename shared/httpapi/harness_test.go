@@ -13,11 +13,11 @@ import (
 
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/docs"
-	"github.com/oficina/oficina/shared/module"
-	"github.com/oficina/oficina/shared/ticket"
 	"github.com/oficina/oficina/shared/ids"
+	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/store"
 	"github.com/oficina/oficina/shared/store/bolt"
+	"github.com/oficina/oficina/shared/ticket"
 )
 
 // tokenAuth stands in for the auth service in the document API tests: the
