@@ -15,8 +15,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	ddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
-	streamtypes "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/oficina/oficina/shared/store"
@@ -51,121 +49,18 @@ func newTable(t *testing.T) (endpoint string, client *dynamodb.Client, table str
 }
 
 // readStream reads every record of the table's stream from the start,
-// shard by shard, and converts them into Lambda's event records.
+// shard by shard, converted into Lambda's event records.
 func readStream(t *testing.T, endpoint string, client *dynamodb.Client, table string) []events.DynamoDBEventRecord {
 	t.Helper()
-	ctx := t.Context()
-	desc, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+	r, err := ddblocal.NewStreamReader(t.Context(), endpoint, client, table)
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := desc.Table.StreamSpecification
-	if spec == nil || !aws.ToBool(spec.StreamEnabled) || spec.StreamViewType != ddbtypes.StreamViewTypeNewAndOldImages || desc.Table.LatestStreamArn == nil {
-		t.Fatalf("CreateTable did not enable a NEW_AND_OLD_IMAGES stream: %+v", spec)
-	}
-	arn := aws.ToString(desc.Table.LatestStreamArn)
-	opts := client.Options()
-	sc := dynamodbstreams.New(dynamodbstreams.Options{
-		Region: opts.Region, Credentials: opts.Credentials, BaseEndpoint: aws.String(endpoint),
-	})
-	var shards []streamtypes.Shard
-	in := &dynamodbstreams.DescribeStreamInput{StreamArn: aws.String(arn)}
-	for {
-		out, err := sc.DescribeStream(ctx, in)
-		if err != nil {
-			t.Fatalf("DescribeStream: %v", err)
-		}
-		shards = append(shards, out.StreamDescription.Shards...)
-		if out.StreamDescription.LastEvaluatedShardId == nil {
-			break
-		}
-		in.ExclusiveStartShardId = out.StreamDescription.LastEvaluatedShardId
-	}
-	var recs []events.DynamoDBEventRecord
-	for _, sh := range shards {
-		it, err := sc.GetShardIterator(ctx, &dynamodbstreams.GetShardIteratorInput{
-			StreamArn: aws.String(arn), ShardId: sh.ShardId, ShardIteratorType: streamtypes.ShardIteratorTypeTrimHorizon,
-		})
-		if err != nil {
-			t.Fatalf("GetShardIterator: %v", err)
-		}
-		iter := it.ShardIterator
-		for iter != nil {
-			out, err := sc.GetRecords(ctx, &dynamodbstreams.GetRecordsInput{ShardIterator: iter})
-			if err != nil {
-				t.Fatalf("GetRecords: %v", err)
-			}
-			for _, r := range out.Records {
-				recs = append(recs, eventRecord(t, arn, r))
-			}
-			if len(out.Records) == 0 {
-				break // an open shard has no end: empty means caught up
-			}
-			iter = out.NextShardIterator
-		}
+	recs, err := r.Read(t.Context())
+	if err != nil {
+		t.Fatal(err)
 	}
 	return recs
-}
-
-// eventRecord is what Lambda's event source makes of a stream record.
-func eventRecord(t *testing.T, arn string, r streamtypes.Record) events.DynamoDBEventRecord {
-	t.Helper()
-	d := r.Dynamodb
-	e := events.DynamoDBEventRecord{
-		AWSRegion: aws.ToString(r.AwsRegion), EventID: aws.ToString(r.EventID), EventName: string(r.EventName),
-		EventSource: aws.ToString(r.EventSource), EventVersion: aws.ToString(r.EventVersion), EventSourceArn: arn,
-		Change: events.DynamoDBStreamRecord{
-			Keys: image(t, d.Keys), NewImage: image(t, d.NewImage), OldImage: image(t, d.OldImage),
-			SequenceNumber: aws.ToString(d.SequenceNumber), SizeBytes: aws.ToInt64(d.SizeBytes),
-			StreamViewType: string(d.StreamViewType),
-		},
-	}
-	if r.UserIdentity != nil {
-		e.UserIdentity = &events.DynamoDBUserIdentity{Type: aws.ToString(r.UserIdentity.Type), PrincipalID: aws.ToString(r.UserIdentity.PrincipalId)}
-	}
-	return e
-}
-
-func image(t *testing.T, m map[string]streamtypes.AttributeValue) map[string]events.DynamoDBAttributeValue {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]events.DynamoDBAttributeValue, len(m))
-	for k, v := range m {
-		out[k] = eventAttr(t, v)
-	}
-	return out
-}
-
-func eventAttr(t *testing.T, v streamtypes.AttributeValue) events.DynamoDBAttributeValue {
-	switch v := v.(type) {
-	case *streamtypes.AttributeValueMemberS:
-		return events.NewStringAttribute(v.Value)
-	case *streamtypes.AttributeValueMemberN:
-		return events.NewNumberAttribute(v.Value)
-	case *streamtypes.AttributeValueMemberB:
-		return events.NewBinaryAttribute(v.Value)
-	case *streamtypes.AttributeValueMemberBOOL:
-		return events.NewBooleanAttribute(v.Value)
-	case *streamtypes.AttributeValueMemberNULL:
-		return events.NewNullAttribute()
-	case *streamtypes.AttributeValueMemberSS:
-		return events.NewStringSetAttribute(v.Value)
-	case *streamtypes.AttributeValueMemberNS:
-		return events.NewNumberSetAttribute(v.Value)
-	case *streamtypes.AttributeValueMemberBS:
-		return events.NewBinarySetAttribute(v.Value)
-	case *streamtypes.AttributeValueMemberL:
-		l := make([]events.DynamoDBAttributeValue, len(v.Value))
-		for i, e := range v.Value {
-			l[i] = eventAttr(t, e)
-		}
-		return events.NewListAttribute(l)
-	case *streamtypes.AttributeValueMemberM:
-		return events.NewMapAttribute(image(t, v.Value))
-	}
-	t.Fatalf("unexpected stream attribute %T", v)
-	return events.DynamoDBAttributeValue{}
 }
 
 // feed delivers records to the handler in event-source batches, through
@@ -256,7 +151,7 @@ func TestStreamFromDynamoDBLocal(t *testing.T) {
 	recs := readStream(t, endpoint, client, table)
 	docs := 0
 	for _, r := range recs {
-		if _, ok, _ := ChangeOf(r); ok {
+		if _, ok, _ := dynamo.ChangeOf(r); ok {
 			docs++
 		}
 	}
@@ -404,7 +299,7 @@ func TestSampleEvents(t *testing.T) {
 	var changes []store.Change
 	for _, ev := range []events.DynamoDBEvent{batch, del} {
 		for _, r := range ev.Records {
-			ch, ok, err := ChangeOf(r)
+			ch, ok, err := dynamo.ChangeOf(r)
 			if err != nil {
 				t.Fatalf("record %s: %v", r.EventID, err)
 			}

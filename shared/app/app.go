@@ -62,8 +62,23 @@ func Logger(cfg config.Config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
+// Overrides replace adapters that Open would build from the configuration:
+// tests use them to wire the whole product on a store and clock they control.
+type Overrides struct {
+	Store store.Store      // instead of cfg.Store's; the App closes it
+	Mail  mail.Sender      // instead of cfg.Mail's
+	Now   func() time.Time // the clock of every service (default time.Now)
+	// Argon2 replaces the password hashing cost (tests use a cheap one).
+	Argon2 *auth.Argon2Params
+}
+
 // Open builds the product from cfg.
 func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
+	return OpenWith(ctx, cfg, log, Overrides{})
+}
+
+// OpenWith builds the product from cfg with some adapters given.
+func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Overrides) (*App, error) {
 	a := &App{log: log}
 	var awsCfg *aws.Config
 	loadAWS := func() (aws.Config, error) {
@@ -78,8 +93,10 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error
 		return c, nil
 	}
 
-	switch cfg.Store {
-	case "bolt":
+	switch {
+	case over.Store != nil:
+		a.Store = over.Store
+	case cfg.Store == "bolt":
 		if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 			return nil, fmt.Errorf("create data dir: %w", err)
 		}
@@ -88,7 +105,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error
 			return nil, fmt.Errorf("open embedded store: %w", err)
 		}
 		a.Store = st
-	case "dynamo":
+	case cfg.Store == "dynamo":
 		c, err := loadAWS()
 		if err != nil {
 			return nil, err
@@ -101,10 +118,12 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error
 		a.Store = dynamo.New(client, cfg.Table)
 	}
 
-	switch cfg.Mail {
-	case "outbox":
+	switch {
+	case over.Mail != nil:
+		a.Mail = over.Mail
+	case cfg.Mail == "outbox":
 		a.Mail = mail.NewOutbox(filepath.Join(cfg.DataDir, "outbox"), cfg.MailFrom, log)
-	case "ses":
+	case cfg.Mail == "ses":
 		c, err := loadAWS()
 		if err != nil {
 			a.Store.Close()
@@ -118,18 +137,24 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error
 		a.Mail = sender
 	}
 
+	var argon auth.Argon2Params
+	if over.Argon2 != nil {
+		argon = *over.Argon2
+	}
 	a.Auth = auth.New(a.Store, a.Mail, auth.Config{
+		Argon2:       argon,
 		BaseURL:      cfg.BaseURL,
 		ServerAdmins: cfg.ServerAdmins,
 		SessionTTL:   cfg.SessionTTL,
 		RememberTTL:  cfg.RememberTTL,
 		Logger:       log,
+		Now:          over.Now,
 	})
 	if err := a.Auth.EnsureSystemDBs(ctx); err != nil {
 		a.Store.Close()
 		return nil, fmt.Errorf("prepare system databases: %w", err)
 	}
-	a.Docs = docs.New(a.Store, nil)
+	a.Docs = docs.New(a.Store, over.Now)
 	acc, err := accounts.New(accounts.Options{
 		Store: a.Store, Docs: a.Docs, Users: a.Auth, Mail: a.Mail, BaseURL: cfg.BaseURL, Logger: log,
 	})

@@ -15,6 +15,7 @@ import (
 	"net/mail"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -136,21 +137,20 @@ func (k Klass) Rule(refs Refs) docs.Rule {
 // check validates and normalises one field of w.New, returning a message.
 func (f Field) check(ctx context.Context, refs Refs, w *docs.Write) string {
 	if f.ReadOnly {
-		if w.Old != nil {
-			if v, ok := w.Old[f.Name]; ok {
-				w.New[f.Name] = v
-			} else {
-				delete(w.New, f.Name)
-			}
-			return ""
+		// The server sets it (a later rule of the module, or nothing).
+		if v, ok := w.Old[f.Name]; ok && w.Old != nil {
+			w.New[f.Name] = v
+		} else {
+			delete(w.New, f.Name)
 		}
+		return ""
 	}
 	v, present := w.New[f.Name]
 	if !present && w.Old == nil && f.Default != nil {
 		w.New[f.Name] = f.Default
 		v, present = f.Default, true
 	}
-	if !present || v == nil || isBlank(v) {
+	if !present || v == nil || f.blank(v) {
 		if f.Required {
 			return MsgBlank
 		}
@@ -220,7 +220,7 @@ func (f Field) check(ctx context.Context, refs Refs, w *docs.Write) string {
 		}
 	case Enum:
 		s, ok := v.(string)
-		if !ok || !contains(f.Enum, s) {
+		if !ok || !slices.Contains(f.Enum, s) {
 			return MsgNotInList
 		}
 	case Ref:
@@ -378,23 +378,16 @@ func integer(v any) (int64, string) {
 	return 0, MsgNotNumber
 }
 
-func isBlank(v any) bool {
+// blank reports a value that means "not set": an empty or all-space
+// string, or an empty list for the list types.
+func (f Field) blank(v any) bool {
 	switch t := v.(type) {
 	case string:
 		return strings.TrimSpace(t) == ""
 	case []any:
-		return len(t) == 0
+		return len(t) == 0 && (f.Type == Tags || f.Type == List)
 	}
 	return false
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
-}

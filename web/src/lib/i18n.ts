@@ -4,6 +4,7 @@
 
 import i18n, { type BackendModule, type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { mergeAll, type Tree } from '../locales/merge';
 import { KEYS, readStored, writeStored } from './storage';
 
 export const LOCALES = ['en', 'pt-BR'] as const;
@@ -32,9 +33,28 @@ export function initialLocale(): AppLocale {
   return normalizeLocale(readStored(KEYS.locale)) ?? browserLocale();
 }
 
-const loaders: Record<AppLocale, () => Promise<{ default: Record<string, unknown> }>> = {
+// Each language is the shared file plus every feature's own file
+// (features/<area>/locales/<lang>.json), merged (locales/merge.ts).
+const featureFiles: Record<AppLocale, Record<string, () => Promise<Tree>>> = {
+  en: import.meta.glob<Tree>('../features/*/locales/en.json', { import: 'default' }),
+  'pt-BR': import.meta.glob<Tree>('../features/*/locales/pt-BR.json', { import: 'default' }),
+};
+
+const baseFiles: Record<AppLocale, () => Promise<{ default: Tree }>> = {
   en: () => import('../locales/en.json'),
   'pt-BR': () => import('../locales/pt-BR.json'),
+};
+
+async function loadLanguage(lng: AppLocale): Promise<{ default: Tree }> {
+  const files = featureFiles[lng];
+  const names = Object.keys(files);
+  const [base, ...features] = await Promise.all([baseFiles[lng](), ...names.map((n) => files[n]!())]);
+  return { default: mergeAll(base.default, Object.fromEntries(names.map((n, i) => [n, features[i]!]))) };
+}
+
+const loaders: Record<AppLocale, () => Promise<{ default: Tree }>> = {
+  en: () => loadLanguage('en'),
+  'pt-BR': () => loadLanguage('pt-BR'),
 };
 
 const lazyBackend: BackendModule = {

@@ -4,8 +4,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import en from './en.json';
-import ptBR from './pt-BR.json';
+import { EN as en, PT_BR as ptBR } from './eager';
+import { mergeAll, mergeTrees } from './merge';
 
 type Tree = { [k: string]: unknown };
 
@@ -35,6 +35,11 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('i18n resources', () => {
+  it('a feature file merges into the shared tree, and a string defined twice throws', () => {
+    expect(mergeAll({ a: { b: 'x' } }, { f1: { a: { c: 'y' } }, f2: { d: 'z' } })).toEqual({ a: { b: 'x', c: 'y' }, d: 'z' });
+    expect(() => mergeTrees({ a: { b: 'x' } }, { a: { b: 'y' } }, 'f')).toThrow(/a\.b/);
+  });
+
   it('en and pt-BR have exactly the same keys', () => {
     const missingInPt = [...enKeys.keys()].filter((k) => !ptKeys.has(k));
     const missingInEn = [...ptKeys.keys()].filter((k) => !enKeys.has(k));

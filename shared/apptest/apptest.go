@@ -1,0 +1,318 @@
+// Package apptest runs the whole product in a test — every module wired as
+// in production by shared/app, the real auth service, the real write path —
+// on either store: bbolt in a temp dir, or DynamoDB Local (started by the
+// tests, never skipped). Module tests use it to prove each rule on both
+// stores and through every write route, the change stream's counters exact
+// under replay, and tenant isolation.
+//
+//	func TestMain(m *testing.M) { os.Exit(apptest.Main(m)) }
+//
+//	func TestSomething(t *testing.T) {
+//		apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+//			ana := e.SignUp("ana@example.com")
+//			db := e.Group(ana, "Oficina da Ana")
+//			res := ana.Do("POST", "/api/"+db, map[string]any{"klass": "Customer", "name": "Bia"})
+//			res.Expect(t, 201)
+//			e.Drain()          // history and counters, as the stream would
+//			e.CheckCounts(db)  // counters equal a recount
+//		})
+//	}
+package apptest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/oficina/oficina/shared/app"
+	"github.com/oficina/oficina/shared/auth"
+	"github.com/oficina/oficina/shared/config"
+	"github.com/oficina/oficina/shared/docs"
+	"github.com/oficina/oficina/shared/mail"
+	"github.com/oficina/oficina/shared/store"
+	"github.com/oficina/oficina/shared/store/bolt"
+	"github.com/oficina/oficina/shared/store/dynamo"
+	"github.com/oficina/oficina/shared/store/dynamo/ddblocal"
+	"github.com/oficina/oficina/shared/stream"
+	"github.com/oficina/oficina/shared/stream/streamtest"
+)
+
+// Backend names a store the product runs on.
+type Backend string
+
+const (
+	Bolt   Backend = "bolt"
+	Dynamo Backend = "dynamo"
+)
+
+// Backends are both stores, in the order Each runs them.
+var Backends = []Backend{Bolt, Dynamo}
+
+// BaseURL is the product's public URL in tests (links in mail, QR codes).
+const BaseURL = "https://app.oficina.test"
+
+// Main runs a test binary with one shared DynamoDB Local; use it from TestMain.
+func Main(m *testing.M) int { return ddblocal.Main(m) }
+
+// Each runs fn as a subtest on each backend, each with a fresh product.
+func Each(t *testing.T, fn func(t *testing.T, e *Env), opts ...Option) {
+	t.Helper()
+	for _, b := range Backends {
+		t.Run(string(b), func(t *testing.T) { fn(t, New(t, b, opts...)) })
+	}
+}
+
+// Option adjusts the product's configuration before it is wired.
+type Option func(*config.Config)
+
+// Env is one running product.
+type Env struct {
+	T       testing.TB
+	Backend Backend
+	App     *app.App
+	Store   store.Store
+	Clock   *Clock
+	Outbox  string // the mail outbox folder
+
+	consumer *stream.Consumer
+	follow   func(ctx context.Context) ([]store.Change, error) // new committed changes
+	ack      func(ctx context.Context) error
+
+	mu      sync.Mutex
+	applied []store.Change // every change Drain applied, for Replay
+}
+
+// New wires the product on backend b.
+func New(t testing.TB, b Backend, opts ...Option) *Env {
+	t.Helper()
+	dir := t.TempDir()
+	cfg, err := config.Load([]string{"--data", dir, "--base-url", BaseURL, "--log-level", "error"}, func(string) string { return "" }, config.Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	e := &Env{T: t, Backend: b, Clock: &Clock{t: time.Now().UTC().Truncate(time.Millisecond)}, Outbox: filepath.Join(dir, "outbox")}
+	quiet := slog.New(slog.DiscardHandler)
+	ctx := context.Background()
+	switch b {
+	case Bolt:
+		st, err := bolt.Open(filepath.Join(dir, "oficina.db"), bolt.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Store = st
+		e.follow, e.ack = boltFollower(st)
+	case Dynamo:
+		endpoint, client := ddblocal.Start(t)
+		table := ddblocal.TableName(t)
+		cctx, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		if err := dynamo.CreateTable(cctx, client, table); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			_, _ = client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(table)})
+		})
+		reader, err := ddblocal.NewStreamReader(cctx, endpoint, client, table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Store = dynamo.New(client, table)
+		e.follow, e.ack = dynamoFollower(reader), func(context.Context) error { return nil }
+	default:
+		t.Fatalf("apptest: unknown backend %q", b)
+	}
+	a, err := app.OpenWith(ctx, cfg, quiet, app.Overrides{
+		Store:  e.Store,
+		Mail:   mail.NewOutbox(e.Outbox, "Oficina <no-reply@oficina.test>", quiet).WithClock(e.Clock.Now),
+		Now:    e.Clock.Now,
+		Argon2: &auth.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	e.App = a
+	e.consumer = a.Consumer()
+	return e
+}
+
+// boltFollower reads the embedded store's outbox; ack removes what was applied.
+func boltFollower(st *bolt.Store) (func(context.Context) ([]store.Change, error), func(context.Context) error) {
+	var pending []uint64
+	follow := func(ctx context.Context) ([]store.Change, error) {
+		es, err := st.ReadOutbox(ctx, 0)
+		if err != nil {
+			return nil, err
+		}
+		pending = pending[:0]
+		out := make([]store.Change, len(es))
+		for i, en := range es {
+			out[i] = en.Change
+			pending = append(pending, en.Key)
+		}
+		return out, nil
+	}
+	ack := func(ctx context.Context) error { return st.AckOutbox(ctx, pending) }
+	return follow, ack
+}
+
+// dynamoFollower reads DynamoDB Local's stream, decoded as the stream
+// function decodes it on AWS.
+func dynamoFollower(r *ddblocal.StreamReader) func(context.Context) ([]store.Change, error) {
+	return func(ctx context.Context) ([]store.Change, error) {
+		recs, err := r.Read(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var out []store.Change
+		for _, rec := range recs {
+			ch, ok, err := dynamo.ChangeOf(rec)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				out = append(out, ch)
+			}
+		}
+		return out, nil
+	}
+}
+
+// Drain applies every committed change to history, counters and the
+// modules' reactions, as the change stream does in production, until
+// nothing is left (reactions may write more).
+func (e *Env) Drain() {
+	e.T.Helper()
+	ctx := context.Background()
+	for range 50 {
+		changes, err := e.follow(ctx)
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		if len(changes) == 0 {
+			return
+		}
+		if err := e.consumer.Apply(ctx, changes); err != nil {
+			e.T.Fatalf("stream: %v", err)
+		}
+		if err := e.ack(ctx); err != nil {
+			e.T.Fatal(err)
+		}
+		e.mu.Lock()
+		e.applied = append(e.applied, changes...)
+		e.mu.Unlock()
+	}
+	e.T.Fatal("apptest: the stream did not settle after 50 rounds")
+}
+
+// Replay applies every change drained so far once more, shuffled (seeded),
+// as a redelivering, reordering stream would: counters and history must
+// not move. It drains first.
+func (e *Env) Replay(seed uint64) {
+	e.T.Helper()
+	e.Drain()
+	e.mu.Lock()
+	all := slices.Clone(e.applied)
+	e.mu.Unlock()
+	r := rand.New(rand.NewPCG(seed, seed^0x5bd1e995))
+	r.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+	for i := 0; i < len(all); {
+		n := 1 + r.IntN(100)
+		if err := e.consumer.Apply(context.Background(), all[i:min(i+n, len(all))]); err != nil {
+			e.T.Fatalf("replay: %v", err)
+		}
+		i += n
+	}
+}
+
+// Counts returns db's counters as the views read them (drain first).
+func (e *Env) Counts(db string) stream.Counts {
+	e.T.Helper()
+	c, err := stream.Read(context.Background(), e.Store, db)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	return c
+}
+
+// CheckCounts drains and fails unless db's counters equal a recount of
+// its documents with every module's tallies.
+func (e *Env) CheckCounts(db string) stream.Counts {
+	e.T.Helper()
+	e.Drain()
+	return streamtest.CheckCounts(e.T, e.consumer, e.Store, db)
+}
+
+// UpdateSeq is db's update sequence, read straight from the store: a
+// refused write must leave it where it was.
+func (e *Env) UpdateSeq(db string) uint64 {
+	e.T.Helper()
+	info, err := e.Store.DBInfo(context.Background(), db)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	return info.UpdateSeq
+}
+
+// Doc reads a document straight from the store, with _id and _rev; nil
+// when it does not exist or is deleted.
+func (e *Env) Doc(db, id string) map[string]any {
+	e.T.Helper()
+	d, err := e.Store.Get(context.Background(), db, id)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(docs.WithMeta(d), &m); err != nil {
+		e.T.Fatal(err)
+	}
+	return m
+}
+
+// Unchanged runs fn and fails if it moved db's update sequence: the check
+// that a refused request wrote nothing.
+func (e *Env) Unchanged(db string, fn func()) {
+	e.T.Helper()
+	before := e.UpdateSeq(db)
+	fn()
+	if after := e.UpdateSeq(db); after != before {
+		e.T.Fatalf("%s: update_seq moved from %d to %d", db, before, after)
+	}
+}
+
+// Clock is the product's clock in tests: it starts at the real time (the
+// store expires records by its own clock) and only moves forward.
+type Clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// Now returns the current test time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+// Advance moves the clock forward.
+func (c *Clock) Advance(d time.Duration) {
+	if d < 0 {
+		panic(fmt.Sprintf("apptest: the clock only moves forward, not by %v", d))
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}

@@ -1,0 +1,318 @@
+package apptest
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"mime"
+	"mime/multipart"
+	"mime/quotedprintable"
+	netmail "net/mail"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/oficina/oficina/shared/ids"
+)
+
+// Password is every test user's password.
+const Password = "correct horse battery"
+
+// Client is one user agent: a cookie jar that echoes the XSRF cookie in
+// its header and sends the product's Origin, like the SPA in a browser; or
+// a bearer token, like an API client.
+type Client struct {
+	e      *Env
+	jar    map[string]*http.Cookie
+	Bearer string // set: send Authorization: Bearer instead of cookies
+	IP     string // the client address the server sees
+	ID     string // the user id, when signed up through the harness
+	Email  string
+}
+
+// Anonymous returns a client with no session.
+func (e *Env) Anonymous() *Client {
+	return &Client{e: e, jar: map[string]*http.Cookie{}, IP: "192.0.2.10"}
+}
+
+// WithToken returns a client that authenticates with an API token.
+func (e *Env) WithToken(token string) *Client {
+	c := e.Anonymous()
+	c.Bearer = token
+	return c
+}
+
+// SignUp registers email, confirms it through the mailed link and signs in.
+func (e *Env) SignUp(email string) *Client {
+	e.T.Helper()
+	c := e.SignUpUnconfirmed(email)
+	e.Anonymous().Do("PUT", "/api/_users/_confirmation", map[string]any{"token": e.LastLink(email, "confirm")}).Expect(e.T, http.StatusOK)
+	c.Do("POST", "/api/_session", map[string]any{"name": email, "password": Password}).Expect(e.T, http.StatusOK)
+	return c
+}
+
+// SignUpUnconfirmed registers email and signs in without confirming it.
+func (e *Env) SignUpUnconfirmed(email string) *Client {
+	e.T.Helper()
+	id := ids.New("usr")
+	e.Anonymous().Do("POST", "/api/_users", map[string]any{
+		"_id": id, "fullname": strings.Split(email, "@")[0], "unconfirmed_email": email, "password": Password, "locale": "en",
+	}).Expect(e.T, http.StatusCreated)
+	c := e.Anonymous()
+	c.ID, c.Email = id, email
+	c.Do("POST", "/api/_session", map[string]any{"name": email, "password": Password}).Expect(e.T, http.StatusOK)
+	return c
+}
+
+// Group creates a Group owned by c and returns its database name.
+func (e *Env) Group(c *Client, name string) string {
+	e.T.Helper()
+	m := c.Do("POST", "/api/accounts", map[string]any{"name": name}).Expect(e.T, http.StatusCreated)
+	id, _ := m["id"].(string)
+	if p, ok := ids.Parse(id); !ok || p != "acc" {
+		e.T.Fatalf("group id %q", id)
+	}
+	return id
+}
+
+// Join has admin invite m to db (as an editor or not) and m accept.
+func (e *Env) Join(admin, m *Client, db string, editor bool) {
+	e.T.Helper()
+	r := admin.Do("POST", "/api/"+db, map[string]any{"klass": "Membership", "email": m.Email, "editor": editor}).Expect(e.T, http.StatusCreated)
+	m.Do("PUT", "/api/"+db+"/_design/status/_update/accept/"+r["id"].(string), map[string]any{}).Expect(e.T, http.StatusOK)
+}
+
+// Token creates an API token for c ("read" or "read-write", limited to
+// dbs when given) and returns its secret.
+func (e *Env) Token(c *Client, perm string, dbs ...string) string {
+	e.T.Helper()
+	body := map[string]any{"description": "test", "permissions": perm}
+	if len(dbs) > 0 {
+		body["dbs"] = dbs
+	}
+	m := c.Do("POST", "/api/"+c.ID+"/_design/token/_update/create", body).Expect(e.T, http.StatusCreated)
+	return m["token"].(string)
+}
+
+// Response is an answer of the product.
+type Response struct {
+	Code   int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body as an object.
+func (r Response) JSON(t testing.TB) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.Body, &m); err != nil {
+		t.Fatalf("response is not a JSON object: %v\n%s", err, r.Body)
+	}
+	return m
+}
+
+// Expect fails unless the status is code, and returns the JSON object body
+// (nil for an empty or non-object body).
+func (r Response) Expect(t testing.TB, code int) map[string]any {
+	t.Helper()
+	if r.Code != code {
+		t.Fatalf("status %d, want %d: %s", r.Code, code, r.Body)
+	}
+	var m map[string]any
+	if json.Unmarshal(r.Body, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// ExpectError fails unless the answer is the error envelope with status
+// code and a reason containing reason ("" for any).
+func (r Response) ExpectError(t testing.TB, code int, reason string) map[string]any {
+	t.Helper()
+	m := r.Expect(t, code)
+	name, _ := m["error"].(string)
+	got, _ := m["reason"].(string)
+	if name == "" || !strings.Contains(got, reason) {
+		t.Fatalf("error %q reason %q, want the envelope with a reason containing %q: %s", name, got, reason, r.Body)
+	}
+	return m
+}
+
+// ExpectFields fails unless the answer is a 422 whose field errors include
+// field with message msg.
+func (r Response) ExpectFields(t testing.TB, field, msg string) map[string]any {
+	t.Helper()
+	m := r.ExpectError(t, http.StatusUnprocessableEntity, "")
+	fields, _ := m["fields"].(map[string]any)
+	list, _ := fields[field].([]any)
+	for _, v := range list {
+		if v == msg {
+			return m
+		}
+	}
+	t.Fatalf("fields %v, want %s: %q", fields, field, msg)
+	return nil
+}
+
+// Do sends a request to the API. A string or []byte body is sent as-is,
+// anything else JSON-encoded; headers are name, value pairs and override
+// the defaults (Content-Type: application/json when there is a body).
+func (c *Client) Do(method, target string, body any, headers ...string) Response {
+	c.e.T.Helper()
+	var rd io.Reader
+	switch v := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(v)
+	case []byte:
+		rd = bytes.NewReader(v)
+	default:
+		enc, err := json.Marshal(v)
+		if err != nil {
+			c.e.T.Fatal(err)
+		}
+		rd = bytes.NewReader(enc)
+	}
+	req := httptest.NewRequest(method, BaseURL+target, rd)
+	req.RemoteAddr = c.IP + ":40000"
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.Bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+c.Bearer)
+	} else {
+		for _, ck := range c.jar {
+			req.AddCookie(&http.Cookie{Name: ck.Name, Value: ck.Value})
+		}
+		if ck, ok := c.jar["XSRF-TOKEN"]; ok {
+			req.Header.Set("X-XSRF-TOKEN", ck.Value)
+		}
+		req.Header.Set("Origin", BaseURL)
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	rec := httptest.NewRecorder()
+	c.e.App.API.ServeHTTP(rec, req)
+	for _, ck := range rec.Result().Cookies() {
+		if ck.MaxAge < 0 {
+			delete(c.jar, ck.Name)
+		} else {
+			c.jar[ck.Name] = ck
+		}
+	}
+	// Time moves a little between requests, so outbox files sort in send order.
+	c.e.Clock.Advance(time.Millisecond)
+	return Response{Code: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
+}
+
+// Mail is one message read back from the outbox.
+type Mail struct {
+	File, To, Subject, Text, HTML string
+	Header                        netmail.Header
+}
+
+// Mails reads every message of the outbox, oldest first.
+func (e *Env) Mails() []Mail {
+	e.T.Helper()
+	entries, err := os.ReadDir(e.Outbox)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	var names []string
+	for _, en := range entries {
+		if strings.HasSuffix(en.Name(), ".eml") {
+			names = append(names, en.Name())
+		}
+	}
+	sort.Strings(names)
+	out := make([]Mail, 0, len(names))
+	for _, n := range names {
+		out = append(out, readEML(e.T, filepath.Join(e.Outbox, n)))
+	}
+	return out
+}
+
+// MailsTo returns the messages to addr whose subject contains sub.
+func (e *Env) MailsTo(addr, sub string) []Mail {
+	var out []Mail
+	for _, m := range e.Mails() {
+		if m.To == addr && strings.Contains(m.Subject, sub) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+var linkRE = regexp.MustCompile(regexp.QuoteMeta(BaseURL) + `/user/(confirm|password)/([A-Za-z0-9_-]{43})`)
+
+// LastLink returns the token of the newest link of kind ("confirm" or
+// "password") mailed to addr.
+func (e *Env) LastLink(addr, kind string) string {
+	e.T.Helper()
+	ms := e.Mails()
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].To != addr {
+			continue
+		}
+		if m := linkRE.FindStringSubmatch(ms[i].Text); m != nil && m[1] == kind {
+			return m[2]
+		}
+	}
+	e.T.Fatalf("no %s mail to %s in %d mails", kind, addr, len(ms))
+	return ""
+}
+
+func readEML(t testing.TB, path string) Mail {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	msg, err := netmail.ReadMessage(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	subject, _ := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
+	to, _ := msg.Header.AddressList("To")
+	m := Mail{File: filepath.Base(path), Subject: subject, Header: msg.Header}
+	if len(to) == 1 {
+		m.To = to[0].Address
+	}
+	_, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mr := multipart.NewReader(msg.Body, params["boundary"])
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r io.Reader = p
+		if strings.EqualFold(p.Header.Get("Content-Transfer-Encoding"), "quoted-printable") {
+			r = quotedprintable.NewReader(p)
+		}
+		b, _ := io.ReadAll(r)
+		if strings.HasPrefix(p.Header.Get("Content-Type"), "text/html") {
+			m.HTML = string(b)
+		} else {
+			m.Text = string(b)
+		}
+	}
+	return m
+}
