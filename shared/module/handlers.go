@@ -127,6 +127,9 @@ type Route struct {
 	// or AccessPublic).
 	Pattern string
 	Access  Access
+	// Klass is the klass of the ids its other wildcards take (the
+	// tenant-isolation walk calls it with another Group's ids of it).
+	Klass string
 	// MaxBody bounds the request body (0 = the server's limit).
 	MaxBody int64
 	// Handle writes the answer or returns an error the core writes as the

@@ -1,0 +1,164 @@
+package app_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/oficina/oficina/shared/apptest"
+	"github.com/oficina/oficina/shared/ids"
+	"github.com/oficina/oficina/shared/module"
+)
+
+func TestMain(m *testing.M) { os.Exit(apptest.Main(m)) }
+
+// isolationFixtures are documents Group B holds for the walk: one per klass
+// the modules' handlers and routes take, so the walk calls them with B's
+// real ids. Each module adds its own klasses here.
+var isolationFixtures = []map[string]any{
+	{"klass": "Customer", "name": "Bobs Secret Customer", "email": "client-of-bob@example.com"},
+	{"klass": "Ticket", "content": "Bobs secret ticket", "priority": "high", "status": "open"},
+}
+
+// extraIsolationRoutes are calls the registry cannot derive (bodies that
+// matter, query strings); {B} is Group B's db and {Klass} an id of B's
+// fixture of that klass.
+var extraIsolationRoutes = []struct{ method, path string }{}
+
+var wildcardRE = regexp.MustCompile(`\{([a-zA-Z_]+)\}`)
+
+// TestModuleIsolation walks every update handler, view and route the
+// modules registered on the seam, as principals who must not reach Group B
+// (a user of Group A, A's read token, a revoked token, a pending member of
+// B, anonymous): each is refused with 401/403/404 as the error envelope,
+// B's update sequence does not move, and no answer carries B's ids, names
+// or e-mails. Public routes (addressed by secret tokens) are each module's
+// to test.
+func TestModuleIsolation(t *testing.T) {
+	e := apptest.New(t, apptest.Bolt)
+	alice, bob := e.SignUp("alice@example.com"), e.SignUp("bob@example.com")
+	carol := e.SignUp("carol@example.com")
+	a := e.Group(alice, "Alice Garage")
+	b := e.Group(bob, "Bobs Repair Shop")
+	carolMem := bob.Do("POST", "/api/"+b, map[string]any{"klass": "Membership", "email": carol.Email}).Expect(t, http.StatusCreated)["id"].(string)
+
+	secrets := []string{b, bob.ID, "bob@example.com", "Bobs Repair Shop", carolMem}
+	byKlass := map[string]string{"Membership": carolMem}
+	for _, f := range isolationFixtures {
+		r := bob.Do("POST", "/api/"+b, f).Expect(t, http.StatusCreated)
+		id := r["id"].(string)
+		byKlass[ids.Klass(id)] = id
+		secrets = append(secrets, id)
+		for _, v := range f {
+			if s, ok := v.(string); ok && strings.Contains(s, "ecret") {
+				secrets = append(secrets, s)
+			}
+		}
+	}
+	e.Drain()
+	idOf := func(klass string) string {
+		if id, ok := byKlass[klass]; ok {
+			return id
+		}
+		if p := ids.PrefixOf(klass); p != "" {
+			return ids.New(p)
+		}
+		return "x"
+	}
+
+	type call struct{ method, path string }
+	var calls []call
+	reg := e.App.Modules
+	for _, u := range reg.Updates() {
+		if u.WithID {
+			calls = append(calls, call{"PUT", fmt.Sprintf("/api/%s/_design/%s/_update/%s/%s", b, u.DDoc, u.Fn, idOf(u.Klass))})
+		} else {
+			calls = append(calls, call{"POST", fmt.Sprintf("/api/%s/_design/%s/_update/%s", b, u.DDoc, u.Fn)})
+		}
+	}
+	for _, v := range reg.Views() {
+		calls = append(calls, call{"GET", fmt.Sprintf("/api/%s/_design/%s/_view/%s?group_level=1", b, v.DDoc, v.Name)})
+	}
+	for _, rt := range reg.Routes() {
+		if rt.Access == module.AccessPublic {
+			continue
+		}
+		method, path, _ := strings.Cut(rt.Pattern, " ")
+		path = wildcardRE.ReplaceAllStringFunc(path, func(w string) string {
+			if w == "{db}" {
+				return b
+			}
+			return idOf(rt.Klass)
+		})
+		path = strings.ReplaceAll(path, "{$}", "")
+		calls = append(calls, call{method, path})
+	}
+	for _, x := range extraIsolationRoutes {
+		p := strings.ReplaceAll(x.path, "{B}", b)
+		p = wildcardRE.ReplaceAllStringFunc(p, func(w string) string { return idOf(strings.Trim(w, "{}")) })
+		calls = append(calls, call{x.method, p})
+	}
+	if len(calls) < len(reg.Updates())+len(reg.Views()) {
+		t.Fatal("the walk lost calls")
+	}
+
+	roSecret := e.Token(alice, "read")
+	rv := alice.Do("POST", "/api/"+alice.ID+"/_design/token/_update/create", map[string]any{"permissions": "read-write"}).Expect(t, http.StatusCreated)
+	alice.Do("PUT", "/api/"+alice.ID+"/_design/token/_update/revoke/"+rv["id"].(string), map[string]any{}).Expect(t, http.StatusOK)
+	revoked := rv["token"].(string)
+	e.WithToken(roSecret).Do("GET", "/api/"+a, nil).Expect(t, http.StatusOK) // the read token works on its own Group
+
+	walk := func(t *testing.T, c *apptest.Client, allowed ...int) {
+		t.Helper()
+		seq := e.UpdateSeq(b)
+		for _, cl := range calls {
+			var body any
+			if cl.method != "GET" && cl.method != "HEAD" && cl.method != "DELETE" {
+				body = map[string]any{}
+			}
+			r := c.Do(cl.method, cl.path, body)
+			ok := false
+			for _, code := range allowed {
+				ok = ok || r.Code == code
+			}
+			if !ok {
+				t.Errorf("%s %s: %d %s", cl.method, cl.path, r.Code, r.Body)
+			}
+			for _, s := range secrets {
+				if strings.Contains(string(r.Body), s) {
+					t.Errorf("%s %s: the answer carries %q: %s", cl.method, cl.path, s, r.Body)
+				}
+			}
+			var env struct{ Error, Reason string }
+			if json.Unmarshal(r.Body, &env) != nil || env.Error == "" {
+				t.Errorf("%s %s: not an error envelope: %s", cl.method, cl.path, r.Body)
+			}
+		}
+		if after := e.UpdateSeq(b); after != seq {
+			t.Errorf("B's update_seq moved from %d to %d", seq, after)
+		}
+	}
+	refused := []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound}
+	t.Logf("walking %d calls: %d update handlers, %d views, %d routes", len(calls), len(reg.Updates()), len(reg.Views()), len(reg.Routes()))
+	t.Run("user of another Group", func(t *testing.T) { walk(t, alice, refused...) })
+	t.Run("read token of another Group", func(t *testing.T) { walk(t, e.WithToken(roSecret), refused...) })
+	t.Run("revoked token", func(t *testing.T) { walk(t, e.WithToken(revoked), http.StatusUnauthorized) })
+	t.Run("pending member", func(t *testing.T) {
+		accept := fmt.Sprintf("/_update/accept/%s", carolMem)
+		kept := calls[:0:0]
+		for _, c := range calls {
+			if !strings.HasSuffix(c.path, accept) {
+				kept = append(kept, c)
+			}
+		}
+		all := calls
+		calls = kept
+		defer func() { calls = all }()
+		walk(t, carol, refused...)
+	})
+	t.Run("anonymous", func(t *testing.T) { walk(t, e.Anonymous(), http.StatusUnauthorized) })
+}
