@@ -50,8 +50,8 @@ e2e: build web ## end-to-end tests in headless Chromium against the real server
 
 test: test-go web-test infra-test e2e ## every test of the repo
 
-bench: deps ## benchmarks: HTTP on the embedded store, mango, DynamoDB capacity units
-	$(GO) test -run '^$$' -bench . -benchtime 2s ./shared/app/ ./shared/mango/ ./shared/store/...
+bench: deps ## benchmarks: HTTP on the embedded store, mango, DynamoDB capacity units, every module's targets
+	$(GO) test -run '^$$' -bench . -benchtime 2s ./shared/...
 	$(GO) test -run '^$$' -bench ColdStart -benchtime 20x ./functions/api/
 
 clean: ## remove build output and local data
