@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/oficina/oficina/shared/fault"
+	"github.com/oficina/oficina/shared/mango"
 )
 
 // readBody reads the whole request body, bounded by the server's limit.
@@ -40,8 +41,12 @@ func requireJSON(r *http.Request) error {
 	return nil
 }
 
-// decodeJSON reads a JSON request body into v, rejecting wrong content
-// types (415), oversized bodies (413) and malformed JSON (400).
+// MsgBodyNotObject refuses a body that is valid JSON but not an object.
+const MsgBodyNotObject = "The request body must be a JSON object"
+
+// decodeJSON reads a JSON object request body into v, rejecting wrong
+// content types (415), oversized bodies (413), malformed JSON and anything
+// but an object (400): a null would otherwise decode as an empty update.
 func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if err := requireJSON(r); err != nil {
 		return err
@@ -49,6 +54,9 @@ func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) error
 	body, err := s.readBody(w, r)
 	if err != nil {
 		return err
+	}
+	if t := bytes.TrimLeft(body, " \t\r\n"); len(t) > 0 && t[0] != '{' && json.Valid(body) {
+		return fault.New(fault.BadRequest, MsgBodyNotObject)
 	}
 	return unmarshalStrict(body, v)
 }
@@ -144,4 +152,18 @@ func boolField(m map[string]any, key string) (bool, error) {
 	default:
 		return false, fault.New(fault.BadRequest, fmt.Sprintf("field %q must be a boolean", key))
 	}
+}
+
+// fieldsParam reads ?fields=a,b.c (bounded like _find's "fields"); _id and
+// _rev always come. nil when the parameter is absent.
+func fieldsParam(r *http.Request) ([]string, error) {
+	list := r.URL.Query().Get("fields")
+	if list == "" {
+		return nil, nil
+	}
+	fields, err := mango.ParseFieldList(list)
+	if err != nil {
+		return nil, err
+	}
+	return append(fields, "_id", "_rev"), nil
 }

@@ -132,7 +132,11 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var out any = u
-	if fields := r.URL.Query().Get("fields"); fields != "" {
+	fields, err := fieldsParam(r)
+	if err != nil {
+		return err
+	}
+	if fields != nil {
 		b, err := json.Marshal(u)
 		if err != nil {
 			return fmt.Errorf("encode user: %w", err)
@@ -141,7 +145,7 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request) error {
 		if err := json.Unmarshal(b, &full); err != nil {
 			return fmt.Errorf("encode user: %w", err)
 		}
-		out = mango.Project(full, append(strings.Split(fields, ","), "_id", "_rev"))
+		out = mango.Project(full, fields)
 	}
 	w.Header().Set("ETag", `"`+u.Rev+`"`)
 	writeJSON(w, http.StatusOK, out)
