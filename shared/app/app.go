@@ -147,6 +147,8 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error
 			MaxBodyBytes: cfg.MaxBodyBytes,
 			CookieSecure: cfg.CookieSecure,
 			Version:      Version,
+			BaseURL:      cfg.BaseURL,
+			OriginSecret: cfg.OriginSecret,
 		},
 	})
 	return a, nil

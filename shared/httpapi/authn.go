@@ -95,12 +95,7 @@ func (s *Server) secureCookies(r *http.Request) bool {
 	return true
 }
 
-// clientIP is the address login throttling keys on. Behind API Gateway the
-// Lambda adapter puts the caller's source IP in RemoteAddr.
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
+// clientIP is the address login throttling keys on: the one client
+// address of a request (ratelimit.Edge.ClientAddress), the viewer's behind
+// CloudFront.
+func (s *Server) clientIP(r *http.Request) string { return s.Limiter.ClientAddress(r) }

@@ -22,7 +22,8 @@ import (
 
 type groupEnv struct {
 	*userEnv
-	acc *accounts.Service
+	acc  *accounts.Service
+	docs *docs.Service
 }
 
 // newGroupEnv builds the env; newID, when set, makes the accounts service's
@@ -41,8 +42,14 @@ func newGroupEnv(t *testing.T, newID func(prefix string) string) *groupEnv {
 		t.Fatal(err)
 	}
 	e.svc.OnEmail(acc.EmailKnown)
-	e.srv = New(Deps{Store: e.st, Docs: d, Auth: e.svc, Users: e.svc, Accounts: acc, Log: quiet})
-	return &groupEnv{userEnv: e, acc: acc}
+	g := &groupEnv{userEnv: e, acc: acc, docs: d}
+	g.configure(Config{})
+	return g
+}
+
+// configure rebuilds the server with cfg (same store, services and clock).
+func (g *groupEnv) configure(cfg Config) {
+	g.srv = New(Deps{Store: g.st, Docs: g.docs, Auth: g.svc, Users: g.svc, Accounts: g.acc, Log: slog.New(slog.DiscardHandler), Now: g.clock.Now, Config: cfg})
 }
 
 // member is a registered user with a signed-in browser.
