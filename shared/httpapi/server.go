@@ -73,7 +73,7 @@ type Server struct {
 	maxBody int64
 	// siteOrigin is Config.BaseURL's "scheme://host", for checkOrigin.
 	siteOrigin string
-	mux     *http.ServeMux
+	mux        *http.ServeMux
 	// Limiter counts requests per client address; handlers of public
 	// routes use it (see limits.go), and it knows the client address.
 	Limiter *ratelimit.Limiter

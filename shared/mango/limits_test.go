@@ -117,8 +117,8 @@ func TestParseFieldList(t *testing.T) {
 	}
 	for list, reason := range map[string]string{
 		strings.Repeat("f,", MaxFields) + "g": fmt.Sprintf("fields: at most %d may be requested", MaxFields),
-		strings.Repeat("f", MaxFieldLen+1):   fmt.Sprintf("field name is too long (maximum is %d characters)", MaxFieldLen),
-		"a,,b":                               `invalid field name ""`,
+		strings.Repeat("f", MaxFieldLen+1):    fmt.Sprintf("field name is too long (maximum is %d characters)", MaxFieldLen),
+		"a,,b":                                `invalid field name ""`,
 	} {
 		_, err := ParseFieldList(list)
 		if fe, ok := fault.As(err); !ok || fe.Kind != fault.BadRequest || fe.Reason != reason {
