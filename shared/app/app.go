@@ -135,7 +135,8 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error
 		return nil, err
 	}
 	a.Accounts = acc
-	a.Auth.OnEmail(acc.EmailKnown) // invitations reach users who register later
+	a.Auth.OnEmail(acc.EmailKnown)            // invitations reach users who register later
+	a.Auth.OnPasswordReset(acc.PasswordReset) // token documents show the tokens a reset revoked
 	a.API = httpapi.New(httpapi.Deps{
 		Store:    a.Store,
 		Docs:     a.Docs,

@@ -156,6 +156,7 @@ type Service struct {
 
 	hooksMu    sync.RWMutex
 	emailHooks []EmailHook
+	resetHooks []ResetHook
 }
 
 // New builds the service. It panics only on what cannot fail in a correct
@@ -257,3 +258,7 @@ func (s *Service) ensureDB(ctx context.Context, db string, sec access.Security) 
 func (s *Service) ensurePersonalDB(ctx context.Context, userID string) error {
 	return s.ensureDB(ctx, userID, access.PersonalSecurity(userID))
 }
+
+// MsgConfirmAsRequester refuses a link to a new address followed by someone
+// other than the user who asked for the change.
+const MsgConfirmAsRequester = "Sign in as the user who asked for this change to confirm it"

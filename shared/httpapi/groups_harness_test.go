@@ -28,9 +28,9 @@ type groupEnv struct {
 
 // newGroupEnv builds the env; newID, when set, makes the accounts service's
 // ids (tests pin them to provoke failures).
-func newGroupEnv(t *testing.T, newID func(prefix string) string) *groupEnv {
+func newGroupEnv(t *testing.T, newID func(prefix string) string, admins ...string) *groupEnv {
 	t.Helper()
-	e := newUserEnv(t)
+	e := newUserEnv(t, admins...)
 	quiet := slog.New(slog.DiscardHandler)
 	d := docs.New(e.st, e.clock.Now)
 	acc, err := accounts.New(accounts.Options{
@@ -42,6 +42,7 @@ func newGroupEnv(t *testing.T, newID func(prefix string) string) *groupEnv {
 		t.Fatal(err)
 	}
 	e.svc.OnEmail(acc.EmailKnown)
+	e.svc.OnPasswordReset(acc.PasswordReset)
 	g := &groupEnv{userEnv: e, acc: acc, docs: d}
 	g.configure(Config{})
 	return g
