@@ -258,7 +258,7 @@ func (s *Service) principal(u User, via access.Via) *access.Principal {
 	if u.Confirmed() && s.admins[normEmail(u.Email)] {
 		roles = append(roles, access.ServerAdminRole)
 	}
-	return &access.Principal{UserID: u.ID, Email: u.Email, Name: u.ID, Label: u.Label, Roles: roles, Locale: u.Locale, Via: via}
+	return &access.Principal{UserID: u.ID, Email: u.Email, EmailConfirmed: u.Confirmed(), Name: u.ID, Label: u.Label, Roles: roles, Locale: u.Locale, Via: via}
 }
 
 func containsString(list []string, s string) bool {
