@@ -116,11 +116,12 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error
 	}
 
 	a.Auth = auth.New(a.Store, a.Mail, auth.Config{
-		BaseURL:      cfg.BaseURL,
-		ServerAdmins: cfg.ServerAdmins,
-		SessionTTL:   cfg.SessionTTL,
-		RememberTTL:  cfg.RememberTTL,
-		Logger:       log,
+		BaseURL:         cfg.BaseURL,
+		ServerAdmins:    cfg.ServerAdmins,
+		SessionTTL:      cfg.SessionTTL,
+		RememberTTL:     cfg.RememberTTL,
+		HashConcurrency: cfg.HashConcurrency,
+		Logger:          log,
 	})
 	if err := a.Auth.EnsureSystemDBs(ctx); err != nil {
 		a.Store.Close()

@@ -315,7 +315,7 @@ func (s *Service) ResetPassword(ctx context.Context, in PasswordReset) (User, er
 	if err != nil {
 		return User{}, err
 	}
-	hash, err := hashPassword(in.Password, s.cfg.Argon2)
+	hash, err := s.hash(ctx, in.Password)
 	if err != nil {
 		return User{}, err
 	}

@@ -83,11 +83,11 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (Session, error) {
 		}
 	}
 	if found && cred.PasswordHash != "" {
-		if ok, err = verifyPassword(in.Password, cred.PasswordHash); err != nil {
+		if ok, err = s.verify(ctx, in.Password, cred.PasswordHash); err != nil {
 			return Session{}, fmt.Errorf("login %s: %w", u.ID, err)
 		}
-	} else {
-		_, _ = verifyPassword(in.Password, s.dummyPasswordHash()) // same cost as a real check
+	} else if _, err := s.verify(ctx, in.Password, s.dummyPasswordHash()); err != nil { // same cost as a real check
+		return Session{}, err
 	}
 	if !ok {
 		return Session{}, s.loginFailed(ctx, acctKey, ipKey)
