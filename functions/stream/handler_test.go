@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -489,5 +490,117 @@ func TestWire(t *testing.T) {
 	counts, err := stream.Read(t.Context(), dynamo.New(client, table), db)
 	if err != nil || counts.OpenTickets["high"] != 1 {
 		t.Fatalf("counts through the wired function: %+v, %v", counts, err)
+	}
+}
+
+// gate holds back the first document write that creates id (a Put of its
+// item conditioned on its absence), as a slow network would, until release
+// is closed; arrived is closed when it is held.
+type gate struct {
+	id      string
+	once    sync.Once
+	arrived chan struct{}
+	release chan struct{}
+}
+
+func (g *gate) createsID(in any) bool {
+	isCreate := func(item map[string]ddbtypes.AttributeValue, cond *string) bool {
+		sk, _ := item["SK"].(*ddbtypes.AttributeValueMemberS)
+		return sk != nil && sk.Value == "D#"+g.id && cond != nil && aws.ToString(cond) != "" &&
+			!strings.Contains(aws.ToString(cond), "rev")
+	}
+	switch p := in.(type) {
+	case *dynamodb.PutItemInput:
+		return isCreate(p.Item, p.ConditionExpression)
+	case *dynamodb.TransactWriteItemsInput:
+		for _, it := range p.TransactItems {
+			if it.Put != nil && isCreate(it.Put.Item, it.Put.ConditionExpression) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (g *gate) middleware(stack *middleware.Stack) error {
+	return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("gate",
+		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+			if g.createsID(in.Parameters) {
+				held := false
+				g.once.Do(func() { held = true })
+				if held {
+					close(g.arrived)
+					<-g.release
+				}
+			}
+			return next.HandleInitialize(ctx, in)
+		}), middleware.Before)
+}
+
+// TestDelayedCreateAfterDelete is the race of a create whose write reaches
+// DynamoDB late: meanwhile another client creates the same id and deletes
+// it. The late create then revives the tombstone, and that revival must be
+// the document's newest change (a higher seq than the delete), or the
+// stream consumer, which orders a document's changes by seq, takes it for
+// an old one and the counters say the live document is gone.
+func TestDelayedCreateAfterDelete(t *testing.T) {
+	endpoint, client, table := newTable(t)
+	const id = "tic-00000000000000000000000000000001"
+	fast := dynamo.New(client, table)
+	g := &gate{id: id, arrived: make(chan struct{}), release: make(chan struct{})}
+	slow := dynamo.New(ddblocal.NewClient(endpoint, func(o *dynamodb.Options) {
+		o.Credentials, o.Region = client.Options().Credentials, client.Options().Region
+		o.APIOptions = append(o.APIOptions, g.middleware)
+	}), table)
+	ctx := t.Context()
+	if err := fast.CreateDB(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	body := func(v string) []byte {
+		return []byte(`{"klass":"Ticket","priority":"high","status":"open","title":"` + v + `"}`)
+	}
+	type result struct {
+		d   store.Doc
+		err error
+	}
+	late := make(chan result, 1)
+	go func() {
+		d, err := slow.Put(ctx, db, store.Doc{ID: id, Klass: "Ticket", SortKey: "2026", Body: body("late")})
+		late <- result{d, err}
+	}()
+	select {
+	case <-g.arrived:
+	case r := <-late:
+		t.Fatalf("the gated create finished without being held: %+v", r)
+	}
+	first, err := fast.Put(ctx, db, store.Doc{ID: id, Klass: "Ticket", SortKey: "2026", Body: body("first")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tomb, err := fast.Delete(ctx, db, id, first.Rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(g.release)
+	r := <-late
+	if r.err != nil {
+		t.Fatalf("late create: %v", r.err)
+	}
+	if r.d.Seq <= tomb.Seq {
+		t.Errorf("the late create revived the document at seq %d, below its delete's seq %d", r.d.Seq, tomb.Seq)
+	}
+	info, err := fast.DBInfo(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.DocCount != 1 || info.DelCount != 0 || info.UpdateSeq != r.d.Seq {
+		t.Errorf("DBInfo = %+v, want 1 doc, 0 deleted, update_seq %d", info, r.d.Seq)
+	}
+
+	h := NewHandler(stream.New(fast, stream.Options{}), nil)
+	feed(t, h, readStream(t, endpoint, client, table))
+	counts := streamtest.CheckCounts(t, fast, db)
+	if counts.OpenTickets["high"] != 1 {
+		t.Fatalf("open high tickets = %d, want 1 (%+v)", counts.OpenTickets["high"], counts)
 	}
 }

@@ -57,7 +57,7 @@ func (s *Server) changes(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	q := store.ChangesQuery{Since: since, Limit: limit, Descending: descending}
+	q := store.ChangesQuery{Since: since, Limit: limit, Descending: descending, IncludeDocs: includeDocs}
 
 	var timeout time.Duration
 	switch feed := v.Get("feed"); feed {
