@@ -49,7 +49,7 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	a.StartBackground(bgCtx)
 
 	mux := http.NewServeMux()
-	mux.Handle("/api/", a.API)
+	mux.Handle("/api/", a.Handler)
 	mux.Handle("/", spa.Handler(cfg.WebDir))
 
 	srv := &http.Server{

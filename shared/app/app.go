@@ -45,6 +45,8 @@ type App struct {
 	Docs     *docs.Service
 	Accounts *accounts.Service
 	API      *httpapi.Server
+	// Handler is API as served: gzipped for clients that accept it.
+	Handler http.Handler
 
 	log *slog.Logger
 	wg  sync.WaitGroup
@@ -147,8 +149,12 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error
 			MaxBodyBytes: cfg.MaxBodyBytes,
 			CookieSecure: cfg.CookieSecure,
 			Version:      Version,
+			LongpollMax:  cfg.LongpollMax,
+			PageMaxRows:  cfg.PageMaxRows,
+			PageMaxBytes: cfg.PageMaxBytes,
 		},
 	})
+	a.Handler = httpapi.Compress(a.API)
 	return a, nil
 }
 

@@ -33,8 +33,14 @@ type Config struct {
 	CookieSecure string
 	// Version is reported by GET /api/.
 	Version string
-	// LongpollMax caps _changes?feed=longpoll&timeout=.
+	// LongpollMax caps _changes?feed=longpoll&timeout=. A request whose
+	// context has a deadline (a Lambda invocation) is answered before it
+	// in any case.
 	LongpollMax time.Duration
+	// PageMaxRows and PageMaxBytes cap the rows of one _changes or
+	// _all_docs answer (pages.go).
+	PageMaxRows  int
+	PageMaxBytes int
 }
 
 // Deps are the adapters and domain services the API is built from.
@@ -81,6 +87,12 @@ func New(d Deps) *Server {
 	}
 	if cfg.LongpollMax <= 0 {
 		cfg.LongpollMax = 60 * time.Second
+	}
+	if cfg.PageMaxRows <= 0 {
+		cfg.PageMaxRows = 1000
+	}
+	if cfg.PageMaxBytes <= 0 {
+		cfg.PageMaxBytes = 4 << 20
 	}
 	log := d.Log
 	if log == nil {
