@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -603,4 +605,83 @@ func TestDelayedCreateAfterDelete(t *testing.T) {
 	if counts.OpenTickets["high"] != 1 {
 		t.Fatalf("open high tickets = %d, want 1 (%+v)", counts.OpenTickets["high"], counts)
 	}
+}
+
+// iamActions records the IAM actions the DynamoDB calls made through a
+// client need (a transaction is authorised per item).
+type iamActions struct {
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+func (a *iamActions) middleware(stack *middleware.Stack) error {
+	return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("iam",
+		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+			var need []string
+			switch p := in.Parameters.(type) {
+			case *dynamodb.TransactWriteItemsInput:
+				for _, it := range p.TransactItems {
+					switch {
+					case it.Put != nil:
+						need = append(need, "PutItem")
+					case it.Update != nil:
+						need = append(need, "UpdateItem")
+					case it.Delete != nil:
+						need = append(need, "DeleteItem")
+					case it.ConditionCheck != nil:
+						need = append(need, "ConditionCheckItem")
+					}
+				}
+			default:
+				need = append(need, middleware.GetOperationName(ctx))
+			}
+			a.mu.Lock()
+			for _, n := range need {
+				a.seen["dynamodb:"+n] = true
+			}
+			a.mu.Unlock()
+			return next.HandleInitialize(ctx, in)
+		}), middleware.After)
+}
+
+// TestStreamNeedsOnlyGrantedActions runs a realistic stream through the
+// handler and checks that every DynamoDB action it needed is one the stack
+// grants the stream function (infra-cdk/lib/table-access.ts), so least
+// privilege cannot drift from what the code does.
+func TestStreamNeedsOnlyGrantedActions(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "infra-cdk", "lib", "table-access.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)export const STREAM_TABLE_ACTIONS = \[(.*?)\]`).FindSubmatch(src)
+	if m == nil {
+		t.Fatal("STREAM_TABLE_ACTIONS not found in table-access.ts")
+	}
+	granted := map[string]bool{}
+	for _, a := range regexp.MustCompile(`'(dynamodb:[A-Za-z]+)'`).FindAllSubmatch(m[1], -1) {
+		granted[string(a[1])] = true
+	}
+
+	endpoint, client, table := newTable(t)
+	st := dynamo.New(client, table)
+	w := streamtest.NewWriter(t, st, db)
+	w.RandomMix(5, 120)
+	recs := readStream(t, endpoint, client, table)
+
+	used := &iamActions{seen: map[string]bool{}}
+	recorded := dynamo.New(ddblocal.NewClient(endpoint, func(o *dynamodb.Options) {
+		o.Credentials, o.Region = client.Options().Credentials, client.Options().Region
+		o.APIOptions = append(o.APIOptions, used.middleware)
+	}), table)
+	feed(t, NewHandler(stream.New(recorded, stream.Options{}), nil), recs)
+	streamtest.CheckCounts(t, st, db)
+	if len(used.seen) == 0 {
+		t.Fatal("no DynamoDB call recorded")
+	}
+	for a := range used.seen {
+		if !granted[a] {
+			t.Errorf("the stream function needs %s, which the stack does not grant (granted: %v)", a, slices.Sorted(maps.Keys(granted)))
+		}
+	}
+	t.Logf("used %v", slices.Sorted(maps.Keys(used.seen)))
 }
