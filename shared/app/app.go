@@ -48,6 +48,8 @@ type App struct {
 	// Modules is what every module registered on the seam.
 	Modules *module.Registry
 	API     *httpapi.Server
+	// Handler is API as served: gzipped for clients that accept it.
+	Handler http.Handler
 
 	log *slog.Logger
 	wg  sync.WaitGroup
@@ -186,8 +188,12 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 			Version:      Version,
 			BaseURL:      cfg.BaseURL,
 			OriginSecret: cfg.OriginSecret,
+			LongpollMax:  cfg.LongpollMax,
+			PageMaxRows:  cfg.PageMaxRows,
+			PageMaxBytes: cfg.PageMaxBytes,
 		},
 	})
+	a.Handler = httpapi.Compress(a.API)
 	return a, nil
 }
 
