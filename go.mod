@@ -15,6 +15,7 @@ require (
 	github.com/klauspost/compress v1.20.3
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/crypto v0.58.0
+	golang.org/x/text v0.44.0
 )
 
 require (

@@ -31,6 +31,9 @@ type Write struct {
 	Old       map[string]any // nil on create
 	New       map[string]any // nil on delete; rules may change it
 	Deleting  bool
+	// Scratch carries what a rule tells the effects of the same write
+	// (a client's one-off instruction); it is never stored.
+	Scratch map[string]any
 }
 
 // Rule validates (and may normalise) a write of one klass. It returns a
@@ -137,7 +140,7 @@ func (s *Service) Save(ctx context.Context, p *access.Principal, db, id, rev str
 	body["updated_at"] = now
 	body["updated_by"] = by
 
-	w := &Write{DB: db, ID: id, Klass: klass, Principal: p, New: body}
+	w := &Write{DB: db, ID: id, Klass: klass, Principal: p, New: body, Scratch: map[string]any{}}
 	if !old.Deleted {
 		w.Old = oldBody
 	}
@@ -177,7 +180,7 @@ func (s *Service) Delete(ctx context.Context, p *access.Principal, db, id, rev s
 		return store.Doc{}, store.ErrConflict
 	}
 	klass, _ := oldBody["klass"].(string)
-	w := &Write{DB: db, ID: id, Klass: klass, Principal: p, Old: oldBody, Deleting: true}
+	w := &Write{DB: db, ID: id, Klass: klass, Principal: p, Old: oldBody, Deleting: true, Scratch: map[string]any{}}
 	if err := s.runRules(ctx, w); err != nil {
 		return store.Doc{}, err
 	}

@@ -326,7 +326,11 @@ func (s *Server) bulkOne(ctx context.Context, p *access.Principal, db string, bo
 	if fe.Kind == fault.Internal {
 		return nil, err
 	}
-	return map[string]any{"id": id, "error": kindStatus[fe.Kind].name, "reason": fe.Reason}, nil
+	row := map[string]any{"id": id, "error": kindStatus[fe.Kind].name, "reason": fe.Reason}
+	if len(fe.Fields) > 0 {
+		row["fields"] = fe.Fields // as a 422 would carry them, so clients can show them under the fields
+	}
+	return row, nil
 }
 
 // allDocs answers GET|POST /api/{db}/_all_docs.

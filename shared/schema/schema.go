@@ -46,6 +46,7 @@ const (
 	Tags                     // a list of strings; a comma-separated string is accepted and split
 	Object                   // any JSON object (checked by the module's own rule)
 	List                     // any JSON array (checked by the module's own rule)
+	Items                    // a list of objects, each checked against Field.Items (phones, estimate lines…)
 )
 
 // Messages (SPEC.md §5 generic messages). The SPA keys translations by them.
@@ -84,6 +85,10 @@ type Field struct {
 	Enum []string
 	// Ref is the klass a Ref field names.
 	Ref string
+	// Items are the fields of each object of an Items list (default Max: 100
+	// objects). Objects may not carry other members; an object with
+	// "marktodelete": true is dropped (forms mark rows to remove).
+	Items []Field
 	// Default is written when the field is absent on create.
 	Default any
 	// ReadOnly fields keep their stored value; a client's value is ignored.
@@ -123,6 +128,10 @@ func (k Klass) Rule(refs Refs) docs.Rule {
 		}
 		errs := map[string][]string{}
 		for _, f := range k.Fields {
+			if f.Type == Items {
+				f.checkItems(ctx, refs, w, errs)
+				continue
+			}
 			if msg := f.check(ctx, refs, w); msg != "" {
 				errs[f.Name] = append(errs[f.Name], msg)
 			}
@@ -132,6 +141,59 @@ func (k Klass) Rule(refs Refs) docs.Rule {
 		}
 		return nil
 	}
+}
+
+// checkItems validates an Items list; errors are keyed "name[i].field".
+func (f Field) checkItems(ctx context.Context, refs Refs, w *docs.Write, errs map[string][]string) {
+	v, present := w.New[f.Name]
+	if !present || v == nil {
+		if f.Required {
+			errs[f.Name] = append(errs[f.Name], MsgBlank)
+		} else if present {
+			delete(w.New, f.Name)
+		}
+		return
+	}
+	list, ok := v.([]any)
+	if !ok {
+		errs[f.Name] = append(errs[f.Name], MsgInvalid)
+		return
+	}
+	max := f.Max
+	if max == 0 {
+		max = 100
+	}
+	out := make([]any, 0, len(list))
+	for i, item := range list {
+		obj, ok := item.(map[string]any)
+		if !ok {
+			errs[fmt.Sprintf("%s[%d]", f.Name, i)] = []string{MsgInvalid}
+			continue
+		}
+		if del, _ := obj["marktodelete"].(bool); del {
+			continue
+		}
+		delete(obj, "marktodelete")
+		for k := range obj {
+			if !slices.ContainsFunc(f.Items, func(sf Field) bool { return sf.Name == k }) {
+				errs[fmt.Sprintf("%s[%d].%s", f.Name, i, k)] = []string{MsgInvalid}
+			}
+		}
+		sub := &docs.Write{DB: w.DB, ID: w.ID, Klass: w.Klass, Principal: w.Principal, New: obj}
+		for _, sf := range f.Items {
+			if msg := sf.check(ctx, refs, sub); msg != "" {
+				errs[fmt.Sprintf("%s[%d].%s", f.Name, i, sf.Name)] = []string{msg}
+			}
+		}
+		out = append(out, obj)
+	}
+	if len(out) > max {
+		errs[f.Name] = append(errs[f.Name], MsgTooMany(max))
+	}
+	if f.Required && len(out) == 0 {
+		errs[f.Name] = append(errs[f.Name], MsgBlank)
+	}
+	w.New[f.Name] = out
 }
 
 // check validates and normalises one field of w.New, returning a message.

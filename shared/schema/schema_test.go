@@ -59,6 +59,10 @@ var ticketish = schema.Klass{Name: "Ticket", Fields: []schema.Field{
 	{Name: "categories", Type: schema.Tags, Max: 3},
 	{Name: "fields", Type: schema.List},
 	{Name: "payload", Type: schema.Object},
+	{Name: "phones", Type: schema.Items, Max: 2, Items: []schema.Field{
+		{Name: "number", Type: schema.String, Required: true, Max: 20},
+		{Name: "main", Type: schema.Bool},
+	}},
 }}
 
 func newService(t *testing.T) (*docs.Service, store.Store) {
@@ -123,6 +127,11 @@ func TestFieldErrors(t *testing.T) {
 		{"tags of another type", `{"title":"t","categories":[1]}`, map[string][]string{"categories": {"is invalid"}}},
 		{"list", `{"title":"t","fields":{}}`, map[string][]string{"fields": {"is invalid"}}},
 		{"object", `{"title":"t","payload":[]}`, map[string][]string{"payload": {"is invalid"}}},
+		{"items not a list", `{"title":"t","phones":"555"}`, map[string][]string{"phones": {"is invalid"}}},
+		{"item field", `{"title":"t","phones":[{"number":""},{"number":"1","main":"yes"}]}`, map[string][]string{
+			"phones[0].number": {"can't be blank"}, "phones[1].main": {"is invalid"}}},
+		{"unknown item field", `{"title":"t","phones":[{"number":"1","evil":true}]}`, map[string][]string{"phones[0].evil": {"is invalid"}}},
+		{"too many items", `{"title":"t","phones":[{"number":"1"},{"number":"2"},{"number":"3"}]}`, map[string][]string{"phones": {"is too long (maximum is 2 items)"}}},
 		{"several at once", `{"title":"","priority":"x","value":-5}`, map[string][]string{
 			"title": {"can't be blank"}, "priority": {"not in allowed list"}, "value": {"must be greater than or equal to 0"}}},
 	}
@@ -153,7 +162,8 @@ func TestNormalisation(t *testing.T) {
 		"title":"  Tela  ", "number": 7, "estimation":"12", "value": 1999, "due":"", "priority":"high",
 		"customer_id":"`+customer+`", "technical_id":"`+member+`", "email":" ana@example.com ",
 		"site":"https://example.com/a", "color":"#AABBCC", "categories":" troca de tela , urgente,troca de tela ",
-		"content":"linha 1\nlinha 2"}`))
+		"content":"linha 1\nlinha 2",
+		"phones":[{"number":" 11 5555-0000 ","main":true},{"number":"x","marktodelete":true}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,6 +173,7 @@ func TestNormalisation(t *testing.T) {
 		"priority": "high", "customer_id": customer, "technical_id": member, "email": "ana@example.com",
 		"site": "https://example.com/a", "color": "#aabbcc", "categories": []any{"troca-de-tela", "urgente"},
 		"content": "linha 1\nlinha 2",
+		"phones":  []any{map[string]any{"number": "11 5555-0000", "main": true}},
 	}
 	for k, v := range want {
 		if !reflect.DeepEqual(got[k], v) {

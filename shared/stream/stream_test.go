@@ -157,7 +157,7 @@ func TestOutOfOrder(t *testing.T) {
 			got := streamtest.CheckCounts(t, newConsumer(st), st, db)
 			want := stream.Counts{
 				Klass:   map[string]stream.KlassCount{"Ticket": {Records: 1, Bytes: got.Klass["Ticket"].Bytes}},
-				Tallies: map[string]map[string]int64{ticket.TallyByPriority: {"low": 1}},
+				Tallies: map[string]map[string]int64{ticket.TallyByPriority: {"low": 1}, ticket.TallyByStatus: {"done": 1}},
 			}
 			g, _ := json.Marshal(got)
 			wt, _ := json.Marshal(want)

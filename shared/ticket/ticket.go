@@ -16,6 +16,7 @@ const KlassTicket = "Ticket"
 const (
 	TallyOpenByPriority = "ticket.open-by-priority"
 	TallyByPriority     = "ticket.by-priority"
+	TallyByStatus       = "ticket.by-status"
 )
 
 // Closed reports the statuses that end the work (SPEC.md §4).
@@ -34,6 +35,9 @@ func Tallies() []stream.Tally {
 				return nil
 			}
 			return map[string]int64{f.Str("priority"): 1}
+		}},
+		{Name: TallyByStatus, Klasses: []string{KlassTicket}, Of: func(f stream.Fields) map[string]int64 {
+			return map[string]int64{f.Str("status"): 1}
 		}},
 	}
 }
@@ -65,8 +69,43 @@ func New(d module.Deps) *Module { return &Module{deps: d} }
 // Name implements module.Module.
 func (m *Module) Name() string { return "ticket" }
 
-// Register implements module.Module.
+// Register implements module.Module: the desk's field schemas and rules on
+// every write path, the ticket klass index ordered open-first for the
+// board, the counts the stream keeps, the checklist toggle and the board.
+//
+//	PUT /api/{db}/_design/checklist/_update/toggle/{tch-…} {"index":n,"text":"…","done":bool} → 200 {ok,id,rev,progress}
+//	GET /api/{db}/_tickets/board?closed=30                                       → 200 (board.go)
+//	GET /api/{db}/_design/count-by-ticket-status/_view/all?group_level=1          → rows by status
 func (m *Module) Register(r *module.Registry) error {
+	for _, k := range schemas {
+		r.Schema(k)
+	}
+	r.Rule(KlassTicket, m.ticketRule)
+	r.Effect(KlassTicket, m.ticketEffect)
+	r.SortKey(KlassTicket, sortKey)
+	r.Rule(KlassCategory, m.categoryRule)
+	r.Rule(KlassEquipment, m.equipmentRule)
+	r.Rule(KlassComment, m.commentRule)
+	r.Effect(KlassChecklist, m.checklistEffect)
+	r.NotRecords(KlassChecklist)
+	r.Update(module.Update{DDoc: "checklist", Fn: "toggle", WithID: true, Klass: KlassChecklist, Handle: m.toggle})
+	r.Route(module.Route{Pattern: "GET /api/{db}/_tickets/board", Access: module.AccessRead, Handle: m.board})
+	return Counts{}.Register(r)
+}
+
+// Counts is the desk's counts alone — the tallies, the close/open timeline
+// events and the count-by views — for tests of the core that read the
+// views without the desk's rules. Module registers it too.
+type Counts struct{}
+
+// Name implements module.Module.
+func (Counts) Name() string { return "ticket-counts" }
+
+// Register implements module.Module.
+func (Counts) Register(r *module.Registry) error {
+	r.View(module.CounterView("count-by-ticket-status", "all", func(c stream.Counts) []module.ViewRow {
+		return module.TallyRows(c.Tally(TallyByStatus))
+	}))
 	for _, t := range Tallies() {
 		r.Tally(t)
 	}
