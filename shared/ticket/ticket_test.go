@@ -190,7 +190,9 @@ func TestStatusMatrix(t *testing.T) {
 				}
 				continue
 			}
-			e.Unchanged(s.db, func() { s.put(s.bia, id, map[string]any{"status": step.to}).ExpectFields(t, "status", ticket.MsgTransition) })
+			e.Unchanged(s.db, func() {
+				s.put(s.bia, id, map[string]any{"status": step.to}).ExpectFields(t, "status", ticket.MsgTransition)
+			})
 		}
 		e.Drain()
 		hist := s.ana.Do("POST", "/api/"+s.db+"/_find", map[string]any{
