@@ -338,10 +338,12 @@ describe('Oficina in a real browser', () => {
     await tid(page, 'timeline').waitFor();
     await tid(page, 'theme-toggle').click();
     await page.waitForFunction(() => document.documentElement.dataset.colorMode === 'dark');
+    // The locale is saved for the user too, and the session's locale wins on
+    // start: wait for that save before reloading.
+    const saved = page.waitForResponse((r) => r.url().includes('/_users/') && r.request().method() === 'PUT');
     await openUserMenuItem(page, 'locale-pt-BR');
     await page.waitForFunction(() => document.documentElement.lang === 'pt-BR');
-    // The locale is saved for the user too: wait for it before reloading.
-    await page.waitForLoadState('networkidle');
+    expect((await saved).ok()).toBe(true);
     await page.reload();
     await tid(page, 'timeline').waitFor();
     expect(await page.evaluate(() => document.documentElement.dataset.colorMode)).toBe('dark');
