@@ -36,7 +36,9 @@ type fakeTimer struct {
 	ch chan time.Time
 }
 
-func newFakeClock(t time.Time) *fakeClock { return &fakeClock{now: t, waiting: make(chan struct{}, 100)} }
+func newFakeClock(t time.Time) *fakeClock {
+	return &fakeClock{now: t, waiting: make(chan struct{}, 100)}
+}
 
 func (c *fakeClock) Now() time.Time {
 	c.mu.Lock()
