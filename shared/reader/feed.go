@@ -73,7 +73,7 @@ func parseFeed(body []byte, feedURL *url.URL, now time.Time) (*parsedFeed, error
 	base := feedURL
 	site := ""
 	if f.Link != "" {
-		if u, err := resolveURL(feedURL, f.Link); err == nil {
+		if u, err := resolveURL(feedURL, strings.TrimSpace(f.Link)); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
 			site = u.String()
 			base = u
 		}

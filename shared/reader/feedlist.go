@@ -107,7 +107,7 @@ func (m *Module) serveFeed(ctx context.Context, c module.ViewCall) (any, error) 
 		// The counts lag a write the page already sees.
 		pages = int64(q.Page) + 1
 	}
-	if got := int64(offset + len(page)); total < got {
+	if got := int64(offset + len(page)); len(page) > 0 && total < got {
 		total = got
 	}
 	rows := make([]module.ViewRow, 0, len(page))

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/fetchguard"
+	"github.com/oficina/oficina/shared/htmlsafe"
 	"github.com/oficina/oficina/shared/store"
 )
 
@@ -465,6 +467,9 @@ func (m *Module) writeItem(ctx context.Context, db, sub string, subBody map[stri
 		if e.URL == "" {
 			delete(body, "url")
 		}
+		if len(e.Content) > maxContentBytes {
+			body["content"] = fitEntry(e)
+		}
 		if old != nil {
 			body["read"], body["starred"] = boolOf(old["read"]), boolOf(old["starred"])
 			if boolOf(old["content_loaded"]) {
@@ -484,6 +489,19 @@ func (m *Module) writeItem(ctx context.Context, db, sub string, subBody map[stri
 		return false, fmt.Errorf("reader: write item %s/%s: %w", db, id, err)
 	}
 	return false, fmt.Errorf("reader: item %s/%s keeps changing", db, id)
+}
+
+// fitEntry cuts an entry's content to what a document holds, before the
+// schema sees it (the item rule sanitises the result again).
+func fitEntry(e entry) string {
+	if e.ContentType == "text" {
+		return htmlsafe.Truncate(strings.ToValidUTF8(e.Content[:maxContentBytes], ""), maxContentBytes/4)
+	}
+	var base *url.URL
+	if u, err := url.Parse(e.URL); err == nil && u.IsAbs() {
+		base = u
+	}
+	return fitContent(htmlsafe.Sanitize(e.Content, base), base)
 }
 
 // sameLabels compares label lists; a missing list is an empty one (the

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/html/charset"
 
@@ -335,6 +336,15 @@ func (m *Module) importFeeds(ctx context.Context, p *access.Principal, db string
 		res.LabelsCreated++
 		return id, nil
 	}
+	// Labels are found or made in order; the subscriptions are then
+	// written several at a time (their fsyncs shared).
+	type pending struct {
+		url, id, rev string
+		body         map[string]any
+		create       bool
+	}
+	var writes []*pending
+	byKey := map[string]*pending{}
 	for _, f := range feeds {
 		u, err := url.Parse(strings.TrimSpace(f.URL))
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -363,49 +373,67 @@ func (m *Module) importFeeds(ctx context.Context, p *access.Principal, db string
 			continue
 		}
 		key := normalizeURL(u.String())
-		if s, ok := subByURL[key]; ok {
-			list, _ := s.Body["reader_label_ids"].([]any)
+		merge := func(body map[string]any) bool {
+			list, _ := body["reader_label_ids"].([]any)
 			merged := slices.Clone(list)
 			for _, id := range want {
 				if !slices.Contains(merged, id) {
 					merged = append(merged, id)
 				}
 			}
-			if len(merged) == len(list) {
+			body["reader_label_ids"] = merged
+			return len(merged) != len(list)
+		}
+		if w := byKey[key]; w != nil {
+			merge(w.body) // listed twice in this request
+			continue
+		}
+		var w *pending
+		if s, ok := subByURL[key]; ok {
+			if !merge(s.Body) {
 				res.Unchanged++
 				continue
 			}
-			s.Body["reader_label_ids"] = merged
-			saved, err := m.deps.Docs.Save(ctx, p, db, s.ID, s.Rev, s.Body)
-			if err != nil {
-				if err := res.refused(f.URL, err); err != nil {
-					return res, err
-				}
-				continue
+			w = &pending{url: f.URL, id: s.ID, rev: s.Rev, body: s.Body}
+		} else {
+			body := map[string]any{"klass": KlassSubscription, "url": key, "title": truncateRunes(strings.TrimSpace(f.Title), 200), "active": true}
+			merge(body)
+			if site, err := url.Parse(strings.TrimSpace(f.SiteURL)); err == nil && (site.Scheme == "http" || site.Scheme == "https") && site.Host != "" {
+				body["website_url"] = site.String()
 			}
-			s.Rev = saved.Rev
-			res.Updated++
-			continue
+			w = &pending{url: f.URL, id: ids.New(ids.PrefixOf(KlassSubscription)), body: body, create: true}
 		}
-		body := map[string]any{"klass": KlassSubscription, "url": key, "title": truncateRunes(strings.TrimSpace(f.Title), 200), "active": true}
-		if want != nil {
-			body["reader_label_ids"] = want
-		}
-		if site, err := url.Parse(strings.TrimSpace(f.SiteURL)); err == nil && (site.Scheme == "http" || site.Scheme == "https") && site.Host != "" {
-			body["website_url"] = site.String()
-		}
-		id := ids.New(ids.PrefixOf(KlassSubscription))
-		saved, err := m.deps.Docs.Save(ctx, p, db, id, "", body)
-		if err != nil {
-			if err := res.refused(f.URL, err); err != nil {
-				return res, err
-			}
-			continue
-		}
-		subByURL[key] = &groupSub{ID: id, Rev: saved.Rev, Body: body}
-		res.Created++
+		writes = append(writes, w)
+		byKey[key] = w
 	}
-	return res, nil
+	var (
+		mu    sync.Mutex
+		fatal error
+		wg    sync.WaitGroup
+	)
+	sem := make(chan struct{}, 8)
+	for _, w := range writes {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			_, err := m.deps.Docs.Save(ctx, p, db, w.id, w.rev, w.body)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err != nil:
+				if err := res.refused(w.url, err); err != nil && fatal == nil {
+					fatal = err
+				}
+			case w.create:
+				res.Created++
+			default:
+				res.Updated++
+			}
+		}()
+	}
+	wg.Wait()
+	return res, fatal
 }
 
 // refused records a write the rules refused (a 4xx) against u and returns
