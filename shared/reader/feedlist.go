@@ -98,7 +98,13 @@ func (m *Module) serveFeed(ctx context.Context, c module.ViewCall) (any, error) 
 		}
 	}
 	offset := (q.Page - 1) * q.Limit
-	page, more, err := feedPage(ctx, c.Store, c.DB, q.states(), q.Label, offset, q.Limit)
+	// With a label, the counts also bound the scan: it stops once it has
+	// seen every matching item (none at all: a label read to the end).
+	bound := -1
+	if q.Label != "" {
+		bound = int(total)
+	}
+	page, more, err := feedPage(ctx, c.Store, c.DB, q.states(), q.Label, offset, q.Limit, bound)
 	if err != nil {
 		return nil, err
 	}
@@ -132,8 +138,12 @@ func (m *Module) serveFeed(ctx context.Context, c module.ViewCall) (any, error) 
 
 // feedPage merges the ranges of states newest first, keeps the items of
 // label (when given), skips offset and returns limit of them, and whether
-// more follow.
-func feedPage(ctx context.Context, st store.Store, db string, states []string, label string, offset, limit int) ([]store.Doc, bool, error) {
+// more follow. bound, when not negative, is how many items match in all:
+// the scan ends when it has seen them.
+func feedPage(ctx context.Context, st store.Store, db string, states []string, label string, offset, limit, bound int) ([]store.Doc, bool, error) {
+	if bound == 0 || (bound > 0 && offset >= bound) {
+		return nil, false, nil
+	}
 	first := offset + limit + 1
 	if label != "" {
 		first = 100
@@ -172,6 +182,9 @@ func feedPage(ctx context.Context, st store.Store, db string, states []string, l
 			return out, true, nil
 		}
 		out = append(out, bestDoc)
+		if bound > 0 && skipped+len(out) >= bound {
+			return out, false, nil
+		}
 	}
 }
 
