@@ -26,6 +26,8 @@ export interface OficinaConfig {
   readonly alarmEmail?: string;
   /** Origins the SPA may load avatar images from (CSP img-src). */
   readonly avatarOrigins: readonly string[];
+  /** The feed of product announcements dashboards show (OFICINA_SYSTEM_NOTIFICATIONS_URL); none when unset. */
+  readonly systemNotificationsUrl?: string;
 }
 
 /** The context keys the app reads, with what each means (see infra-cdk/README.md). */
@@ -38,6 +40,7 @@ export const CONTEXT_KEYS = {
   sesDomain: 'domain to verify in SES (DKIM); else the mailFrom address is verified',
   alarmEmail: 'address subscribed to the alarm topic',
   avatarOrigins: 'comma-separated https origins for avatar images (default Gravatar)',
+  systemNotificationsUrl: 'https URL of the feed of product announcements shown on dashboards',
   lambdaDir: 'directory with <name>.zip for each function (default build/lambda)',
   webDir: 'the built SPA (default web/dist)',
   placeholderAssets: 'true: synth with placeholder code and web assets (never deploy this)',
@@ -101,6 +104,7 @@ export function configFromContext(get: (key: string) => unknown): OficinaConfig 
   const alarmEmail = optionalString(get('alarmEmail'), 'alarmEmail');
   const serverAdmins = list(get('serverAdmins'), 'serverAdmins').map((a) => a.toLowerCase());
   const avatar = list(get('avatarOrigins'), 'avatarOrigins');
+  const systemNotificationsUrl = optionalString(get('systemNotificationsUrl'), 'systemNotificationsUrl');
   let mailFrom = optionalString(get('mailFrom'), 'mailFrom');
   if (mailFrom === undefined) {
     if (sesDomain) mailFrom = `Oficina <no-reply@${sesDomain}>`;
@@ -117,6 +121,7 @@ export function configFromContext(get: (key: string) => unknown): OficinaConfig 
     ...(sesDomain ? { sesDomain } : {}),
     ...(alarmEmail ? { alarmEmail } : {}),
     avatarOrigins: avatar.length > 0 ? avatar : DEFAULT_AVATAR_ORIGINS,
+    ...(systemNotificationsUrl ? { systemNotificationsUrl } : {}),
   });
 }
 
@@ -149,6 +154,9 @@ export function validateConfig(c: OficinaConfig): OficinaConfig {
   }
   for (const a of c.serverAdmins) {
     if (!ADDRESS.test(a)) throw new ConfigError(`server admin ${JSON.stringify(a)} is not an email address`);
+  }
+  if (c.systemNotificationsUrl !== undefined && !/^https:\/\/[a-z0-9.-]+(:\d+)?(\/\S*)?$/i.test(c.systemNotificationsUrl)) {
+    throw new ConfigError(`systemNotificationsUrl ${c.systemNotificationsUrl} must be an https URL`);
   }
   for (const o of c.avatarOrigins) {
     if (!/^https:\/\/[a-z0-9.-]+(:\d+)?$/.test(o)) throw new ConfigError(`avatar origin ${o} must be https://host`);
