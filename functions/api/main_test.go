@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -115,4 +116,86 @@ func readEvent(t testing.TB, name string) events.APIGatewayV2HTTPRequest {
 		t.Fatalf("%s: %v", name, err)
 	}
 	return ev
+}
+
+// TestOriginSecret (issue 8, item 8): with OFICINA_ORIGIN_SECRET set, as
+// the stack sets it, a request that did not come through CloudFront (a
+// direct call to the API Gateway endpoint) is refused, and behind the
+// edge each viewer is throttled on its own address.
+func TestOriginSecret(t *testing.T) {
+	endpoint, client := ddblocal.Start(t)
+	table := ddblocal.TableName(t)
+	if err := dynamo.CreateTable(context.Background(), client, table); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", ddblocal.AccessKey)
+	t.Setenv("AWS_SECRET_ACCESS_KEY", ddblocal.SecretKey)
+	t.Setenv("AWS_REGION", ddblocal.Region)
+	env := map[string]string{
+		"OFICINA_TABLE":           table,
+		"OFICINA_DYNAMO_ENDPOINT": endpoint,
+		"OFICINA_MAIL":            "outbox",
+		"OFICINA_DATA":            t.TempDir(),
+		"OFICINA_BASE_URL":        "https://app.oficina.example",
+		// The value the sample events carry in x-oficina-origin-secret.
+		"OFICINA_ORIGIN_SECRET": "sample-origin-secret-0123456789",
+	}
+	h, err := newHandler(context.Background(), func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(ev events.APIGatewayV2HTTPRequest) events.APIGatewayV2HTTPResponse {
+		t.Helper()
+		res, err := h(context.Background(), ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+
+	// Through CloudFront: served.
+	if res := call(readEvent(t, "apigw-v2-register.json")); res.StatusCode != 201 {
+		t.Fatalf("register through the edge: %d %s", res.StatusCode, res.Body)
+	}
+	// Direct: no secret, a wrong one, or only a forged viewer address.
+	for name, edit := range map[string]func(http map[string]string){
+		"no secret":    func(h map[string]string) { delete(h, "x-oficina-origin-secret") },
+		"wrong secret": func(h map[string]string) { h["x-oficina-origin-secret"] = "guess" },
+		"no CloudFront headers at all": func(h map[string]string) {
+			for k := range h {
+				if strings.HasPrefix(k, "x-oficina-") || strings.HasPrefix(k, "cloudfront-") {
+					delete(h, k)
+				}
+			}
+		},
+	} {
+		for _, file := range []string{"apigw-v2-get-root.json", "apigw-v2-login.json"} {
+			ev := readEvent(t, file)
+			edit(ev.Headers)
+			res := call(ev)
+			if res.StatusCode != 403 || !strings.Contains(res.Body, "Requests must come through the site's address") || len(res.Cookies) > 0 {
+				t.Errorf("%s, %s: %d %s %v", name, file, res.StatusCode, res.Body, res.Cookies)
+			}
+		}
+	}
+
+	// 20 wrong passwords from one viewer block that viewer only.
+	login := func(viewer, password string) events.APIGatewayV2HTTPResponse {
+		ev := readEvent(t, "apigw-v2-login.json")
+		ev.Headers["x-oficina-viewer-address"] = viewer
+		ev.Body = `{"name": "ana@oficina.example", "password": "` + password + `"}`
+		return call(ev)
+	}
+	for i := range 20 {
+		ev := readEvent(t, "apigw-v2-login.json")
+		ev.Headers["x-oficina-viewer-address"] = "203.0.113.66"
+		ev.Body = `{"name": "nobody` + strconv.Itoa(i) + `@oficina.example", "password": "guess"}`
+		call(ev)
+	}
+	if res := login("203.0.113.66", "correct horse battery"); res.StatusCode != 429 {
+		t.Errorf("the guessing viewer: %d %s", res.StatusCode, res.Body)
+	}
+	if res := login("198.51.100.23", "correct horse battery"); res.StatusCode != 200 {
+		t.Errorf("another viewer on the same edge: %d %s", res.StatusCode, res.Body)
+	}
 }

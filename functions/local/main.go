@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -48,12 +49,8 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	defer stopBackground()
 	a.StartBackground(bgCtx)
 
-	mux := http.NewServeMux()
-	mux.Handle("/api/", a.API)
-	mux.Handle("/", spa.Handler(cfg.WebDir))
-
 	srv := &http.Server{
-		Handler:           app.AccessLog(log, mux),
+		Handler:           app.AccessLog(log, routes(a.API, spa.Handler(cfg.WebDir))),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
 	}
@@ -81,4 +78,18 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	a.Wait()
 	log.Info("stopped cleanly")
 	return nil
+}
+
+// routes sends /api/… to the API as it came, and the rest to the SPA. Not
+// a ServeMux: it would answer a path with "..", "." or "//" with a
+// redirect to the cleaned path (another database's URL) before the API
+// could refuse it.
+func routes(api, site http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			api.ServeHTTP(w, r)
+			return
+		}
+		site.ServeHTTP(w, r)
+	})
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -44,6 +45,21 @@ func TestGracefulShutdown(t *testing.T) {
 		t.Fatalf("GET /: %v %v", err, res)
 	}
 	res.Body.Close()
+
+	// Unclean API paths get the API's JSON 400, not the mux's redirect to
+	// another database's URL (issue 8, item 6).
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, p := range []string{"/api/prices/../_users", "/api//prices", "/api/prices/./_all_docs"} {
+		res, err := noRedirect.Get(base + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusBadRequest || res.Header.Get("Content-Type") != "application/json" || !strings.Contains(string(body), `"error":"bad_request"`) {
+			t.Errorf("GET %s: %d %s %s", p, res.StatusCode, res.Header.Get("Location"), body)
+		}
+	}
 
 	// A long poll on the public prices db stays in flight until shutdown.
 	polled := make(chan int, 1)

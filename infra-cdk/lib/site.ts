@@ -7,6 +7,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import type { Stage } from './config';
+import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_CODE } from './edge-headers';
 import { SecurityHeaders } from './security-headers';
 import { SPA_REWRITE_CODE } from './spa-rewrite';
 
@@ -19,6 +20,11 @@ export interface SiteProps {
   readonly domainName?: string;
   readonly certificateArn?: string;
   readonly avatarOrigins: readonly string[];
+  /**
+   * The value CloudFront sends in ORIGIN_SECRET_HEADER to the API (a
+   * dynamic reference to the generated secret, resolved at deploy time).
+   */
+  readonly originSecret: string;
 }
 
 /** The path the API is served under, on the site's own origin. */
@@ -62,6 +68,12 @@ export class Site extends Construct {
       code: cloudfront.FunctionCode.fromInline(SPA_REWRITE_CODE),
     });
 
+    const viewerAddress = new cloudfront.Function(this, 'ViewerAddress', {
+      comment: 'API requests: the viewer IP in X-Oficina-Viewer-Address (edge-headers.ts)',
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
+      code: cloudfront.FunctionCode.fromInline(VIEWER_ADDRESS_CODE),
+    });
+
     const headers = new SecurityHeaders(this, 'Headers', { imageOrigins: props.avatarOrigins });
 
     // The HTTP API's host name: https://<host> → <host>.
@@ -96,6 +108,7 @@ export class Site extends Construct {
             protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
             originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
             readTimeout: Duration.seconds(30),
+            customHeaders: { [ORIGIN_SECRET_HEADER]: props.originSecret },
           }),
           viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
           allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
@@ -105,6 +118,7 @@ export class Site extends Construct {
           originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           responseHeadersPolicy: headers.policy,
           compress: true,
+          functionAssociations: [{ function: viewerAddress, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
         },
       },
       // No errorResponses on purpose: they would rewrite the API's 403/404 JSON too (see spa-rewrite.ts).

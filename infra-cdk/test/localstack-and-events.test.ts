@@ -27,6 +27,7 @@ const SERVICES_FOR: Record<string, string[]> = {
   'AWS::Logs': ['logs'],
   'AWS::S3': ['s3'],
   'AWS::Scheduler': ['scheduler'],
+  'AWS::SecretsManager': ['secretsmanager'],
   'AWS::SES': ['ses'],
   'AWS::SNS': ['sns'],
   'AWS::SQS': ['sqs'],

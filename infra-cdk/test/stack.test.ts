@@ -180,7 +180,10 @@ describe('functions', () => {
       OFICINA_BASE_URL: 'https://app.oficina.example',
       OFICINA_COOKIE_SECURE: 'true',
       OFICINA_LOG_FORMAT: 'json',
+      // A deploy-time reference to the generated secret (origin-secret.test.ts).
+      OFICINA_ORIGIN_SECRET: s.json.Resources[ids.api].Properties!.Environment.Variables.OFICINA_ORIGIN_SECRET,
     });
+    assert.match(JSON.stringify(s.json.Resources[ids.api].Properties!.Environment.Variables.OFICINA_ORIGIN_SECRET), /resolve:secretsmanager/);
   });
 
   it('give the stream function the store and mail settings only', () => {
@@ -434,7 +437,7 @@ describe('SPA bucket and CloudFront', () => {
     const c = dist.Properties!.DistributionConfig;
     assert.equal(c.DefaultRootObject, 'index.html');
     assert.equal(c.CustomErrorResponses, undefined, 'errorResponses would turn API 403/404 JSON into index.html');
-    const fnId = only(s.json, 'AWS::CloudFront::Function')[0];
+    const fnId = resourcesOfType(s.json, 'AWS::CloudFront::Function').find(([, f]) => f.Properties!.FunctionCode === SPA_REWRITE_CODE)![0];
     assert.deepEqual(c.DefaultCacheBehavior.FunctionAssociations, [
       { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [fnId, 'FunctionARN'] } },
     ]);
@@ -461,7 +464,10 @@ describe('SPA bucket and CloudFront', () => {
     assert.equal(api.OriginRequestPolicyId, ALL_VIEWER_EXCEPT_HOST_HEADER);
     assert.deepEqual([...api.AllowedMethods].sort(), ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
     assert.equal(api.ViewerProtocolPolicy, 'https-only');
-    assert.equal(api.FunctionAssociations, undefined, 'the SPA rewrite must not touch API requests');
+    const apiFns = (api.FunctionAssociations as any[]).map((a) => a.FunctionARN['Fn::GetAtt'][0]);
+    for (const [id, f] of resourcesOfType(s.json, 'AWS::CloudFront::Function')) {
+      if (f.Properties!.FunctionCode === SPA_REWRITE_CODE) assert.ok(!apiFns.includes(id), 'the SPA rewrite must not touch API requests');
+    }
     const origin = (c.Origins as any[]).find((o) => o.Id === api.TargetOriginId);
     assert.deepEqual(origin.DomainName, { 'Fn::Select': [2, { 'Fn::Split': ['/', { 'Fn::GetAtt': [httpApi, 'ApiEndpoint'] }] }] });
     assert.equal(origin.CustomOriginConfig.OriginProtocolPolicy, 'https-only');

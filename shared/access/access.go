@@ -34,13 +34,17 @@ const (
 
 // Principal is the signed-in user behind a request.
 type Principal struct {
-	UserID string   // "usr-<32 hex>"
-	Email  string   //
-	Label  string   // how the user is shown in created_by/updated_by: full name, else email
-	Name   string   // userCtx.name: the user id, as CouchDB clients expect a stable name
-	Roles  []string // usr-<id>, acc-<id> per accepted membership, _admin
-	Locale string
-	Via    Via
+	UserID string // "usr-<32 hex>"
+	Email  string // the login address
+	// EmailConfirmed: the user has proved they read Email. Only then does
+	// Email match names in a _security document (whoever registers an
+	// address first must not inherit what was granted to it).
+	EmailConfirmed bool
+	Label          string   // how the user is shown in created_by/updated_by: full name, else email
+	Name           string   // userCtx.name: the user id, as CouchDB clients expect a stable name
+	Roles          []string // usr-<id>, acc-<id> per accepted membership, _admin
+	Locale         string
+	Via            Via
 	// For tokens: the permission and, when non-empty, the only dbs it may use.
 	TokenPerm string
 	TokenDBs  []string
@@ -66,7 +70,7 @@ func (n Names) matches(p *Principal) bool {
 	if p == nil {
 		return false
 	}
-	if slices.Contains(n.Names, p.UserID) || (p.Email != "" && slices.Contains(n.Names, p.Email)) {
+	if slices.Contains(n.Names, p.UserID) || (p.EmailConfirmed && p.Email != "" && slices.Contains(n.Names, p.Email)) {
 		return true
 	}
 	for _, r := range p.Roles {

@@ -147,3 +147,53 @@ func TestCheckGroupGrants(t *testing.T) {
 		t.Error("a dropped _security still opens the db")
 	}
 }
+
+// TestEmailNamesNeedAConfirmedAddress (issue 8, item 4).
+func TestEmailNamesNeedAConfirmedAddress(t *testing.T) {
+	sec := Security{Admins: Names{Names: []string{"usr-owner"}}, Members: Names{Names: []string{"bia@example.com"}}}
+	unconfirmed := &Principal{UserID: "usr-b", Email: "bia@example.com", Roles: []string{"usr-b"}, Via: ViaSession}
+	confirmed := *unconfirmed
+	confirmed.EmailConfirmed = true
+	if err := Decide(unconfirmed, "acc-1", sec, Read); err == nil {
+		t.Error("an unconfirmed address matched a name")
+	}
+	if err := Decide(&confirmed, "acc-1", sec, Read); err != nil {
+		t.Errorf("a confirmed address did not match: %v", err)
+	}
+}
+
+func TestCheckSecurityChange(t *testing.T) {
+	acc, usrA, usrB := ids.New("acc"), ids.New("usr"), ids.New("usr")
+	group := Security{Admins: Names{Names: []string{usrA}}, Members: Names{Roles: []string{acc}}}
+	public := Security{Admins: Names{Roles: []string{ServerAdminRole}}}
+	tests := []struct {
+		name      string
+		db        string
+		old, next Security
+		ok        bool
+	}{
+		{"Group gains a member", acc, group, Security{Admins: group.Admins, Members: Names{Names: []string{usrB}, Roles: []string{acc}}}, true},
+		{"Group gains an admin", acc, group, Security{Admins: Names{Names: []string{usrA, usrB}}, Members: group.Members}, true},
+		{"Group opened", acc, group, Security{Admins: group.Admins}, false},
+		{"Group role dropped", acc, group, Security{Admins: group.Admins, Members: Names{Names: []string{usrB}}}, false},
+		{"Group admin dropped", acc, group, Security{Admins: Names{Names: []string{usrB}}, Members: group.Members}, false},
+		{"personal kept", usrA, PersonalSecurity(usrA), PersonalSecurity(usrA), true},
+		{"personal by name", usrA, PersonalSecurity(usrA), Security{Admins: Names{Names: []string{usrA}}, Members: Names{Names: []string{usrA}}}, true},
+		{"personal owner dropped from members", usrA, PersonalSecurity(usrA), Security{Admins: Names{Roles: []string{usrA}}, Members: Names{Roles: []string{acc}}}, false},
+		{"public stays public", "prices", public, public, true},
+		{"closed system db opened", "accounts", locked, Security{Admins: locked.Admins}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckSecurityChange(tt.db, tt.old.normalized(), tt.next.normalized())
+			if (err == nil) != tt.ok {
+				t.Fatalf("err = %v, want ok = %v", err, tt.ok)
+			}
+			if err != nil {
+				if fe, ok := fault.As(err); !ok || fe.Kind != fault.BadRequest {
+					t.Fatalf("err = %v, want a 400", err)
+				}
+			}
+		})
+	}
+}

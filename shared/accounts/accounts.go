@@ -73,6 +73,8 @@ type Users interface {
 	AddRole(ctx context.Context, id, role string) error
 	RemoveRole(ctx context.Context, id, role string) error
 	SetPreferences(ctx context.Context, id string, locale *string, newsletter *bool) error
+	// TokenEpoch is the epoch a new API token of the user carries.
+	TokenEpoch(ctx context.Context, userID string) (int64, error)
 }
 
 // Options configures New.

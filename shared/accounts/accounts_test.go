@@ -78,6 +78,7 @@ func newEnvOn(t *testing.T, st store.Store, newID func(string) string) *env {
 		t.Fatal(err)
 	}
 	a.OnEmail(svc.EmailKnown)
+	a.OnPasswordReset(svc.PasswordReset)
 	return &env{t: t, st: st, docs: d, auth: a, svc: svc, mail: sender}
 }
 

@@ -122,7 +122,7 @@ func lifecycle(t *testing.T, e *env) {
 func (e *env) confirm(t *testing.T, email string) {
 	t.Helper()
 	tok := e.mail.lastLink(t, email)
-	if _, err := e.auth.Confirm(context.Background(), tok); err != nil {
+	if _, err := e.auth.Confirm(context.Background(), nil, tok); err != nil {
 		t.Fatal(err)
 	}
 }

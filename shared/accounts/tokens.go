@@ -52,8 +52,22 @@ func (s *Service) tokenOwner(ctx context.Context, p *access.Principal, db string
 }
 
 // CreateToken makes a token for p and returns its document and the secret.
+// Only a confirmed address may have tokens: a token outlives sessions, and
+// whoever registered someone else's address must not keep one after the
+// owner recovers the account (a reset also moves the token epoch).
 func (s *Service) CreateToken(ctx context.Context, p *access.Principal, db string, in TokenInput) (store.Doc, string, error) {
 	if err := s.tokenOwner(ctx, p, db); err != nil {
+		return store.Doc{}, "", err
+	}
+	u, ok, err := s.users.UserByID(ctx, p.UserID)
+	if err != nil {
+		return store.Doc{}, "", err
+	}
+	if !ok || !u.Confirmed() {
+		return store.Doc{}, "", fault.New(fault.Forbidden, fault.MsgConfirmEmailFirst)
+	}
+	epoch, err := s.users.TokenEpoch(ctx, p.UserID)
+	if err != nil {
 		return store.Doc{}, "", err
 	}
 	fields := map[string][]string{}
@@ -99,7 +113,7 @@ func (s *Service) CreateToken(ctx context.Context, p *access.Principal, db strin
 	// The document comes first: a record without it would be a working
 	// token its user cannot see or revoke.
 	hash := auth.HashToken(secret)
-	rec, err := json.Marshal(auth.TokenRecord{TokenID: id, UserID: p.UserID, Permissions: in.Permissions, DBs: dbs, Active: true})
+	rec, err := json.Marshal(auth.TokenRecord{TokenID: id, UserID: p.UserID, Permissions: in.Permissions, DBs: dbs, Active: true, Epoch: epoch})
 	if err == nil {
 		err = s.st.Transact(ctx, []store.RecordWrite{
 			{Record: store.Record{Kind: auth.TokenRecordKind, Key: hash, Value: rec}, ExpectAbsent: true},
@@ -200,4 +214,43 @@ func (s *Service) tokenRule(ctx context.Context, w *docs.Write) error {
 	}
 	w.New = body
 	return nil
+}
+
+// PasswordReset is the auth.ResetHook of this package: u recovered the
+// account through the mailbox, which already ended every token (the token
+// epoch moved); their documents are marked revoked and their records
+// deleted, so the token list tells the truth. Failures are logged.
+func (s *Service) PasswordReset(ctx context.Context, u auth.User) {
+	p := &access.Principal{UserID: u.ID, Email: u.Email, Name: u.ID, Label: u.Label, Roles: []string{u.ID}, Via: access.ViaSession}
+	q := store.ListQuery{Klass: KlassUserToken, Limit: 100}
+	for {
+		page, err := s.st.List(ctx, u.ID, q)
+		if err != nil {
+			if !errors.Is(err, store.ErrDBNotFound) {
+				s.log.ErrorContext(ctx, "password reset: list tokens", "user", u.ID, "err", err)
+			}
+			return
+		}
+		for _, d := range page.Docs {
+			body, err := docs.Decode(d.Body)
+			if err != nil || !flag(body, "active") {
+				continue
+			}
+			if err := s.killToken(ctx, d.ID); err != nil {
+				s.log.ErrorContext(ctx, "password reset: revoke token", "user", u.ID, "token", d.ID, "err", err)
+				continue
+			}
+			if _, err := s.update(ctx, p, u.ID, d.ID, func(body map[string]any) error {
+				body["active"] = false
+				body["revoked_at"] = s.stamp()
+				return nil
+			}); err != nil {
+				s.log.ErrorContext(ctx, "password reset: mark token revoked", "user", u.ID, "token", d.ID, "err", err)
+			}
+		}
+		if page.Next == "" {
+			return
+		}
+		q.After = page.Next
+	}
 }

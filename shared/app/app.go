@@ -147,13 +147,14 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 		argon = *over.Argon2
 	}
 	a.Auth = auth.New(a.Store, a.Mail, auth.Config{
-		Argon2:       argon,
-		BaseURL:      cfg.BaseURL,
-		ServerAdmins: cfg.ServerAdmins,
-		SessionTTL:   cfg.SessionTTL,
-		RememberTTL:  cfg.RememberTTL,
-		Logger:       log,
-		Now:          over.Now,
+		Argon2:          argon,
+		BaseURL:         cfg.BaseURL,
+		ServerAdmins:    cfg.ServerAdmins,
+		SessionTTL:      cfg.SessionTTL,
+		RememberTTL:     cfg.RememberTTL,
+		HashConcurrency: cfg.HashConcurrency,
+		Logger:          log,
+		Now:             over.Now,
 	})
 	if err := a.Auth.EnsureSystemDBs(ctx); err != nil {
 		a.Store.Close()
@@ -168,7 +169,8 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 		return nil, err
 	}
 	a.Accounts = acc
-	a.Auth.OnEmail(acc.EmailKnown) // invitations reach users who register later
+	a.Auth.OnEmail(acc.EmailKnown)            // invitations reach users who register later
+	a.Auth.OnPasswordReset(acc.PasswordReset) // token documents show the tokens a reset revoked
 	deps := module.Deps{Store: a.Store, Docs: a.Docs, Mail: a.Mail, Groups: acc, Log: log, BaseURL: cfg.BaseURL, Now: a.Docs.Now, Config: cfg}
 	a.Modules = module.NewRegistry(a.Docs, module.Refs(a.Store, acc))
 	if err := a.Modules.Add(Modules(deps, acc)...); err != nil {
@@ -191,6 +193,8 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 			MaxBodyBytes: cfg.MaxBodyBytes,
 			CookieSecure: cfg.CookieSecure,
 			Version:      Version,
+			BaseURL:      cfg.BaseURL,
+			OriginSecret: cfg.OriginSecret,
 		},
 	})
 	return a, nil

@@ -65,7 +65,7 @@ func (s *Service) Register(ctx context.Context, in Registration) (User, error) {
 	var hash string
 	if in.Password != "" {
 		var err error
-		if hash, err = hashPassword(in.Password, s.cfg.Argon2); err != nil {
+		if hash, err = s.hash(ctx, in.Password); err != nil {
 			return User{}, err
 		}
 	}
@@ -382,7 +382,7 @@ func (s *Service) UpdateUser(ctx context.Context, p *access.Principal, in UserUp
 	}
 	var newHash string
 	if changePassword {
-		if newHash, err = hashPassword(newPassword, s.cfg.Argon2); err != nil {
+		if newHash, err = s.hash(ctx, newPassword); err != nil {
 			return UpdateResult{}, err
 		}
 	}
@@ -457,7 +457,7 @@ func (s *Service) checkCurrentPassword(ctx context.Context, u User, cred credent
 	ok := false
 	if cred.PasswordHash != "" {
 		var err error
-		if ok, err = verifyPassword(password, cred.PasswordHash); err != nil {
+		if ok, err = s.verify(ctx, password, cred.PasswordHash); err != nil {
 			return fmt.Errorf("check password of %s: %w", u.ID, err)
 		}
 	}

@@ -74,7 +74,9 @@ type Config struct {
 	// MinPasswordLen applies to new passwords (8).
 	MinPasswordLen int
 	Argon2         Argon2Params
-	Throttle       Throttle
+	// HashConcurrency bounds the argon2 computations running at once (2).
+	HashConcurrency int
+	Throttle        Throttle
 	// Now is the clock. Tests may advance it but must never set it before
 	// the real time: stores expire records by their own clock.
 	Now    func() time.Time
@@ -96,6 +98,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Argon2 == (Argon2Params{}) {
 		c.Argon2 = DefaultArgon2()
+	}
+	if c.HashConcurrency <= 0 {
+		c.HashConcurrency = 2
 	}
 	if c.Argon2.KeyLen == 0 {
 		c.Argon2.KeyLen = 32
@@ -143,6 +148,7 @@ type Service struct {
 	cfg    Config
 	log    *slog.Logger
 	admins map[string]bool
+	hashes hashGate
 
 	// dummyHash is verified against when the user is unknown, so that a
 	// login for an unknown e-mail costs as much as one for a known one. It
@@ -156,6 +162,7 @@ type Service struct {
 
 	hooksMu    sync.RWMutex
 	emailHooks []EmailHook
+	resetHooks []ResetHook
 }
 
 // New builds the service. It panics only on what cannot fail in a correct
@@ -172,7 +179,7 @@ func New(st store.Store, sender mail.Sender, cfg Config) *Service {
 			admins[e] = true
 		}
 	}
-	return &Service{store: st, mail: sender, tpl: tpl, cfg: cfg, log: cfg.Logger, admins: admins}
+	return &Service{store: st, mail: sender, tpl: tpl, cfg: cfg, log: cfg.Logger, admins: admins, hashes: newHashGate(cfg.HashConcurrency)}
 }
 
 func (s *Service) now() time.Time { return s.cfg.Now().UTC() }
@@ -257,3 +264,7 @@ func (s *Service) ensureDB(ctx context.Context, db string, sec access.Security) 
 func (s *Service) ensurePersonalDB(ctx context.Context, userID string) error {
 	return s.ensureDB(ctx, userID, access.PersonalSecurity(userID))
 }
+
+// MsgConfirmAsRequester refuses a link to a new address followed by someone
+// other than the user who asked for the change.
+const MsgConfirmAsRequester = "Sign in as the user who asked for this change to confirm it"

@@ -220,7 +220,7 @@ func TestServerAdminNeedsConfirmedEmail(t *testing.T) {
 	if p == nil || p.IsServerAdmin() {
 		t.Fatalf("unconfirmed admin e-mail gave %+v", p)
 	}
-	if _, err := e.svc.Confirm(ctx, tokenOf(t, e.mail.last(t))); err != nil {
+	if _, err := e.svc.Confirm(ctx, nil, tokenOf(t, e.mail.last(t))); err != nil {
 		t.Fatal(err)
 	}
 	p, _ = e.svc.SessionPrincipal(ctx, sess.Secret)
@@ -400,5 +400,64 @@ func TestLinkTokensAreStoredHashed(t *testing.T) {
 	}
 	if _, err := e.st.GetRecord(ctx, kindConfirm, hashSecret(tok)); err != nil {
 		t.Errorf("hashed token record: %v", err)
+	}
+}
+
+// TestPasswordResetEndsTokensAndPendingAddress (issue 8, item 1): the
+// reset link proves the mailbox, so it ends every token made before it,
+// drops a pending address and tells the reset hooks.
+func TestPasswordResetEndsTokensAndPendingAddress(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	u := e.register(t, "ana@example.com", "password1")
+	var hooked []string
+	e.svc.OnPasswordReset(func(_ context.Context, u User) { hooked = append(hooked, u.ID) })
+	tok, err := NewAPIToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	epoch, err := e.svc.TokenEpoch(ctx, u.ID)
+	if err != nil || epoch != 0 {
+		t.Fatalf("epoch %d %v", epoch, err)
+	}
+	b, _ := json.Marshal(TokenRecord{TokenID: ids.New("tok"), UserID: u.ID, Permissions: "read", Active: true, Epoch: epoch})
+	if err := e.st.PutRecord(ctx, store.Record{Kind: TokenRecordKind, Key: HashToken(tok), Value: b}, false); err != nil {
+		t.Fatal(err)
+	}
+	sess, _ := e.svc.Login(ctx, LoginInput{Name: "ana@example.com", Password: "password1"})
+	p, _ := e.svc.SessionPrincipal(ctx, sess.Secret)
+	cur, _ := e.svc.User(ctx, p, u.ID)
+	next := "ana.new@example.com"
+	if _, err := e.svc.UpdateUser(ctx, p, UserUpdate{ID: u.ID, Rev: cur.Rev, UnconfirmedEmail: &next, CurrentPassword: "password1"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.svc.RequestPasswordReset(ctx, "ana@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	saved, err := e.svc.ResetPassword(ctx, PasswordReset{Token: tokenOf(t, e.mail.last(t)), Password: "password2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := e.svc.TokenPrincipal(ctx, tok); p != nil || err != nil {
+		t.Errorf("token survived the reset: %+v %v", p, err)
+	}
+	if saved.Pending() != "" || !saved.Confirmed() {
+		t.Errorf("after reset: pending %q, confirmed %v", saved.Pending(), saved.Confirmed())
+	}
+	if _, found, _ := e.svc.userByPendingEmail(ctx, next); found {
+		t.Error("pending index kept")
+	}
+	if len(hooked) != 1 || hooked[0] != u.ID {
+		t.Errorf("reset hooks called with %v", hooked)
+	}
+	// A token made now carries the new epoch and works.
+	if epoch, _ = e.svc.TokenEpoch(ctx, u.ID); epoch != 1 {
+		t.Fatalf("epoch after reset %d", epoch)
+	}
+	b, _ = json.Marshal(TokenRecord{TokenID: ids.New("tok"), UserID: u.ID, Permissions: "read", Active: true, Epoch: epoch})
+	tok2, _ := NewAPIToken()
+	_ = e.st.PutRecord(ctx, store.Record{Kind: TokenRecordKind, Key: HashToken(tok2), Value: b}, false)
+	if p, err := e.svc.TokenPrincipal(ctx, tok2); p == nil || err != nil {
+		t.Errorf("new token: %+v %v", p, err)
 	}
 }

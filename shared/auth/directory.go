@@ -28,6 +28,29 @@ func (s *Service) OnEmail(h EmailHook) {
 	s.emailHooks = append(s.emailHooks, h)
 }
 
+// ResetHook is told that u recovered the account through a password reset
+// link: every session and API token has already ended (the credential's
+// epochs moved); hooks tidy what describes them (token documents). Like
+// EmailHook, hooks run synchronously and log their own failures.
+type ResetHook func(ctx context.Context, u User)
+
+// OnPasswordReset adds h to the hooks ResetPassword calls. Call it while
+// wiring, before serving.
+func (s *Service) OnPasswordReset(h ResetHook) {
+	s.hooksMu.Lock()
+	defer s.hooksMu.Unlock()
+	s.resetHooks = append(s.resetHooks, h)
+}
+
+func (s *Service) passwordReset(ctx context.Context, u User) {
+	s.hooksMu.RLock()
+	hooks := slices.Clone(s.resetHooks)
+	s.hooksMu.RUnlock()
+	for _, h := range hooks {
+		h(ctx, u)
+	}
+}
+
 func (s *Service) emailKnown(ctx context.Context, u User) {
 	s.hooksMu.RLock()
 	hooks := slices.Clone(s.emailHooks)

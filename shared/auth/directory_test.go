@@ -86,7 +86,7 @@ func TestDirectory(t *testing.T) {
 	}
 
 	// The hook saw the registration and sees the confirmation.
-	if _, err := e.svc.Confirm(ctx, tokenOf(t, e.mail.last(t))); err != nil {
+	if _, err := e.svc.Confirm(ctx, nil, tokenOf(t, e.mail.last(t))); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/store"
@@ -47,16 +48,31 @@ func (s *Service) newLinkToken(ctx context.Context, kind, userID, addr string) (
 // takeLinkToken consumes a token: whatever happens next it cannot be used
 // again. Unknown, used and expired tokens all read the same.
 func (s *Service) takeLinkToken(ctx context.Context, kind, token string) (linkToken, error) {
+	return s.readLinkToken(ctx, kind, token, true)
+}
+
+// peekLinkToken reads a token without using it up.
+func (s *Service) peekLinkToken(ctx context.Context, kind, token string) (linkToken, error) {
+	return s.readLinkToken(ctx, kind, token, false)
+}
+
+func (s *Service) readLinkToken(ctx context.Context, kind, token string, take bool) (linkToken, error) {
 	gone := fault.New(fault.NotFound, fault.MsgTokenUsedOrExpired)
 	if token == "" || len(token) > maxSecretLen {
 		return linkToken{}, gone
 	}
-	rec, err := s.store.TakeRecord(ctx, kind, hashSecret(token))
+	var rec store.Record
+	var err error
+	if take {
+		rec, err = s.store.TakeRecord(ctx, kind, hashSecret(token))
+	} else {
+		rec, err = s.store.GetRecord(ctx, kind, hashSecret(token))
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		return linkToken{}, gone
 	}
 	if err != nil {
-		return linkToken{}, fmt.Errorf("take %s token: %w", kind, err)
+		return linkToken{}, fmt.Errorf("read %s token: %w", kind, err)
 	}
 	var lt linkToken
 	if err := json.Unmarshal(rec.Value, &lt); err != nil {
@@ -165,18 +181,41 @@ func (s *Service) RequestConfirmation(ctx context.Context, email string) error {
 // Confirm follows a confirmation link: it confirms the login address, or
 // makes a pending new address the login address (claiming it, so it must
 // still be free) and marks the user confirmed.
-func (s *Service) Confirm(ctx context.Context, token string) (User, error) {
+//
+// A new address is confirmed only for p, the signed-in user (by session)
+// who asked for the change: otherwise whoever registered someone else's
+// address could park their own address and confirm it later without
+// signing in, after the owner had recovered the account. Such a refusal
+// does not use the link up.
+func (s *Service) Confirm(ctx context.Context, p *access.Principal, token string) (User, error) {
+	gone := fault.New(fault.NotFound, fault.MsgTokenUsedOrExpired)
+	peek, err := s.peekLinkToken(ctx, kindConfirm, token)
+	if err != nil {
+		return User{}, err
+	}
+	if cur, err := s.loadUser(ctx, peek.UserID); err == nil && peek.Email != cur.Email && peek.Email == cur.Pending() {
+		if p == nil {
+			return User{}, fault.New(fault.Unauthorized, MsgNotLoggedIn)
+		}
+		if p.UserID != peek.UserID || p.Via != access.ViaSession {
+			return User{}, fault.New(fault.Forbidden, MsgConfirmAsRequester)
+		}
+	}
 	lt, err := s.takeLinkToken(ctx, kindConfirm, token)
 	if err != nil {
 		return User{}, err
 	}
-	gone := fault.New(fault.NotFound, fault.MsgTokenUsedOrExpired)
 	u, err := s.loadUser(ctx, lt.UserID)
 	if errors.Is(err, errNoUser) {
 		return User{}, gone
 	}
 	if err != nil {
 		return User{}, err
+	}
+	if lt.Email != u.Email && (p == nil || p.UserID != u.ID || p.Via != access.ViaSession) {
+		// The user changed between the look and the take: only the
+		// requester may confirm a new address.
+		return User{}, gone
 	}
 	switch lt.Email {
 	case u.Email:
@@ -250,10 +289,11 @@ type PasswordReset struct {
 }
 
 // ResetPassword sets a new password from a reset link. The link proves the
-// user reads the login mailbox, so it also confirms the e-mail; every
-// session ends and the login throttle of the account is cleared. The
-// password is checked before the token is consumed, so a typo does not
-// burn the link.
+// user reads the login mailbox, so the mailbox's owner takes the account
+// back whoever registered it: the e-mail is confirmed, every session ends,
+// every API token is revoked, a pending change of address is dropped, and
+// the login throttle of the account is cleared. The password is checked
+// before the token is consumed, so a typo does not burn the link.
 func (s *Service) ResetPassword(ctx context.Context, in PasswordReset) (User, error) {
 	fields := map[string][]string{}
 	if in.Password == "" {
@@ -275,7 +315,7 @@ func (s *Service) ResetPassword(ctx context.Context, in PasswordReset) (User, er
 	if err != nil {
 		return User{}, err
 	}
-	hash, err := hashPassword(in.Password, s.cfg.Argon2)
+	hash, err := s.hash(ctx, in.Password)
 	if err != nil {
 		return User{}, err
 	}
@@ -285,23 +325,31 @@ func (s *Service) ResetPassword(ctx context.Context, in PasswordReset) (User, er
 	}
 	now := fmtTime(s.now())
 	cred.PasswordHash, cred.PasswordChangedAt = hash, now
+	// One write ends every session and every API token.
 	cred.SessionEpoch++
+	cred.TokenEpoch++
 	if err := s.saveCredential(ctx, u.ID, cred); err != nil {
 		return User{}, err
 	}
+	var dropped string
 	saved, err := s.updateUser(ctx, u.ID, func(u *User) error {
 		if !u.Confirmed() && u.Email == lt.Email {
 			u.ConfirmedAt = &now
 		}
+		dropped, u.UnconfirmedEmail = u.Pending(), nil
 		u.UpdatedAt = now
 		return nil
 	})
 	if err != nil {
 		return User{}, err
 	}
+	if dropped != "" {
+		s.dropPendingEmail(ctx, dropped, u.ID)
+	}
 	if err := s.unlock(ctx, u.Email); err != nil {
 		s.log.ErrorContext(ctx, "reset: unlock", "user", u.ID, "err", err)
 	}
-	s.log.InfoContext(ctx, "password reset, sessions ended", "user", u.ID)
+	s.passwordReset(ctx, saved)
+	s.log.InfoContext(ctx, "password reset: sessions ended, tokens revoked, pending address dropped", "user", u.ID)
 	return saved, nil
 }

@@ -83,11 +83,11 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (Session, error) {
 		}
 	}
 	if found && cred.PasswordHash != "" {
-		if ok, err = verifyPassword(in.Password, cred.PasswordHash); err != nil {
+		if ok, err = s.verify(ctx, in.Password, cred.PasswordHash); err != nil {
 			return Session{}, fmt.Errorf("login %s: %w", u.ID, err)
 		}
-	} else {
-		_, _ = verifyPassword(in.Password, s.dummyPasswordHash()) // same cost as a real check
+	} else if _, err := s.verify(ctx, in.Password, s.dummyPasswordHash()); err != nil { // same cost as a real check
+		return Session{}, err
 	}
 	if !ok {
 		return Session{}, s.loginFailed(ctx, acctKey, ipKey)
@@ -319,6 +319,9 @@ type TokenRecord struct {
 	Permissions string   `json:"permissions"` // access.PermRead or access.PermReadWrite
 	DBs         []string `json:"dbs"`         // empty = every db the user may use
 	Active      bool     `json:"active"`
+	// Epoch is the user's token epoch when the token was made (see
+	// TokenEpoch); a password reset moves the user's on, ending the token.
+	Epoch int64 `json:"epoch,omitempty"`
 }
 
 // HashToken is the record key of an API token.
@@ -360,6 +363,13 @@ func (s *Service) TokenPrincipal(ctx context.Context, token string) (*access.Pri
 	if err != nil {
 		return nil, err
 	}
+	cred, err := s.loadCredential(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	if tr.Epoch != cred.TokenEpoch {
+		return nil, nil // made before the user's last password reset
+	}
 	p := s.principal(u, access.ViaToken)
 	p.TokenPerm = access.PermRead // anything unknown is the weaker permission
 	if tr.Permissions == access.PermReadWrite {
@@ -367,4 +377,14 @@ func (s *Service) TokenPrincipal(ctx context.Context, token string) (*access.Pri
 	}
 	p.TokenDBs = append([]string(nil), tr.DBs...)
 	return p, nil
+}
+
+// TokenEpoch is the epoch a new API token of userID must carry
+// (TokenRecord.Epoch) to work.
+func (s *Service) TokenEpoch(ctx context.Context, userID string) (int64, error) {
+	cred, err := s.loadCredential(ctx, userID)
+	if err != nil {
+		return 0, err
+	}
+	return cred.TokenEpoch, nil
 }

@@ -106,6 +106,10 @@ type credential struct {
 	// rule exact whatever the clocks of the servers say.
 	SessionEpoch      int64  `json:"session_epoch"`
 	PasswordChangedAt string `json:"password_changed_at,omitempty"`
+	// TokenEpoch ends API tokens the same way: a token works only while it
+	// carries the current value. A password reset through the mailbox
+	// moves it (a password change by the signed-in user does not).
+	TokenEpoch int64 `json:"token_epoch,omitempty"`
 }
 
 // errNoUser: the user does not exist (never written, deleted, or no _users db yet).
@@ -254,7 +258,7 @@ func (s *Service) principal(u User, via access.Via) *access.Principal {
 	if u.Confirmed() && s.admins[normEmail(u.Email)] {
 		roles = append(roles, access.ServerAdminRole)
 	}
-	return &access.Principal{UserID: u.ID, Email: u.Email, Name: u.ID, Label: u.Label, Roles: roles, Locale: u.Locale, Via: via}
+	return &access.Principal{UserID: u.ID, Email: u.Email, EmailConfirmed: u.Confirmed(), Name: u.ID, Label: u.Label, Roles: roles, Locale: u.Locale, Via: via}
 }
 
 func containsString(list []string, s string) bool {

@@ -39,6 +39,15 @@ type Config struct {
 	SessionTTL   time.Duration
 	RememberTTL  time.Duration
 
+	// OriginSecret (--origin-secret, OFICINA_ORIGIN_SECRET): the value
+	// CloudFront sends in X-Oficina-Origin-Secret. When set, the API refuses
+	// requests without it and takes the client address from the viewer
+	// address CloudFront reports.
+	OriginSecret string
+	// HashConcurrency (--hash-concurrency, OFICINA_HASH_CONCURRENCY): how
+	// many argon2 password hashes run at once (each takes 19 MiB).
+	HashConcurrency int
+
 	LogLevel  slog.Level // --log-level, OFICINA_LOG_LEVEL: debug | info | warn | error
 	LogFormat string     // --log-format, OFICINA_LOG_FORMAT: text | json
 
@@ -86,7 +95,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 		return fallback
 	}
 	var c Config
-	var admins, level, maxBody, sessionTTL, rememberTTL string
+	var admins, level, maxBody, sessionTTL, rememberTTL, hashConcurrency string
 	var schedule, allowNets, ports, retention string
 	fs.StringVar(&c.Addr, "addr", env("OFICINA_ADDR", "127.0.0.1:8080"), "listen address (OFICINA_ADDR)")
 	fs.StringVar(&c.DataDir, "data", env("OFICINA_DATA", "./data"), "data directory (OFICINA_DATA)")
@@ -103,6 +112,8 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	fs.StringVar(&maxBody, "max-body-bytes", env("OFICINA_MAX_BODY_BYTES", "1048576"), "largest accepted request body (OFICINA_MAX_BODY_BYTES)")
 	fs.StringVar(&sessionTTL, "session-ttl", env("OFICINA_SESSION_TTL", "24h"), "session lifetime (OFICINA_SESSION_TTL)")
 	fs.StringVar(&rememberTTL, "remember-ttl", env("OFICINA_REMEMBER_TTL", "720h"), "session lifetime with remember me (OFICINA_REMEMBER_TTL)")
+	fs.StringVar(&c.OriginSecret, "origin-secret", env("OFICINA_ORIGIN_SECRET", ""), "secret CloudFront sends in X-Oficina-Origin-Secret; when set, requests without it are refused (OFICINA_ORIGIN_SECRET)")
+	fs.StringVar(&hashConcurrency, "hash-concurrency", env("OFICINA_HASH_CONCURRENCY", "2"), "argon2 password hashes computed at once (OFICINA_HASH_CONCURRENCY)")
 	fs.StringVar(&level, "log-level", env("OFICINA_LOG_LEVEL", "info"), "debug, info, warn or error (OFICINA_LOG_LEVEL)")
 	fs.StringVar(&c.LogFormat, "log-format", env("OFICINA_LOG_FORMAT", "text"), "text or json (OFICINA_LOG_FORMAT)")
 	fs.StringVar(&schedule, "schedule", env("OFICINA_SCHEDULE", "on"), "run scheduled jobs in-process: on or off (OFICINA_SCHEDULE)")
@@ -186,6 +197,14 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 		}
 		*d.dst = v
 	}
+	if c.OriginSecret != "" && !validHeaderToken(c.OriginSecret) {
+		bad("origin-secret: must be 16 to 256 visible ASCII characters without spaces")
+	}
+	if n, err := strconv.Atoi(hashConcurrency); err != nil || n < 1 || n > 64 {
+		bad("hash-concurrency %q: must be a whole number between 1 and 64", hashConcurrency)
+	} else {
+		c.HashConcurrency = n
+	}
 	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
 		bad("log-level %q: must be debug, info, warn or error", level)
 	}
@@ -241,4 +260,17 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 		return Config{}, fmt.Errorf("invalid configuration:\n%w", errors.Join(errs...))
 	}
 	return c, nil
+}
+
+// validHeaderToken: a secret that travels as an HTTP header value as is.
+func validHeaderToken(s string) bool {
+	if len(s) < 16 || len(s) > 256 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] > '~' {
+			return false
+		}
+	}
+	return true
 }

@@ -64,6 +64,9 @@ func TestLoadRejects(t *testing.T) {
 		{"port zero", []string{"--fetch-ports", "0"}, `"0" is not a port`},
 		{"bad notifications url", []string{"--system-notifications-url", "file:///etc/passwd"}, "system-notifications-url"},
 		{"short retention", []string{"--reader-retention", "10m"}, "reader-retention"},
+		{"short origin secret", []string{"--origin-secret", "abc"}, "origin-secret"},
+		{"origin secret with spaces", []string{"--origin-secret", "a secret with spaces in it"}, "origin-secret"},
+		{"bad hash concurrency", []string{"--hash-concurrency", "0"}, "hash-concurrency"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,5 +102,22 @@ func TestLoadReportsEveryProblem(t *testing.T) {
 	_, err := Load([]string{"--store", "x", "--mail", "y"}, envOf(nil), Local)
 	if err == nil || !strings.Contains(err.Error(), `store "x"`) || !strings.Contains(err.Error(), `mail "y"`) {
 		t.Fatalf("want both problems, got %v", err)
+	}
+}
+
+func TestHardeningSettings(t *testing.T) {
+	c, err := Load(nil, envOf(nil), Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.OriginSecret != "" || c.HashConcurrency != 2 {
+		t.Fatalf("defaults: origin secret %q, hash concurrency %d", c.OriginSecret, c.HashConcurrency)
+	}
+	env := envOf(map[string]string{"OFICINA_ORIGIN_SECRET": "0123456789abcdefGHIJ", "OFICINA_HASH_CONCURRENCY": "3"})
+	if c, err = Load([]string{"--hash-concurrency", "4"}, env, Lambda); err != nil {
+		t.Fatal(err)
+	}
+	if c.OriginSecret != "0123456789abcdefGHIJ" || c.HashConcurrency != 4 {
+		t.Fatalf("origin secret %q, hash concurrency %d", c.OriginSecret, c.HashConcurrency)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strings"
 
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/accounts"
@@ -106,8 +105,12 @@ func (s *Server) getAccount(w http.ResponseWriter, r *http.Request) error {
 	}
 	body["_id"], body["_rev"] = d.ID, d.Rev
 	var out any = body
-	if fields := r.URL.Query().Get("fields"); fields != "" {
-		out = mango.Project(body, append(strings.Split(fields, ","), "_id", "_rev"))
+	fields, err := fieldsParam(r)
+	if err != nil {
+		return err
+	}
+	if fields != nil {
+		out = mango.Project(body, fields)
 	}
 	w.Header().Set("ETag", `"`+d.Rev+`"`)
 	writeJSON(w, http.StatusOK, out)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/fault"
+	"github.com/oficina/oficina/shared/ratelimit"
 )
 
 // Cookie and header names.
@@ -95,12 +96,9 @@ func (s *Server) secureCookies(r *http.Request) bool {
 	return true
 }
 
-// clientIP is the address login throttling keys on. Behind API Gateway the
-// Lambda adapter puts the caller's source IP in RemoteAddr.
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
+// clientIP is what login throttling counts per client: the one client
+// address of a request (ratelimit.Edge.ClientAddress, the viewer's behind
+// CloudFront), an IPv6 address by its /64 like every per-address limit.
+func (s *Server) clientIP(r *http.Request) string {
+	return ratelimit.AddressKey(s.Limiter.ClientAddress(r))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/httpjson"
+	"github.com/oficina/oficina/shared/mango"
 )
 
 // readBody reads the whole request body, bounded by the server's limit.
@@ -18,8 +19,12 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 // requireJSON rejects bodies that are not declared as JSON, like CouchDB.
 func requireJSON(r *http.Request) error { return httpjson.RequireJSON(r) }
 
-// decodeJSON reads a JSON request body into v, rejecting wrong content
-// types (415), oversized bodies (413) and malformed JSON (400).
+// MsgBodyNotObject refuses a body that is valid JSON but not an object.
+const MsgBodyNotObject = httpjson.MsgBodyNotObject
+
+// decodeJSON reads a JSON object request body into v, rejecting wrong
+// content types (415), oversized bodies (413), malformed JSON and anything
+// but an object (400): a null would otherwise decode as an empty update.
 func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	return httpjson.Decode(w, r, s.maxBody, v)
 }
@@ -82,4 +87,18 @@ func boolField(m map[string]any, key string) (bool, error) {
 	default:
 		return false, fault.New(fault.BadRequest, fmt.Sprintf("field %q must be a boolean", key))
 	}
+}
+
+// fieldsParam reads ?fields=a,b.c (bounded like _find's "fields"); _id and
+// _rev always come. nil when the parameter is absent.
+func fieldsParam(r *http.Request) ([]string, error) {
+	list := r.URL.Query().Get("fields")
+	if list == "" {
+		return nil, nil
+	}
+	fields, err := mango.ParseFieldList(list)
+	if err != nil {
+		return nil, err
+	}
+	return append(fields, "_id", "_rev"), nil
 }

@@ -106,6 +106,16 @@ func (s *Server) getSecurity(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// msgSecurityShape is the refusal of a _security body of the wrong shape.
+const msgSecurityShape = `_security must be {"admins": {"names": [strings], "roles": [strings]}, "members": {"names": [strings], "roles": [strings]}}`
+
+// putSecurity replaces a database's _security, CouchDB style, once the new
+// document has the right shape and access.CheckSecurityChange accepts it.
+//
+//	PUT /api/{db}/_security {"admins": {"names": [], "roles": []}, "members": {"names": [], "roles": []}}
+//	200 {"ok":true}
+//	400 wrong shape | "members must name at least one user or role: …" | the owner, the Group's
+//	    role or an admin left out (the reason says which)
 func (s *Server) putSecurity(w http.ResponseWriter, r *http.Request) error {
 	db, _, err := s.dbAccess(r, access.Admin)
 	if err != nil {
@@ -119,19 +129,26 @@ func (s *Server) putSecurity(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var sec access.Security
-	for k, v := range raw {
-		var target *access.Names
-		switch k {
-		case "admins":
-			target = &sec.Admins
-		case "members":
-			target = &sec.Members
-		default:
+	for k := range raw {
+		if k != "admins" && k != "members" {
 			return fault.Newf(fault.BadRequest, "unknown _security member %q", truncate(k, 40))
 		}
-		if err := unmarshalStrict(v, target); err != nil {
-			return fault.Newf(fault.BadRequest, "%s must be {\"names\": [strings], \"roles\": [strings]}", k)
+	}
+	for k, target := range map[string]*access.Names{"admins": &sec.Admins, "members": &sec.Members} {
+		v, ok := raw[k]
+		if !ok || string(v) == "null" {
+			return fault.New(fault.BadRequest, msgSecurityShape)
 		}
+		if err := unmarshalStrict(v, target); err != nil || !target.ValidEntries() {
+			return fault.New(fault.BadRequest, msgSecurityShape)
+		}
+	}
+	old, err := access.LoadSecurity(r.Context(), s.store, db)
+	if err != nil {
+		return err
+	}
+	if err := access.CheckSecurityChange(db, old, sec); err != nil {
+		return err
 	}
 	if err := access.SaveSecurity(r.Context(), s.store, db, sec); err != nil {
 		return err

@@ -53,12 +53,16 @@ func (s *Server) getDoc(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	body := docs.WithMeta(d)
-	if fields := r.URL.Query().Get("fields"); fields != "" {
+	fields, err := fieldsParam(r)
+	if err != nil {
+		return err
+	}
+	if fields != nil {
 		full, err := docs.Decode(body)
 		if err != nil {
 			return err
 		}
-		projected := mango.Project(full, append(strings.Split(fields, ","), "_id", "_rev"))
+		projected := mango.Project(full, fields)
 		if body, err = json.Marshal(projected); err != nil {
 			return err
 		}

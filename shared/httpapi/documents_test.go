@@ -139,7 +139,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 		{"bulk new_edits", "POST", db + "/_bulk_docs", map[string]any{"docs": []any{}, "new_edits": false}, nil, 400, "not supported"},
 		{"find bad selector", "POST", db + "/_find", map[string]any{"selector": map[string]any{"a": map[string]any{"$foo": 1}}}, nil, 400, "$foo"},
 		{"find no selector", "POST", db + "/_find", map[string]any{}, nil, 400, "selector"},
-		{"security by member", "PUT", db + "/_security", map[string]any{"admins": "x"}, nil, 400, "admins must be"},
+		{"security by member", "PUT", db + "/_security", map[string]any{"admins": "x"}, nil, 400, "_security must be"},
 		{"read token writes", "PUT", "/api/" + e.aliceDB + "/" + ids.New("cus"), map[string]any{}, []string{"Authorization", "Bearer alice-read"}, 403, "Permission denied"},
 		{"other user's db", "PUT", "/api/" + e.bobDB + "/" + ids.New("cus"), map[string]any{}, nil, 403, ""},
 		{"anonymous", "PUT", db + "/" + ids.New("cus"), map[string]any{}, []string{"Authorization", ""}, 401, ""},

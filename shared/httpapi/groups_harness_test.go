@@ -24,14 +24,16 @@ import (
 
 type groupEnv struct {
 	*userEnv
-	acc *accounts.Service
+	acc  *accounts.Service
+	docs *docs.Service
+	reg  *module.Registry
 }
 
 // newGroupEnv builds the env; newID, when set, makes the accounts service's
 // ids (tests pin them to provoke failures).
-func newGroupEnv(t *testing.T, newID func(prefix string) string) *groupEnv {
+func newGroupEnv(t *testing.T, newID func(prefix string) string, admins ...string) *groupEnv {
 	t.Helper()
-	e := newUserEnv(t)
+	e := newUserEnv(t, admins...)
 	quiet := slog.New(slog.DiscardHandler)
 	d := docs.New(e.st, e.clock.Now)
 	acc, err := accounts.New(accounts.Options{
@@ -43,12 +45,19 @@ func newGroupEnv(t *testing.T, newID func(prefix string) string) *groupEnv {
 		t.Fatal(err)
 	}
 	e.svc.OnEmail(acc.EmailKnown)
+	e.svc.OnPasswordReset(acc.PasswordReset)
 	reg := module.NewRegistry(d, module.Refs(e.st, acc))
 	if err := reg.Add(acc, ticket.New(module.Deps{Store: e.st, Docs: d, Groups: acc})); err != nil {
 		t.Fatal(err)
 	}
-	e.srv = New(Deps{Store: e.st, Docs: d, Auth: e.svc, Users: e.svc, Accounts: acc, Modules: reg, Log: quiet})
-	return &groupEnv{userEnv: e, acc: acc}
+	g := &groupEnv{userEnv: e, acc: acc, docs: d, reg: reg}
+	g.configure(Config{})
+	return g
+}
+
+// configure rebuilds the server with cfg (same store, services and clock).
+func (g *groupEnv) configure(cfg Config) {
+	g.srv = New(Deps{Store: g.st, Docs: g.docs, Auth: g.svc, Users: g.svc, Accounts: g.acc, Modules: g.reg, Log: slog.New(slog.DiscardHandler), Now: g.clock.Now, Config: cfg})
 }
 
 // member is a registered user with a signed-in browser.

@@ -2,15 +2,18 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/ratelimit"
 )
 
 // probe is a module that registers one of everything the API dispatches.
@@ -160,5 +163,26 @@ func TestRegistryRefusesAmbiguity(t *testing.T) {
 	})
 	if err := reg.Add(probe{}, probe{}); err == nil {
 		t.Fatal("the same module twice was accepted")
+	}
+}
+
+// TestPublicModuleRoutesAreRateLimited: a public route of a module is
+// limited per client address by the core, from its declaration.
+func TestPublicModuleRoutesAreRateLimited(t *testing.T) {
+	e := newDocEnv(t, Config{})
+	limit := ratelimit.Limit{Max: 3, Per: time.Minute}
+	e.reg.Route(module.Route{Pattern: "GET /api/_probe/limited/{token}", Access: module.AccessPublic, Limit: &limit,
+		Handle: func(w http.ResponseWriter, r *http.Request) error {
+			writeJSON(w, http.StatusOK, map[string]any{"ok": true})
+			return nil
+		}})
+	e.srv = New(Deps{Store: e.st, Docs: e.srv.docs, Auth: e.srv.auth, Modules: e.reg})
+	for i := range 3 {
+		e.expect(e.do("", "GET", fmt.Sprintf("/api/_probe/limited/t%d", i), nil), http.StatusOK, "")
+	}
+	r := e.do("", "GET", "/api/_probe/limited/t9", nil)
+	e.expect(r, http.StatusTooManyRequests, "")
+	if r.Header.Get("Retry-After") == "" {
+		t.Fatal("429 without Retry-After")
 	}
 }

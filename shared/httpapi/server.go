@@ -14,6 +14,7 @@ import (
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/ratelimit"
 	"github.com/oficina/oficina/shared/store"
 )
 
@@ -36,6 +37,13 @@ type Config struct {
 	Version string
 	// LongpollMax caps _changes?feed=longpoll&timeout=.
 	LongpollMax time.Duration
+	// BaseURL is the site's public URL; an unsafe request from a browser
+	// must come from its origin (or the request's own host).
+	BaseURL string
+	// OriginSecret, when set, is what CloudFront sends in
+	// ratelimit.OriginSecretHeader: requests without it are refused, and
+	// with it the viewer address CloudFront reports is the client address.
+	OriginSecret string
 }
 
 // Deps are the adapters and domain services the API is built from.
@@ -52,6 +60,8 @@ type Deps struct {
 	Modules *module.Registry
 	Log     *slog.Logger
 	Config  Config
+	// Now is the clock of the rate limits (nil: time.Now).
+	Now func() time.Time
 }
 
 // Server is the API handler.
@@ -65,7 +75,12 @@ type Server struct {
 	log     *slog.Logger
 	cfg     Config
 	maxBody int64
-	mux     *http.ServeMux
+	// siteOrigin is Config.BaseURL's "scheme://host", for checkOrigin.
+	siteOrigin string
+	mux        *http.ServeMux
+	// Limiter counts requests per client address; handlers of public
+	// routes use it (see limits.go), and it knows the client address.
+	Limiter *ratelimit.Limiter
 	// stopping is closed when the server begins shutting down.
 	stopping     chan struct{}
 	stoppingOnce sync.Once
@@ -97,6 +112,8 @@ func New(d Deps) *Server {
 		d.Modules = module.NewRegistry(d.Docs, nil)
 	}
 	s := &Server{store: d.Store, docs: d.Docs, auth: d.Auth, users: d.Users, groups: d.Accounts, modules: d.Modules, log: log, cfg: cfg, maxBody: cfg.MaxBodyBytes, mux: http.NewServeMux(), stopping: make(chan struct{})}
+	s.siteOrigin = originOf(cfg.BaseURL)
+	s.Limiter = ratelimit.New(d.Store, ratelimit.Edge{OriginSecret: cfg.OriginSecret}, d.Now)
 	s.routes() // GET patterns also answer HEAD
 	return s
 }
@@ -104,8 +121,10 @@ func New(d Deps) *Server {
 // handlerFunc is the one handler shape: errors are returned, not written.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
-// handle registers pattern with the error-writing wrapper.
+// handle registers pattern with the error-writing wrapper and the route's
+// per-address limit, if limits.go gives it one.
 func (s *Server) handle(pattern string, h handlerFunc) {
+	h = s.limited(pattern, h)
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		if err := h(w, r); err != nil {
 			writeError(w, r, s.log, err)
@@ -113,8 +132,9 @@ func (s *Server) handle(pattern string, h handlerFunc) {
 	})
 }
 
-// ServeHTTP authenticates the request, enforces XSRF for cookie sessions,
-// recovers from panics and dispatches.
+// ServeHTTP checks where the request comes from (the CloudFront origin
+// secret, clean paths, the origin of browser writes), authenticates it,
+// enforces XSRF for cookie sessions, recovers from panics and dispatches.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		if v := recover(); v != nil {
@@ -122,6 +142,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusInternalServerError, errorBody{Error: "unknown_error", Reason: "Undefined error"})
 		}
 	}()
+	if err := s.checkRequestSource(r); err != nil {
+		writeError(w, r, s.log, err)
+		return
+	}
 	p, err := s.authenticate(r)
 	if err != nil {
 		writeError(w, r, s.log, err)

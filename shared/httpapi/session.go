@@ -44,7 +44,7 @@ func (s *Server) postSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sess, err := s.users.Login(r.Context(), auth.LoginInput{Name: name, Password: password, Remember: remember, IP: clientIP(r)})
+	sess, err := s.users.Login(r.Context(), auth.LoginInput{Name: name, Password: password, Remember: remember, IP: s.clientIP(r)})
 	if err != nil {
 		return err
 	}

@@ -81,8 +81,13 @@ func newUserEnv(t *testing.T, admins ...string) *userEnv {
 	if err := svc.EnsureSystemDBs(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	srv := New(Deps{Store: st, Auth: svc, Users: svc, Log: quiet})
+	srv := New(Deps{Store: st, Auth: svc, Users: svc, Log: quiet, Now: clock.Now})
 	return &userEnv{t: t, st: st, svc: svc, srv: srv, clock: clock, outbox: dir}
+}
+
+// configure rebuilds the server with cfg (same store, auth and clock).
+func (e *userEnv) configure(cfg Config) {
+	e.srv = New(Deps{Store: e.st, Auth: e.svc, Users: e.svc, Log: slog.New(slog.DiscardHandler), Now: e.clock.Now, Config: cfg})
 }
 
 // browser is one client with its own cookie jar. It echoes the XSRF cookie
@@ -94,6 +99,8 @@ type browser struct {
 	jar    map[string]*http.Cookie
 	bearer string
 	noXSRF bool
+	// hdr is sent with every request (e.g. what CloudFront adds).
+	hdr map[string]string
 }
 
 func (e *userEnv) browser() *browser {
@@ -151,6 +158,9 @@ func (b *browser) do(method, target string, body any, headers ...string) hres {
 	}
 	if b.bearer != "" {
 		req.Header.Set("Authorization", "Bearer "+b.bearer)
+	}
+	for k, v := range b.hdr {
+		req.Header.Set(k, v)
 	}
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])

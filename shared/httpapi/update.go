@@ -84,7 +84,22 @@ func accessOp(a module.Access) (access.Op, bool) {
 // and the access its declaration names on the {db} of its path, and the
 // body limit.
 func (s *Server) moduleRoute(rt module.Route) handlerFunc {
+	lim := rt.Limit
+	if lim == nil && rt.Access == module.AccessPublic {
+		l := module.DefaultPublicLimit
+		lim = &l
+	}
+	if lim != nil && lim.Name == "" {
+		l := *lim
+		l.Name = "route " + rt.Pattern
+		lim = &l
+	}
 	return func(w http.ResponseWriter, r *http.Request) error {
+		if lim != nil {
+			if err := s.Limiter.AllowRequest(r, *lim); err != nil {
+				return err
+			}
+		}
 		if rt.Access != module.AccessPublic {
 			if _, err := requireUser(r); err != nil {
 				return err

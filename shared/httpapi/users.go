@@ -23,7 +23,7 @@ type UserService interface {
 	User(ctx context.Context, p *access.Principal, id string) (auth.User, error)
 	UpdateUser(ctx context.Context, p *access.Principal, in auth.UserUpdate) (auth.UpdateResult, error)
 	RequestConfirmation(ctx context.Context, email string) error
-	Confirm(ctx context.Context, token string) (auth.User, error)
+	Confirm(ctx context.Context, p *access.Principal, token string) (auth.User, error)
 	RequestPasswordReset(ctx context.Context, email string) error
 	ResetPassword(ctx context.Context, in auth.PasswordReset) (auth.User, error)
 }
@@ -132,7 +132,11 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var out any = u
-	if fields := r.URL.Query().Get("fields"); fields != "" {
+	fields, err := fieldsParam(r)
+	if err != nil {
+		return err
+	}
+	if fields != nil {
 		b, err := json.Marshal(u)
 		if err != nil {
 			return fmt.Errorf("encode user: %w", err)
@@ -141,7 +145,7 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request) error {
 		if err := json.Unmarshal(b, &full); err != nil {
 			return fmt.Errorf("encode user: %w", err)
 		}
-		out = mango.Project(full, append(strings.Split(fields, ","), "_id", "_rev"))
+		out = mango.Project(full, fields)
 	}
 	w.Header().Set("ETag", `"`+u.Rev+`"`)
 	writeJSON(w, http.StatusOK, out)
@@ -240,10 +244,13 @@ func (s *Server) requestConfirmation(w http.ResponseWriter, r *http.Request) err
 
 // confirm follows the link <BaseURL>/user/confirm/<token> (screen
 // confirm#show): the SPA sends the token. The address is confirmed (a
-// pending new address becomes the login address).
+// pending new address becomes the login address). A new address is only
+// confirmed in the signed-in browser of the user who asked for it.
 //
 //	PUT /api/_users/_confirmation {"token"}
 //	200 the user document, as GET /api/_users/{id}
+//	401 "You are not logged in." (a new address, nobody signed in; the link stays valid)
+//	403 "Sign in as the user who asked for this change to confirm it" (someone else, or an API token)
 //	404 "Token already used or expired, please request a new one"
 //	409 {"fields":{"email":["has already been taken"]}} when the new address was taken meanwhile
 func (s *Server) confirm(w http.ResponseWriter, r *http.Request) error {
@@ -253,7 +260,7 @@ func (s *Server) confirm(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeJSON(w, r, &body); err != nil {
 		return err
 	}
-	u, err := s.users.Confirm(r.Context(), body.Token)
+	u, err := s.users.Confirm(r.Context(), principalOf(r), body.Token)
 	if err != nil {
 		return err
 	}
@@ -279,8 +286,9 @@ func (s *Server) requestPasswordReset(w http.ResponseWriter, r *http.Request) er
 }
 
 // resetPassword sets a new password from the link
-// <BaseURL>/user/password/<token> (screen password#show). It also confirms
-// the e-mail and ends every session; it does not sign in.
+// <BaseURL>/user/password/<token> (screen password#show). The link proves
+// the mailbox, so it also confirms the e-mail, ends every session, revokes
+// every API token and drops a pending change of address; it does not sign in.
 //
 //	PUT /api/_users/_password {"token", "password", "password_confirmation"}
 //	200 {"ok":true, "id", "rev"}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -69,9 +70,10 @@ func TestRegisterValidation(t *testing.T) {
 		{"form encoded", "unconfirmed_email=a%40b.co", "application/x-www-form-urlencoded", 415, "", "", ""},
 		{"no content type", `{}`, "-", 415, "", "", ""},
 	}
-	for _, c := range cases {
+	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			b := e.browser()
+			b.ip = "198.51.100." + strconv.Itoa(i+1) // registrations are rate-limited per address
 			var hdr []string
 			switch c.ctype {
 			case "":
@@ -264,9 +266,9 @@ func TestProfileEdit(t *testing.T) {
 		t.Errorf("whole-document PUT: %v", u)
 	}
 
-	// Following the link makes the new address the login address.
+	// Following the link, signed in, makes the new address the login address.
 	tok := e.lastLink("ana.new@example.com", "confirm")
-	u = expect(t, e.browser().do("PUT", "/api/_users/_confirmation", map[string]any{"token": tok}), http.StatusOK, "")
+	u = expect(t, b.do("PUT", "/api/_users/_confirmation", map[string]any{"token": tok}), http.StatusOK, "")
 	if u["email"] != "ana.new@example.com" || u["unconfirmed_email"] != nil || u["confirmed_at"] == nil {
 		t.Errorf("after confirmation %v", u)
 	}

@@ -44,8 +44,12 @@ func RequireJSON(r *http.Request) error {
 	return nil
 }
 
-// Decode reads a JSON request body into v, rejecting wrong content types
-// (415), bodies over max bytes (413) and malformed JSON (400).
+// MsgBodyNotObject refuses a body that is valid JSON but not an object.
+const MsgBodyNotObject = "The request body must be a JSON object"
+
+// Decode reads a JSON object request body into v, rejecting wrong content
+// types (415), bodies over max bytes (413), malformed JSON and anything but
+// an object (400): a null would otherwise decode as an empty update.
 func Decode(w http.ResponseWriter, r *http.Request, max int64, v any) error {
 	if err := RequireJSON(r); err != nil {
 		return err
@@ -53,6 +57,14 @@ func Decode(w http.ResponseWriter, r *http.Request, max int64, v any) error {
 	body, err := ReadBody(w, r, max)
 	if err != nil {
 		return err
+	}
+	return UnmarshalObject(body, v)
+}
+
+// UnmarshalObject is Unmarshal for bodies that must be a JSON object.
+func UnmarshalObject(body []byte, v any) error {
+	if t := bytes.TrimLeft(body, " \t\r\n"); len(t) > 0 && t[0] != '{' && json.Valid(body) {
+		return fault.New(fault.BadRequest, MsgBodyNotObject)
 	}
 	return Unmarshal(body, v)
 }

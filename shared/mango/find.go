@@ -197,6 +197,9 @@ func (f *Find) parseFields(v any) error {
 	if !ok {
 		return bad("fields must be an array of strings")
 	}
+	if len(arr) > MaxFields {
+		return errTooManyFields()
+	}
 	for _, e := range arr {
 		s, ok := e.(string)
 		if !ok {
@@ -218,6 +221,9 @@ func (f *Find) parseSort(v any) error {
 	arr, ok := v.([]any)
 	if !ok {
 		return bad("sort must be an array")
+	}
+	if len(arr) > MaxSortFields {
+		return badf("sort: at most %d fields", MaxSortFields)
 	}
 	for _, e := range arr {
 		var sf SortField

@@ -13,6 +13,9 @@ import (
 // which leaves no way to name a key containing one. Empty segments are an
 // error, as in CouchDB.
 func parseField(name string) ([]string, error) {
+	if len(name) > MaxFieldLen {
+		return nil, errFieldTooLong()
+	}
 	if !strings.Contains(name, `\`) {
 		parts := strings.Split(name, ".")
 		for _, p := range parts {

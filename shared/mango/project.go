@@ -1,11 +1,12 @@
 package mango
 
 // projection is the trie of requested field paths; a leaf takes the whole
-// value, so ["a", "a.b"] is just "a".
+// value, so ["a", "a.b"] is just "a". Children are a map, so building the
+// trie is linear in the total length of the paths.
 type projection struct {
 	name string
 	leaf bool
-	kids []*projection
+	kids map[string]*projection
 }
 
 func compileFields(fields []string, strict bool) (*projection, error) {
@@ -20,16 +21,13 @@ func compileFields(fields []string, strict bool) (*projection, error) {
 		}
 		p := root
 		for i, seg := range path {
-			var next *projection
-			for _, k := range p.kids {
-				if k.name == seg {
-					next = k
-					break
-				}
-			}
+			next := p.kids[seg]
 			if next == nil {
 				next = &projection{name: seg}
-				p.kids = append(p.kids, next)
+				if p.kids == nil {
+					p.kids = map[string]*projection{}
+				}
+				p.kids[seg] = next
 			}
 			p = next
 			if p.leaf {

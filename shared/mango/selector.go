@@ -107,6 +107,9 @@ func compileSelector(v any) (*Selector, error) {
 	if !ok {
 		return nil, bad("selector must be a JSON object")
 	}
+	if err := checkSelectorSize(obj); err != nil {
+		return nil, err
+	}
 	root, err := compileObject(obj, nil, false)
 	if err != nil {
 		return nil, err
@@ -311,9 +314,9 @@ func compileCond(k string, v any) (cond, error) {
 		if !ok {
 			return cond{}, bad("$regex requires a string")
 		}
-		re, err := regexp.Compile(s)
+		re, err := compileRegex(s)
 		if err != nil {
-			return cond{}, badf("invalid $regex %q: %v", s, err)
+			return cond{}, err
 		}
 		return cond{op: cRegex, re: re}, nil
 	case "$elemMatch", "$allMatch", "$keyMapMatch":

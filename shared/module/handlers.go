@@ -10,6 +10,7 @@ import (
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/httpjson"
+	"github.com/oficina/oficina/shared/ratelimit"
 	"github.com/oficina/oficina/shared/store"
 )
 
@@ -57,12 +58,13 @@ type UpdateCall struct {
 	Query     url.Values
 }
 
-// Decode decodes the body strictly into v; an empty body decodes as {}.
+// Decode decodes the body, which must be a JSON object, strictly into v;
+// an empty body decodes as {}.
 func (c UpdateCall) Decode(v any) error {
 	if len(strings.TrimSpace(string(c.Body))) == 0 {
 		return httpjson.Unmarshal([]byte("{}"), v)
 	}
-	return httpjson.Unmarshal(c.Body, v)
+	return httpjson.UnmarshalObject(c.Body, v)
 }
 
 // UpdateResult is what an update handler answers: {"ok":true,"id","rev"}
@@ -132,10 +134,18 @@ type Route struct {
 	Klass string
 	// MaxBody bounds the request body (0 = the server's limit).
 	MaxBody int64
+	// Limit bounds the calls per client address (ratelimit.Edge's address:
+	// the viewer's behind CloudFront). AccessPublic routes without one get
+	// DefaultPublicLimit; other routes are not limited unless they set it.
+	Limit *ratelimit.Limit
 	// Handle writes the answer or returns an error the core writes as the
 	// API's error envelope.
 	Handle func(w http.ResponseWriter, r *http.Request) error
 }
+
+// DefaultPublicLimit bounds each public route per client address: enough
+// for a customer refreshing a status page, far below guessing tokens.
+var DefaultPublicLimit = ratelimit.Limit{Max: 60, Per: time.Minute}
 
 // Principal returns the signed-in principal of a request (nil when anonymous).
 func Principal(r *http.Request) *access.Principal { return principal(r.Context()) }

@@ -48,7 +48,15 @@ export function Component() {
       ) : null}
       {q.isError ? (
         <Flex direction="column" gap="medium">
-          <ErrorAlert error={asApiError(q.error)} />
+          {asApiError(q.error).status === 401 ? (
+            // A new address is confirmed only by the signed-in user who asked
+            // for it; the link stays valid, so sign in and come back to it.
+            <ButtonLink to={paths.login(paths.confirmShow(token))} variation="primary">
+              {t('auth.confirm.signInToConfirm')}
+            </ButtonLink>
+          ) : (
+            <ErrorAlert error={asApiError(q.error)} />
+          )}
           <AppLink to={paths.confirmNew()}>{t('auth.confirm.requestNew')}</AppLink>
         </Flex>
       ) : null}
