@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -94,22 +95,22 @@ func (m *Module) loadContent(w http.ResponseWriter, r *http.Request) error {
 	}
 	res, err := m.fetcher.Get(r.Context(), page, http.Header{"Accept": {"text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"}})
 	if err != nil {
-		return fault.Invalid(map[string][]string{"url": {MsgUnreachable + ": " + describeFetchError(err)}})
+		return fault.Invalid(map[string][]string{"url": {MsgUnreachable, describeFetchError(err)}})
 	}
 	if res.StatusCode != http.StatusOK {
-		return fault.Invalid(map[string][]string{"url": {MsgUnreachable + ": HTTP " + http.StatusText(res.StatusCode)}})
+		return fault.Invalid(map[string][]string{"url": {MsgUnreachable, fmt.Sprintf("HTTP %d %s", res.StatusCode, http.StatusText(res.StatusCode))}})
 	}
 	article, err := readability.FromReader(bytes.NewReader(res.Body), res.URL)
 	if err != nil || article.Node == nil {
-		return fault.Invalid(map[string][]string{"url": {"has no readable content"}})
+		return fault.Invalid(map[string][]string{"url": {MsgNoContent}})
 	}
 	var out bytes.Buffer
 	if err := article.RenderHTML(&out); err != nil {
-		return fault.Invalid(map[string][]string{"url": {"has no readable content"}})
+		return fault.Invalid(map[string][]string{"url": {MsgNoContent}})
 	}
 	content := htmlsafe.Sanitize(out.String(), res.URL)
 	if strings.TrimSpace(htmlsafe.Text(content, 10)) == "" {
-		return fault.Invalid(map[string][]string{"url": {"has no readable content"}})
+		return fault.Invalid(map[string][]string{"url": {MsgNoContent}})
 	}
 	for range 5 {
 		body["content"], body["content_type"], body["content_loaded"] = content, "html", true

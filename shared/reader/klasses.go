@@ -27,6 +27,7 @@ const (
 	MsgUnreachable  = "could not be fetched"
 	MsgNotAllowed   = "is not allowed"
 	MsgTooManyItems = "is too long (maximum is 20 items)"
+	MsgNoContent    = "has no readable content"
 )
 
 // serverFields of a subscription are written by the fetcher only: a

@@ -3,6 +3,7 @@ package reader
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -123,10 +124,10 @@ func (m *Module) resolveFeed(ctx context.Context, raw string) (string, fetchResu
 		if fetchguard.IsBlocked(err) {
 			return "", fetchResult{}, fault.Invalid(map[string][]string{"url": {MsgNotAllowed}})
 		}
-		return "", fetchResult{}, fault.Invalid(map[string][]string{"url": {MsgUnreachable + ": " + describeFetchError(err)}})
+		return "", fetchResult{}, fault.Invalid(map[string][]string{"url": {MsgUnreachable, describeFetchError(err)}})
 	}
 	if res.StatusCode != http.StatusOK {
-		return "", fetchResult{}, fault.Invalid(map[string][]string{"url": {MsgUnreachable + ": HTTP " + http.StatusText(res.StatusCode)}})
+		return "", fetchResult{}, fault.Invalid(map[string][]string{"url": {MsgUnreachable, fmt.Sprintf("HTTP %d %s", res.StatusCode, http.StatusText(res.StatusCode))}})
 	}
 	feedURL := normalizeURL(raw)
 	if res.Permanent {
