@@ -123,14 +123,15 @@ func Text(doc string, max int) string {
 			switch n.DataAtom {
 			case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Iframe, atom.Object:
 				return
-			case atom.Br, atom.P, atom.Div, atom.Li, atom.Tr, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Blockquote, atom.Pre:
+			}
+			if blockElement(n.DataAtom) {
 				b.WriteByte(' ')
 			}
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			walk(c)
 		}
-		if n.Type == html.ElementNode {
+		if n.Type == html.ElementNode && blockElement(n.DataAtom) {
 			b.WriteByte(' ')
 		}
 	}
@@ -138,6 +139,18 @@ func Text(doc string, max int) string {
 		walk(n)
 	}
 	return Truncate(strings.Join(strings.Fields(b.String()), " "), max)
+}
+
+// blockElement reports elements whose text is apart from the next one's
+// (inline elements such as links run on: "a <a>link</a>." reads "a link.").
+func blockElement(a atom.Atom) bool {
+	switch a {
+	case atom.Br, atom.P, atom.Div, atom.Li, atom.Ul, atom.Ol, atom.Tr, atom.Td, atom.Th, atom.Table,
+		atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Blockquote, atom.Pre, atom.Hr,
+		atom.Section, atom.Article, atom.Header, atom.Footer, atom.Figure, atom.Figcaption, atom.Dt, atom.Dd, atom.Img:
+		return true
+	}
+	return false
 }
 
 // Truncate cuts s to at most max runes, at a word boundary when one is near,

@@ -86,6 +86,7 @@ func TestText(t *testing.T) {
 		{`a &lt;b&gt; &amp; c`, 0, "a <b> & c"},
 		{`one two three four five six seven eight nine ten`, 20, "one two three four…"},
 		{`<![CDATA[x]]>y`, 0, "y"},
+		{`<p>with <a href="/x">a link</a>.</p><p>Next <b>bold</b>, <i>it</i>.</p>`, 0, "with a link. Next bold, it."},
 	} {
 		if got := Text(tc.in, tc.max); got != tc.want {
 			t.Errorf("Text(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)

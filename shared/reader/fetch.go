@@ -221,7 +221,8 @@ func (m *Module) refreshURL(ctx context.Context, u string, subs []subscriber, fo
 		due = st.CheckedAt.Add(every) // a subscriber asked for a shorter interval since
 	}
 	switch {
-	case force && !st.CheckedAt.IsZero() && now.Sub(st.CheckedAt) < time.Minute:
+	case force && seeded && !st.CheckedAt.IsZero() && now.Sub(st.CheckedAt) < time.Minute:
+		// A new subscriber is never kept waiting: it has no items yet.
 		return refreshOutcome{Skipped: true}, nil
 	case !force && seeded && now.Before(due.Add(-30*time.Second)):
 		return refreshOutcome{Skipped: true}, nil

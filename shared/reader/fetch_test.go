@@ -247,3 +247,26 @@ func TestRedirectsAndDiscovery(t *testing.T) {
 		}
 	}, loopback)
 }
+
+// TestNewSubscriberGetsItems: a Group that starts following a URL another
+// Group fetched a moment ago (an import, a plain POST) gets the feed's
+// items on its refresh, although the URL was checked less than a minute
+// ago and would answer 304 to a conditional request.
+func TestNewSubscriberGetsItems(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		srv := newFeedServer(t)
+		srv.serve("/f.xml", "application/rss+xml", rss("F", srv.url("/"), item{guid: "1", title: "One", posted: e.Clock.Now()}, item{guid: "2", title: "Two", posted: e.Clock.Now()}))
+		ana, bob := e.SignUp("ana@example.com"), e.SignUp("bob@example.com")
+		a, b := e.Group(ana, "A"), e.Group(bob, "B")
+		subscribe(t, ana, a, map[string]any{"url": srv.url("/f.xml")})
+		bob.Do("POST", "/api/"+b, map[string]any{"klass": "ReaderSubscription", "url": srv.url("/f.xml")}).Expect(t, http.StatusCreated)
+		e.Drain()
+		res := bob.Do("POST", "/api/"+b+"/_reader/refresh", map[string]any{}).Expect(t, http.StatusOK)
+		if res["feeds"] != float64(1) || len(items(t, e, bob, b)) != 2 {
+			t.Fatalf("refresh %v; Bob has %d items", res, len(items(t, e, bob, b)))
+		}
+		if _, cond := srv.hitsOf("/f.xml"); cond != 0 {
+			t.Fatalf("%d conditional requests for an unseeded subscriber", cond)
+		}
+	}, loopback)
+}

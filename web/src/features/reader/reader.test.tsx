@@ -124,7 +124,7 @@ describe('feed list', () => {
     expect(screen.getByTestId('feed-total')).toHaveTextContent('Items: 23');
     expect(calls.some((c) => c.path.includes('read=unread') && c.path.includes('starred=all') && c.path.includes('page=1') && c.path.includes('limit=10'))).toBe(true);
     const label = screen.getByTestId('filter-label');
-    await waitFor(() => expect(within(label).getByText('Bikes (4 unread)')).toBeInTheDocument());
+    await waitFor(() => expect(within(label).getByText('Bikes (4)')).toBeInTheDocument());
     await userEvent.selectOptions(label, LABEL);
     await waitFor(() => expect(router.state.location.search).toBe(`?label=${LABEL}`));
     await waitFor(() => expect(calls.some((c) => c.path.includes(`label=${LABEL}`))).toBe(true));

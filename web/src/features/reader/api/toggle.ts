@@ -1,6 +1,8 @@
 // Read/unread and star/unstar (SPEC §4, §7):
 // PUT /{db}/_design/status/_update/{read|unread|star|unstar}/{id}. The feed
-// pages in the cache show the change at once; the server's answer refetches.
+// pages in the cache show the change at once and keep the item where it is
+// (an item read in the unread list stays until the list is loaded again);
+// the counts are refetched.
 
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, enc } from '../../../lib/api';
@@ -44,7 +46,7 @@ export function useToggleItem(db: string) {
       patchCaches(qc, db, id, patchOf(undo[fn]));
     },
     onSettled: (_res, _err, { id }) => {
-      void qc.invalidateQueries({ queryKey: ['reader', db, 'feed'] });
+      void qc.invalidateQueries({ queryKey: ['reader', db, 'feed'], refetchType: 'none' });
       void qc.invalidateQueries({ queryKey: ['reader', db, 'item', id] });
       void qc.invalidateQueries({ queryKey: ['reader', db, 'unread'] });
     },

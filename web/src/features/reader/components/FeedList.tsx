@@ -140,6 +140,7 @@ export function FeedList({ db }: { db: string }) {
         </SelectField>
         <SelectField
           label={t('reader.labelFilter')}
+          descriptiveText={<span className="amplify-visually-hidden">{t('reader.unreadCount')}</span>}
           size="small"
           value={filters.label}
           onChange={(e) => setFilters({ label: e.target.value })}
