@@ -73,17 +73,11 @@ type Module struct {
 	notifMu          sync.Mutex // one fetch of the notifications feed at a time
 }
 
-// Options are the module's settings beyond the server configuration.
-type Options struct {
-	// Workers bounds the feeds fetched at once in a round (default 16).
-	Workers int
-}
+// fetchWorkers bounds the feeds fetched at once in a round.
+const fetchWorkers = 16
 
 // New builds the module from the server configuration in d.
-func New(d module.Deps) *Module { return NewWith(d, Options{}) }
-
-// NewWith builds the module with options (benchmarks tune the workers).
-func NewWith(d module.Deps, o Options) *Module {
+func New(d module.Deps) *Module {
 	log := d.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -91,10 +85,6 @@ func NewWith(d module.Deps, o Options) *Module {
 	now := d.Now
 	if now == nil {
 		now = time.Now
-	}
-	workers := o.Workers
-	if workers <= 0 {
-		workers = 16
 	}
 	retention := d.Config.ReaderRetention
 	if retention <= 0 {
@@ -113,7 +103,7 @@ func NewWith(d module.Deps, o Options) *Module {
 		server:           &access.Principal{UserID: "_reader", Name: "_reader", Label: "exoreader", Via: access.ViaSession},
 		retention:        retention,
 		notificationsURL: d.Config.SystemNotificationsURL,
-		workers:          workers,
+		workers:          fetchWorkers,
 		dir:              directory{st: d.Store},
 	}
 }
