@@ -9,7 +9,6 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
-	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"github.com/oficina/oficina/shared/app"
 	"github.com/oficina/oficina/shared/config"
@@ -40,5 +39,5 @@ func newHandler(ctx context.Context, getenv func(string) string) (proxyFunc, err
 	if err != nil {
 		return nil, err
 	}
-	return httpadapter.NewV2(a.API).ProxyWithContext, nil
+	return adapt(a.Handler), nil
 }

@@ -50,7 +50,7 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	a.StartBackground(bgCtx)
 
 	srv := &http.Server{
-		Handler:           app.AccessLog(log, routes(a.API, spa.Handler(cfg.WebDir))),
+		Handler:           app.AccessLog(log, routes(a.Handler, spa.Handler(cfg.WebDir))),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
 	}

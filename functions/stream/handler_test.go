@@ -4,9 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,6 +21,9 @@ import (
 	ddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go/middleware"
 
+	"github.com/oficina/oficina/shared/app"
+	"github.com/oficina/oficina/shared/config"
+	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/store"
 	"github.com/oficina/oficina/shared/store/dynamo"
 	"github.com/oficina/oficina/shared/store/dynamo/ddblocal"
@@ -395,4 +402,208 @@ func newConsumer(st store.Store) *stream.Consumer {
 		Tallies: ticket.Tallies(),
 		Events:  map[string][]stream.EventRule{ticket.KlassTicket: {ticket.CloseOpenEvents}},
 	})
+}
+
+// gate holds back the first document write that creates id (a Put of its
+// item conditioned on its absence), as a slow network would, until release
+// is closed; arrived is closed when it is held.
+type gate struct {
+	id      string
+	once    sync.Once
+	arrived chan struct{}
+	release chan struct{}
+}
+
+func (g *gate) createsID(in any) bool {
+	isCreate := func(item map[string]ddbtypes.AttributeValue, cond *string) bool {
+		sk, _ := item["SK"].(*ddbtypes.AttributeValueMemberS)
+		return sk != nil && sk.Value == "D#"+g.id && cond != nil && aws.ToString(cond) != "" &&
+			!strings.Contains(aws.ToString(cond), "rev")
+	}
+	switch p := in.(type) {
+	case *dynamodb.PutItemInput:
+		return isCreate(p.Item, p.ConditionExpression)
+	case *dynamodb.TransactWriteItemsInput:
+		for _, it := range p.TransactItems {
+			if it.Put != nil && isCreate(it.Put.Item, it.Put.ConditionExpression) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (g *gate) middleware(stack *middleware.Stack) error {
+	return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("gate",
+		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+			if g.createsID(in.Parameters) {
+				held := false
+				g.once.Do(func() { held = true })
+				if held {
+					close(g.arrived)
+					<-g.release
+				}
+			}
+			return next.HandleInitialize(ctx, in)
+		}), middleware.Before)
+}
+
+// TestDelayedCreateAfterDelete is the race of a create whose write reaches
+// DynamoDB late: meanwhile another client creates the same id and deletes
+// it. The late create then revives the tombstone, and that revival must be
+// the document's newest change (a higher seq than the delete), or the
+// stream consumer, which orders a document's changes by seq, takes it for
+// an old one and the counters say the live document is gone.
+func TestDelayedCreateAfterDelete(t *testing.T) {
+	endpoint, client, table := newTable(t)
+	const id = "tic-00000000000000000000000000000001"
+	fast := dynamo.New(client, table)
+	g := &gate{id: id, arrived: make(chan struct{}), release: make(chan struct{})}
+	slow := dynamo.New(ddblocal.NewClient(endpoint, func(o *dynamodb.Options) {
+		o.Credentials, o.Region = client.Options().Credentials, client.Options().Region
+		o.APIOptions = append(o.APIOptions, g.middleware)
+	}), table)
+	ctx := t.Context()
+	if err := fast.CreateDB(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	body := func(v string) []byte {
+		return []byte(`{"klass":"Ticket","priority":"high","status":"open","title":"` + v + `"}`)
+	}
+	type result struct {
+		d   store.Doc
+		err error
+	}
+	late := make(chan result, 1)
+	go func() {
+		d, err := slow.Put(ctx, db, store.Doc{ID: id, Klass: "Ticket", SortKey: "2026", Body: body("late")})
+		late <- result{d, err}
+	}()
+	select {
+	case <-g.arrived:
+	case r := <-late:
+		t.Fatalf("the gated create finished without being held: %+v", r)
+	}
+	first, err := fast.Put(ctx, db, store.Doc{ID: id, Klass: "Ticket", SortKey: "2026", Body: body("first")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tomb, err := fast.Delete(ctx, db, id, first.Rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(g.release)
+	r := <-late
+	if r.err != nil {
+		t.Fatalf("late create: %v", r.err)
+	}
+	if r.d.Seq <= tomb.Seq {
+		t.Errorf("the late create revived the document at seq %d, below its delete's seq %d", r.d.Seq, tomb.Seq)
+	}
+	info, err := fast.DBInfo(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.DocCount != 1 || info.DelCount != 0 || info.UpdateSeq != r.d.Seq {
+		t.Errorf("DBInfo = %+v, want 1 doc, 0 deleted, update_seq %d", info, r.d.Seq)
+	}
+
+	h := NewHandler(newConsumer(fast), nil)
+	feed(t, h, readStream(t, endpoint, client, table))
+	counts := streamtest.CheckCounts(t, newConsumer(fast), fast, db)
+	if open := counts.Tally(ticket.TallyOpenByPriority); open["high"] != 1 {
+		t.Fatalf("open high tickets = %d, want 1 (%+v)", open["high"], counts)
+	}
+}
+
+// iamActions records the IAM actions the DynamoDB calls made through a
+// client need (a transaction is authorised per item).
+type iamActions struct {
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+func (a *iamActions) middleware(stack *middleware.Stack) error {
+	return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("iam",
+		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+			var need []string
+			switch p := in.Parameters.(type) {
+			case *dynamodb.TransactWriteItemsInput:
+				for _, it := range p.TransactItems {
+					switch {
+					case it.Put != nil:
+						need = append(need, "PutItem")
+					case it.Update != nil:
+						need = append(need, "UpdateItem")
+					case it.Delete != nil:
+						need = append(need, "DeleteItem")
+					case it.ConditionCheck != nil:
+						need = append(need, "ConditionCheckItem")
+					}
+				}
+			default:
+				need = append(need, middleware.GetOperationName(ctx))
+			}
+			a.mu.Lock()
+			for _, n := range need {
+				a.seen["dynamodb:"+n] = true
+			}
+			a.mu.Unlock()
+			return next.HandleInitialize(ctx, in)
+		}), middleware.After)
+}
+
+// TestStreamNeedsOnlyGrantedActions wires the product as the stream
+// function does (every module's tallies, event types and reactions), runs a
+// realistic stream through the handler and checks that every DynamoDB
+// action it needed, wiring included, is one the stack grants the stream
+// function (infra-cdk/lib/table-access.ts), so least privilege cannot drift
+// from what the code does.
+func TestStreamNeedsOnlyGrantedActions(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "infra-cdk", "lib", "table-access.ts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)export const STREAM_TABLE_ACTIONS = \[(.*?)\]`).FindSubmatch(src)
+	if m == nil {
+		t.Fatal("STREAM_TABLE_ACTIONS not found in table-access.ts")
+	}
+	granted := map[string]bool{}
+	for _, a := range regexp.MustCompile(`'(dynamodb:[A-Za-z]+)'`).FindAllSubmatch(m[1], -1) {
+		granted[string(a[1])] = true
+	}
+
+	endpoint, client, table := newTable(t)
+	st := dynamo.New(client, table)
+	w := streamtest.NewWriter(t, st, db)
+	w.RandomMix(5, 120)
+	recs := readStream(t, endpoint, client, table)
+
+	used := &iamActions{seen: map[string]bool{}}
+	recorded := dynamo.New(ddblocal.NewClient(endpoint, func(o *dynamodb.Options) {
+		o.Credentials, o.Region = client.Options().Credentials, client.Options().Region
+		o.APIOptions = append(o.APIOptions, used.middleware)
+	}), table)
+	cfg, err := config.Load(nil, func(string) string { return "" }, config.Lambda)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet := slog.New(slog.DiscardHandler)
+	a, err := app.OpenWith(t.Context(), cfg, quiet, app.Overrides{
+		Store: recorded, Mail: mail.NewOutbox(t.TempDir(), "Oficina <no-reply@oficina.test>", quiet),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed(t, NewHandler(a.Consumer(), nil), recs)
+	streamtest.CheckCounts(t, a.Consumer(), st, db)
+	if len(used.seen) == 0 {
+		t.Fatal("no DynamoDB call recorded")
+	}
+	for a := range used.seen {
+		if !granted[a] {
+			t.Errorf("the stream function needs %s, which the stack does not grant (granted: %v)", a, slices.Sorted(maps.Keys(granted)))
+		}
+	}
+	t.Logf("used %v", slices.Sorted(maps.Keys(used.seen)))
 }

@@ -26,6 +26,12 @@ export interface OficinaConfig {
   readonly alarmEmail?: string;
   /** Origins the SPA may load avatar images from (CSP img-src). */
   readonly avatarOrigins: readonly string[];
+  /**
+   * An existing table to use instead of creating one (a point-in-time
+   * restore, see the README's disaster recovery), with its stream.
+   */
+  readonly tableName?: string;
+  readonly tableStreamArn?: string;
   /** The feed of product announcements dashboards show (OFICINA_SYSTEM_NOTIFICATIONS_URL); none when unset. */
   readonly systemNotificationsUrl?: string;
 }
@@ -40,6 +46,8 @@ export const CONTEXT_KEYS = {
   sesDomain: 'domain to verify in SES (DKIM); else the mailFrom address is verified',
   alarmEmail: 'address subscribed to the alarm topic',
   avatarOrigins: 'comma-separated https origins for avatar images (default Gravatar)',
+  tableName: 'use this existing table (a restore) instead of creating one; needs tableStreamArn',
+  tableStreamArn: "the existing table's stream (NEW_AND_OLD_IMAGES), for the stream function",
   systemNotificationsUrl: 'https URL of the feed of product announcements shown on dashboards',
   lambdaDir: 'directory with <name>.zip for each function (default build/lambda)',
   webDir: 'the built SPA (default web/dist)',
@@ -53,6 +61,8 @@ export const DEV_DEFAULT_MAIL_FROM = 'Oficina <no-reply@example.com>';
 
 const HOSTNAME = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/;
 const ADDRESS = /^[^\s@<>",;]+@([^\s@<>",;]+)$/;
+const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
+const STREAM_ARN = /^arn:aws[a-z-]*:dynamodb:[a-z0-9-]+:\d{12}:table\/([A-Za-z0-9_.-]{3,255})\/stream\/[^/]+$/;
 const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:([a-z0-9-]+):\d{12}:certificate\/[A-Za-z0-9-]+$/;
 
 export class ConfigError extends Error {
@@ -104,6 +114,8 @@ export function configFromContext(get: (key: string) => unknown): OficinaConfig 
   const alarmEmail = optionalString(get('alarmEmail'), 'alarmEmail');
   const serverAdmins = list(get('serverAdmins'), 'serverAdmins').map((a) => a.toLowerCase());
   const avatar = list(get('avatarOrigins'), 'avatarOrigins');
+  const tableName = optionalString(get('tableName'), 'tableName');
+  const tableStreamArn = optionalString(get('tableStreamArn'), 'tableStreamArn');
   const systemNotificationsUrl = optionalString(get('systemNotificationsUrl'), 'systemNotificationsUrl');
   let mailFrom = optionalString(get('mailFrom'), 'mailFrom');
   if (mailFrom === undefined) {
@@ -121,6 +133,8 @@ export function configFromContext(get: (key: string) => unknown): OficinaConfig 
     ...(sesDomain ? { sesDomain } : {}),
     ...(alarmEmail ? { alarmEmail } : {}),
     avatarOrigins: avatar.length > 0 ? avatar : DEFAULT_AVATAR_ORIGINS,
+    ...(tableName ? { tableName } : {}),
+    ...(tableStreamArn ? { tableStreamArn } : {}),
     ...(systemNotificationsUrl ? { systemNotificationsUrl } : {}),
   });
 }
@@ -154,6 +168,17 @@ export function validateConfig(c: OficinaConfig): OficinaConfig {
   }
   for (const a of c.serverAdmins) {
     if (!ADDRESS.test(a)) throw new ConfigError(`server admin ${JSON.stringify(a)} is not an email address`);
+  }
+  if ((c.tableName === undefined) !== (c.tableStreamArn === undefined)) {
+    throw new ConfigError('tableName and tableStreamArn go together: the stream function reads that table\'s stream');
+  }
+  if (c.tableName !== undefined && !TABLE_NAME.test(c.tableName)) {
+    throw new ConfigError(`tableName ${c.tableName} is not a DynamoDB table name`);
+  }
+  if (c.tableStreamArn !== undefined) {
+    const m = STREAM_ARN.exec(c.tableStreamArn);
+    if (!m) throw new ConfigError(`tableStreamArn ${c.tableStreamArn} is not a DynamoDB stream ARN`);
+    if (m[1] !== c.tableName) throw new ConfigError(`tableStreamArn is the stream of table ${m[1]}, not of ${c.tableName}`);
   }
   if (c.systemNotificationsUrl !== undefined && !/^https:\/\/[a-z0-9.-]+(:\d+)?(\/\S*)?$/i.test(c.systemNotificationsUrl)) {
     throw new ConfigError(`systemNotificationsUrl ${c.systemNotificationsUrl} must be an https URL`);

@@ -46,6 +46,14 @@ export const STREAM_SOURCE = {
   parallelizationFactor: 1,
 } as const;
 
+/** The api function's timeout; API Gateway gives up at 30 s. */
+export const API_TIMEOUT = Duration.seconds(25);
+/**
+ * The longest _changes long poll (OFICINA_LONGPOLL_MAX): well inside
+ * API_TIMEOUT, so a poll answers with no rows instead of being cut off.
+ */
+export const API_LONGPOLL_MAX = Duration.seconds(20);
+
 /** Stack outputs by logical id: localstack/deploy.sh and operators read these names. */
 export const OUTPUTS = {
   siteUrl: 'SiteUrl',
@@ -71,7 +79,8 @@ export const OUTPUTS = {
  * region, no lookups), so it synthesises anywhere, offline.
  */
 export class OficinaStack extends Stack {
-  readonly table: dynamodb.Table;
+  /** The table: created here, or an existing one (config.tableName, a restore). */
+  readonly table: dynamodb.ITable;
   readonly httpApi: apigwv2.HttpApi;
   readonly apiFunction: lambda.Function;
   readonly streamFunction: lambda.Function;
@@ -88,15 +97,26 @@ export class OficinaStack extends Stack {
     Tags.of(this).add('app', 'oficina');
     Tags.of(this).add('stage', config.stage);
 
-    // ── Data: the single table, as shared/store/dynamo/table.json defines it.
+    // ── Data: the single table, as shared/store/dynamo/table.json defines it,
+    // or an existing table restored from a backup (README, disaster
+    // recovery): the stack then uses it as it is and does not manage it.
     const def = props.tableDefinition ?? loadTableDefinition();
-    this.table = new dynamodb.Table(this, 'Table', {
-      ...tableSchemaProps(def),
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: prod,
-      removalPolicy: prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
-    });
-    for (const gsi of globalSecondaryIndexProps(def)) this.table.addGlobalSecondaryIndex(gsi);
+    if (config.tableName && config.tableStreamArn) {
+      this.table = dynamodb.Table.fromTableAttributes(this, 'Table', {
+        tableName: config.tableName,
+        tableStreamArn: config.tableStreamArn,
+        globalIndexes: def.globalSecondaryIndexes.map((g) => g.indexName),
+      });
+    } else {
+      const table = new dynamodb.Table(this, 'Table', {
+        ...tableSchemaProps(def),
+        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+        deletionProtection: prod,
+        removalPolicy: prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      });
+      for (const gsi of globalSecondaryIndexProps(def)) table.addGlobalSecondaryIndex(gsi);
+      this.table = table;
+    }
 
     // ── Mail.
     this.mail = new Mail(this, 'Mail', {
@@ -163,15 +183,18 @@ export class OficinaStack extends Stack {
     });
 
     // ── Functions.
-    const common: Record<string, string> = {
+    const store: Record<string, string> = {
       OFICINA_STORE: 'dynamo',
       OFICINA_TABLE: this.table.tableName,
+      // One JSON object a line: CloudWatch Logs Insights can query the fields.
+      OFICINA_LOG_FORMAT: 'json',
+    };
+    const common: Record<string, string> = {
+      ...store,
       OFICINA_MAIL: 'ses',
       OFICINA_MAIL_FROM: config.mailFrom,
       OFICINA_SES_CONFIGURATION_SET: this.mail.configurationSet.configurationSetName,
       OFICINA_BASE_URL: this.site.url,
-      // One JSON object a line: CloudWatch Logs Insights can query the fields.
-      OFICINA_LOG_FORMAT: 'json',
     };
 
     const api = new GoFunction(this, 'Api', {
@@ -181,12 +204,13 @@ export class OficinaStack extends Stack {
       description: 'Oficina JSON API (functions/api)',
       // argon2id password hashing wants memory, and Lambda CPU grows with it.
       memorySize: 1024,
-      timeout: Duration.seconds(25),
+      timeout: API_TIMEOUT,
       environment: {
         ...common,
         OFICINA_SERVER_ADMINS: config.serverAdmins.join(','),
         OFICINA_COOKIE_SECURE: 'true',
         OFICINA_ORIGIN_SECRET: originSecretValue,
+        OFICINA_LONGPOLL_MAX: `${API_LONGPOLL_MAX.toSeconds()}s`,
         ...(config.systemNotificationsUrl ? { OFICINA_SYSTEM_NOTIFICATIONS_URL: config.systemNotificationsUrl } : {}),
       },
     });
@@ -211,15 +235,14 @@ export class OficinaStack extends Stack {
       name: 'stream',
       lambdaDir: props.lambdaDir,
       stage: config.stage,
-      description: 'Oficina table stream consumer: history, counters, mail triggers (functions/stream)',
+      description: 'Oficina table stream consumer: history and counters (functions/stream)',
       memorySize: 512,
       timeout: Duration.seconds(60),
-      environment: common,
+      // It only reads and writes the table: no mail, no links.
+      environment: store,
     });
     this.streamFunction = stream.fn;
     this.table.grant(stream.fn, ...STREAM_TABLE_ACTIONS);
-    // The stream consumer fires mail triggers, so it sends mail too.
-    this.mail.grantSend(stream.fn);
     stream.fn.addEventSource(
       new DynamoEventSource(this.table, {
         startingPosition: lambda.StartingPosition.TRIM_HORIZON,
@@ -228,8 +251,10 @@ export class OficinaStack extends Stack {
         reportBatchItemFailures: true,
         onFailure: new SqsDlq(this.streamFailureQueue),
         // Only document items (SK "D#…") reach the consumer, and never the
-        // history entries it writes itself: records, meta items and
-        // DocumentChange docs would only re-invoke it for nothing.
+        // history entries it writes itself: records, meta items, change
+        // rows and DocumentChange docs would only re-invoke it for nothing.
+        // Filter rules match leaf values only, so "no klass" is tested on
+        // klass.S: on klass itself (an object) exists:false always matches.
         filters: [
           lambda.FilterCriteria.filter({
             dynamodb: {
@@ -240,7 +265,7 @@ export class OficinaStack extends Stack {
           lambda.FilterCriteria.filter({
             dynamodb: {
               Keys: { SK: { S: lambda.FilterRule.beginsWith('D#') } },
-              NewImage: { klass: lambda.FilterRule.notExists() },
+              NewImage: { klass: { S: lambda.FilterRule.notExists() } },
             },
           }),
         ],

@@ -52,6 +52,8 @@ type App struct {
 	// Jobs dispatches the modules' scheduled jobs (functions/schedule on
 	// AWS, the in-process scheduler locally).
 	Jobs *schedule.Dispatcher
+	// Handler is API as served: gzipped for clients that accept it.
+	Handler http.Handler
 
 	cfg config.Config
 	log *slog.Logger
@@ -195,8 +197,12 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 			Version:      Version,
 			BaseURL:      cfg.BaseURL,
 			OriginSecret: cfg.OriginSecret,
+			LongpollMax:  cfg.LongpollMax,
+			PageMaxRows:  cfg.PageMaxRows,
+			PageMaxBytes: cfg.PageMaxBytes,
 		},
 	})
+	a.Handler = httpapi.Compress(a.API)
 	return a, nil
 }
 

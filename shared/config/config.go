@@ -47,6 +47,15 @@ type Config struct {
 	// HashConcurrency (--hash-concurrency, OFICINA_HASH_CONCURRENCY): how
 	// many argon2 password hashes run at once (each takes 19 MiB).
 	HashConcurrency int
+	// LongpollMax (--longpoll-max, OFICINA_LONGPOLL_MAX) caps the wait of
+	// _changes?feed=longpoll; on Lambda it must stay below the function's
+	// timeout (and API Gateway's 30 s), or the client gets a 504.
+	LongpollMax time.Duration
+	// PageMaxRows (--page-max-rows, OFICINA_PAGE_MAX_ROWS) and PageMaxBytes
+	// (--page-max-bytes, OFICINA_PAGE_MAX_BYTES) cap one _changes or
+	// _all_docs answer; Lambda answers at most 6 MB.
+	PageMaxRows  int
+	PageMaxBytes int
 
 	LogLevel  slog.Level // --log-level, OFICINA_LOG_LEVEL: debug | info | warn | error
 	LogFormat string     // --log-format, OFICINA_LOG_FORMAT: text | json
@@ -75,15 +84,17 @@ type Config struct {
 // Defaults differ per deployable: the local server uses the embedded store
 // and the mail outbox, the Lambda functions DynamoDB and SES.
 type Defaults struct {
-	Store string
-	Mail  string
+	Store       string
+	Mail        string
+	LongpollMax string
 }
 
-// Local are the defaults of functions/local.
-var Local = Defaults{Store: "bolt", Mail: "outbox"}
+// Local are the defaults of functions/local: CouchDB's own long-poll cap.
+var Local = Defaults{Store: "bolt", Mail: "outbox", LongpollMax: "60s"}
 
-// Lambda are the defaults of the Lambda functions.
-var Lambda = Defaults{Store: "dynamo", Mail: "ses"}
+// Lambda are the defaults of the Lambda functions: a long poll ends well
+// inside the api function's 25 s timeout (the stack sets it explicitly too).
+var Lambda = Defaults{Store: "dynamo", Mail: "ses", LongpollMax: "20s"}
 
 // Load parses args (without the program name) over the environment.
 func Load(args []string, getenv func(string) string, def Defaults) (Config, error) {
@@ -95,7 +106,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 		return fallback
 	}
 	var c Config
-	var admins, level, maxBody, sessionTTL, rememberTTL, hashConcurrency string
+	var admins, level, maxBody, sessionTTL, rememberTTL, hashConcurrency, longpollMax, pageRows, pageBytes string
 	var schedule, allowNets, ports, retention string
 	fs.StringVar(&c.Addr, "addr", env("OFICINA_ADDR", "127.0.0.1:8080"), "listen address (OFICINA_ADDR)")
 	fs.StringVar(&c.DataDir, "data", env("OFICINA_DATA", "./data"), "data directory (OFICINA_DATA)")
@@ -114,6 +125,9 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	fs.StringVar(&rememberTTL, "remember-ttl", env("OFICINA_REMEMBER_TTL", "720h"), "session lifetime with remember me (OFICINA_REMEMBER_TTL)")
 	fs.StringVar(&c.OriginSecret, "origin-secret", env("OFICINA_ORIGIN_SECRET", ""), "secret CloudFront sends in X-Oficina-Origin-Secret; when set, requests without it are refused (OFICINA_ORIGIN_SECRET)")
 	fs.StringVar(&hashConcurrency, "hash-concurrency", env("OFICINA_HASH_CONCURRENCY", "2"), "argon2 password hashes computed at once (OFICINA_HASH_CONCURRENCY)")
+	fs.StringVar(&longpollMax, "longpoll-max", env("OFICINA_LONGPOLL_MAX", def.LongpollMax), "longest wait of _changes?feed=longpoll (OFICINA_LONGPOLL_MAX)")
+	fs.StringVar(&pageRows, "page-max-rows", env("OFICINA_PAGE_MAX_ROWS", "1000"), "most rows in one _changes or _all_docs answer (OFICINA_PAGE_MAX_ROWS)")
+	fs.StringVar(&pageBytes, "page-max-bytes", env("OFICINA_PAGE_MAX_BYTES", "4194304"), "most bytes of rows in one _changes or _all_docs answer (OFICINA_PAGE_MAX_BYTES)")
 	fs.StringVar(&level, "log-level", env("OFICINA_LOG_LEVEL", "info"), "debug, info, warn or error (OFICINA_LOG_LEVEL)")
 	fs.StringVar(&c.LogFormat, "log-format", env("OFICINA_LOG_FORMAT", "text"), "text or json (OFICINA_LOG_FORMAT)")
 	fs.StringVar(&schedule, "schedule", env("OFICINA_SCHEDULE", "on"), "run scheduled jobs in-process: on or off (OFICINA_SCHEDULE)")
@@ -204,6 +218,21 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 		bad("hash-concurrency %q: must be a whole number between 1 and 64", hashConcurrency)
 	} else {
 		c.HashConcurrency = n
+	}
+	if v, err := time.ParseDuration(longpollMax); err != nil || v < time.Second || v > 10*time.Minute {
+		bad("longpoll-max %q: must be a duration between 1s and 10m, e.g. 20s", longpollMax)
+	} else {
+		c.LongpollMax = v
+	}
+	if n, err := strconv.Atoi(pageRows); err != nil || n < 1 || n > 100000 {
+		bad("page-max-rows %q: must be a whole number between 1 and 100000", pageRows)
+	} else {
+		c.PageMaxRows = n
+	}
+	if n, err := strconv.Atoi(pageBytes); err != nil || n < 64<<10 || n > 64<<20 {
+		bad("page-max-bytes %q: must be a whole number between 65536 and 67108864", pageBytes)
+	} else {
+		c.PageMaxBytes = n
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
 		bad("log-level %q: must be debug, info, warn or error", level)

@@ -20,6 +20,30 @@ func TestLoadDefaults(t *testing.T) {
 	if c.BaseURL != "http://127.0.0.1:8080" || c.MaxBodyBytes != 1<<20 || c.SessionTTL != 24*time.Hour {
 		t.Fatalf("derived defaults: %+v", c)
 	}
+	if c.LongpollMax != time.Minute || c.PageMaxRows != 1000 || c.PageMaxBytes != 4<<20 {
+		t.Fatalf("page and long-poll defaults: %+v", c)
+	}
+}
+
+// TestLambdaLongpollDefault: on Lambda a long poll must end before the api
+// function's 25 s timeout and API Gateway's 30 s, or the client gets a 504.
+func TestLambdaLongpollDefault(t *testing.T) {
+	c, err := Load(nil, envOf(nil), Lambda)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.LongpollMax <= 0 || c.LongpollMax >= 25*time.Second {
+		t.Fatalf("Lambda long-poll cap %v, want below the function's 25 s timeout", c.LongpollMax)
+	}
+	c, err = Load(nil, envOf(map[string]string{
+		"OFICINA_LONGPOLL_MAX": "12s", "OFICINA_PAGE_MAX_ROWS": "250", "OFICINA_PAGE_MAX_BYTES": "1048576",
+	}), Lambda)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.LongpollMax != 12*time.Second || c.PageMaxRows != 250 || c.PageMaxBytes != 1<<20 {
+		t.Fatalf("from the environment: %+v", c)
+	}
 }
 
 func TestLoadEnvAndFlags(t *testing.T) {
@@ -56,6 +80,9 @@ func TestLoadRejects(t *testing.T) {
 		{"bad body limit", []string{"--max-body-bytes", "12"}, "max-body-bytes"},
 		{"bad ttl", []string{"--session-ttl", "5s"}, "session-ttl"},
 		{"bad level", []string{"--log-level", "loud"}, "log-level"},
+		{"bad long poll", []string{"--longpoll-max", "500ms"}, "longpoll-max"},
+		{"bad page rows", []string{"--page-max-rows", "0"}, "page-max-rows"},
+		{"bad page bytes", []string{"--page-max-bytes", "1k"}, "page-max-bytes"},
 		{"bad base url", []string{"--base-url", "ftp://x"}, "base-url"},
 		{"extra args", []string{"serve"}, "unexpected arguments"},
 		{"bad schedule", []string{"--schedule", "maybe"}, `schedule "maybe"`},

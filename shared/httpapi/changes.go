@@ -16,6 +16,10 @@ import (
 // notify (DynamoDB); the embedded store wakes readers at once.
 const longpollInterval = 500 * time.Millisecond
 
+// longpollReserve is the time a long poll leaves before its request's
+// deadline (a Lambda invocation's) to write its answer.
+const longpollReserve = 2 * time.Second
+
 type changeRow struct {
 	Seq     uint64              `json:"seq"`
 	ID      string              `json:"id"`
@@ -57,7 +61,9 @@ func (s *Server) changes(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	q := store.ChangesQuery{Since: since, Limit: limit, Descending: descending}
+	rowCap := s.pageRows(limit)
+	// One row more than the page tells whether rows remain.
+	q := store.ChangesQuery{Since: since, Limit: rowCap + 1, Descending: descending, IncludeDocs: includeDocs}
 
 	var timeout time.Duration
 	switch feed := v.Get("feed"); feed {
@@ -68,6 +74,11 @@ func (s *Server) changes(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		timeout = min(time.Duration(ms)*time.Millisecond, s.cfg.LongpollMax)
+		if deadline, ok := r.Context().Deadline(); ok && timeout > 0 {
+			// On Lambda the invocation ends at the deadline: answer (with
+			// no rows) while the answer can still get out.
+			timeout = max(min(timeout, time.Until(deadline)-longpollReserve), time.Millisecond)
+		}
 	default:
 		return fault.Newf(fault.BadRequest, "unsupported feed %q: use normal or longpoll", truncate(feed, 20))
 	}
@@ -76,20 +87,40 @@ func (s *Server) changes(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]changeRow, 0, len(rows))
+	more := len(rows) > rowCap
+	if more {
+		rows = rows[:rowCap]
+	}
+	pg := s.newPage()
 	last := since
 	for _, d := range rows {
 		row := changeRow{Seq: d.Seq, ID: d.ID, Changes: []map[string]string{{"rev": d.Rev}}, Deleted: d.Deleted}
 		if includeDocs {
 			row.Doc = docs.WithMeta(d)
 		}
-		out = append(out, row)
+		ok, err := pg.add(row)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			more = true
+			break
+		}
 		last = max(last, d.Seq)
 	}
-	if len(rows) == 0 && timeout == 0 {
+	var pending uint64
+	switch {
+	case more:
+		// Writes after last_seq: at least the rows left (a document
+		// written twice since counts twice), so above 0 until caught up.
+		pending = 1
+		if now, err := s.store.DBInfo(r.Context(), db); err == nil && now.UpdateSeq > last {
+			pending = now.UpdateSeq - last
+		}
+	case len(rows) == 0 && timeout == 0:
 		last = max(since, info.UpdateSeq)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"results": out, "last_seq": last, "pending": 0})
+	writeJSON(w, http.StatusOK, map[string]any{"results": pg.rows, "last_seq": last, "pending": pending})
 	return nil
 }
 

@@ -351,37 +351,69 @@ func (s *Server) allDocs(w http.ResponseWriter, r *http.Request) error {
 		}
 		q.keys = body.Keys
 	}
+	if len(q.keys) > s.cfg.PageMaxRows {
+		return fault.Newf(fault.BadRequest, "at most %d keys per request", s.cfg.PageMaxRows)
+	}
 	info, err := s.store.DBInfo(r.Context(), db)
 	if err != nil {
 		return err
 	}
-	rows := []map[string]any{}
+	pg := s.newPage()
+	add := func(row any) (bool, error) { return pg.add(row) }
+	truncated := false
 	if q.keys != nil {
 		for _, k := range q.keys {
 			d, err := s.store.Get(r.Context(), db, k)
+			var row any
 			switch {
 			case errors.Is(err, store.ErrNotFound):
-				rows = append(rows, map[string]any{"key": k, "error": "not_found"})
+				row = map[string]any{"key": k, "error": "not_found"}
 			case errors.Is(err, store.ErrDeleted):
-				rows = append(rows, map[string]any{"id": k, "key": k, "value": map[string]any{"rev": d.Rev, "deleted": true}, "doc": nil})
+				row = map[string]any{"id": k, "key": k, "value": map[string]any{"rev": d.Rev, "deleted": true}, "doc": nil}
 			case err != nil:
 				return err
 			default:
-				rows = append(rows, allDocsRow(d, q.includeDocs))
+				row = allDocsRow(d, q.includeDocs)
+			}
+			ok, err := add(row)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				truncated = true
+				break
 			}
 		}
 	} else {
+		rowCap := s.pageRows(q.limit)
 		list, err := s.store.AllDocs(r.Context(), db, store.AllDocsQuery{
-			StartKey: q.startKey, EndKey: q.endKey, Descending: q.descending, Limit: q.limit, Skip: q.skip,
+			// One row past the cap tells a cut page from the last one.
+			StartKey: q.startKey, EndKey: q.endKey, Descending: q.descending, Limit: rowCap + 1, Skip: q.skip,
 		})
 		if err != nil {
 			return err
 		}
+		if len(list) > rowCap {
+			list = list[:rowCap]
+			// A limit the client set itself is honoured, not a cut.
+			truncated = q.limit <= 0 || q.limit > rowCap
+		}
 		for _, d := range list {
-			rows = append(rows, allDocsRow(d, q.includeDocs))
+			ok, err := add(allDocsRow(d, q.includeDocs))
+			if err != nil {
+				return err
+			}
+			if !ok {
+				truncated = true
+				break
+			}
 		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"total_rows": info.DocCount, "offset": q.skip, "rows": rows})
+	res := map[string]any{"total_rows": info.DocCount, "offset": q.skip, "rows": pg.rows}
+	if truncated {
+		res["truncated"] = true
+	}
+	writeJSON(w, http.StatusOK, res)
 	return nil
 }
 

@@ -35,7 +35,9 @@ type Config struct {
 	CookieSecure string
 	// Version is reported by GET /api/.
 	Version string
-	// LongpollMax caps _changes?feed=longpoll&timeout=.
+	// LongpollMax caps _changes?feed=longpoll&timeout=. A request whose
+	// context has a deadline (a Lambda invocation) is answered before it
+	// in any case.
 	LongpollMax time.Duration
 	// BaseURL is the site's public URL; an unsafe request from a browser
 	// must come from its origin (or the request's own host).
@@ -44,6 +46,10 @@ type Config struct {
 	// ratelimit.OriginSecretHeader: requests without it are refused, and
 	// with it the viewer address CloudFront reports is the client address.
 	OriginSecret string
+	// PageMaxRows and PageMaxBytes cap the rows of one _changes or
+	// _all_docs answer (pages.go).
+	PageMaxRows  int
+	PageMaxBytes int
 }
 
 // Deps are the adapters and domain services the API is built from.
@@ -100,6 +106,12 @@ func New(d Deps) *Server {
 	}
 	if cfg.LongpollMax <= 0 {
 		cfg.LongpollMax = 60 * time.Second
+	}
+	if cfg.PageMaxRows <= 0 {
+		cfg.PageMaxRows = 1000
+	}
+	if cfg.PageMaxBytes <= 0 {
+		cfg.PageMaxBytes = 4 << 20
 	}
 	log := d.Log
 	if log == nil {

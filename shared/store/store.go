@@ -96,6 +96,9 @@ type ChangesQuery struct {
 	Since      uint64 // rows with Seq > Since
 	Limit      int    // <= 0 means no limit
 	Descending bool   // newest first (still only rows with Seq > Since)
+	// IncludeDocs fills Body, Klass and SortKey; without it a store may
+	// return only ID, Rev, Seq and Deleted (DynamoDB then reads no bodies).
+	IncludeDocs bool
 }
 
 // Record is a small keyed value with optional expiry, used for sessions,
@@ -173,7 +176,10 @@ type Store interface {
 	// AllDocs lists live documents in id order.
 	AllDocs(ctx context.Context, db string, q AllDocsQuery) ([]Doc, error)
 	// Changes returns the latest revision of every document changed after
-	// q.Since, tombstones included.
+	// q.Since, tombstones included. The feed has no gaps that fill later:
+	// once a row with seq N is returned, no write with a seq <= N commits
+	// afterwards, so a client that follows the last seq it saw sees every
+	// document's latest revision.
 	Changes(ctx context.Context, db string, q ChangesQuery) ([]Doc, error)
 
 	// PutRecord stores r. With ifAbsent it fails with ErrExists when a

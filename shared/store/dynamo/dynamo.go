@@ -1,18 +1,22 @@
 // Package dynamo implements store.Store on one DynamoDB table (DESIGN.md
 // §4; schema in table.json, item layout in items.go).
 //
-// Consistency: Get, DBInfo counts, AllDocs and records use strongly
-// consistent reads of the base table. List (GSI1), Changes (GSI2) and
-// DBInfo.UpdateSeq (GSI2) read global secondary indexes, which DynamoDB
-// updates asynchronously: on AWS they can lag a write by a fraction of a
-// second (DynamoDB Local showed no lag, so tests need no retries).
+// Consistency: Get, DBInfo, AllDocs, Changes and records use strongly
+// consistent reads of the base table. Only List reads a global secondary
+// index (GSI1), which DynamoDB updates asynchronously: on AWS it can lag a
+// write by a fraction of a second.
 //
-// Sequences come from an atomic counter on the db's meta item, taken before
-// the conditional document write. A write that then conflicts leaves a gap,
-// and two concurrent writers can commit their sequences out of order, so a
-// reader of Changes that saw seq N may later find a new row with a seq below
-// N. The change-stream consumer reads DynamoDB Streams and is not affected;
-// clients polling Changes should re-read a short window behind their cursor.
+// The changes feed is gap-free and commits in seq order. Every document
+// write is one transaction that moves the db's meta item from seq N to N+1
+// on condition that it still says N, writes the document with seq N+1, and
+// moves the document's change row (C#<seq>) from its old seq to N+1. So
+// seqs are taken in commit order, none is burnt by a conflict, and a
+// document's seqs only grow; Changes reads the meta item first and returns
+// rows up to that seq only, so a client following last_seq never steps over
+// a write that commits later with a lower seq. The price is that writes to
+// one db are serialised on its meta item (a transaction that lost the race
+// re-reads and tries again), which bounds one db to roughly one write per
+// round trip under contention.
 package dynamo
 
 import (
@@ -23,8 +27,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -47,22 +51,24 @@ const (
 	// conflictRetries bounds retries of requests cancelled by a concurrent
 	// transaction on the same item (the SDK does not retry those).
 	conflictRetries = 10
-	// stateRetries bounds re-planning a write whose guessed prior state
-	// was wrong or changed under it.
-	stateRetries = 8
 )
 
 // Store is a store.Store backed by one DynamoDB table.
 type Store struct {
 	client *dynamodb.Client
 	table  string
+
+	// mu guards queues: the document writes of each db waiting for its
+	// committer (write.go).
+	mu     sync.Mutex
+	queues map[string]*writeQueue
 }
 
 var _ store.Store = (*Store)(nil)
 
 // New returns a Store on an existing table (see CreateTable).
 func New(client *dynamodb.Client, table string) *Store {
-	return &Store{client: client, table: table}
+	return &Store{client: client, table: table, queues: map[string]*writeQueue{}}
 }
 
 // Close does nothing: the client is the caller's.
@@ -112,50 +118,58 @@ func (st *Store) CreateDB(ctx context.Context, db string) error {
 	return nil
 }
 
-// DBInfo reads the counts from the meta item and UpdateSeq from the newest
-// GSI2 row: the meta seq counter also counts sequences burnt by conflicting
-// writes, while the index holds only committed ones.
+// DBInfo is one strongly consistent read of the meta item: its seq is the
+// seq of the latest committed write (see the package comment).
 func (st *Store) DBInfo(ctx context.Context, db string) (store.DBInfo, error) {
 	if err := checkDB(db); err != nil {
 		return store.DBInfo{}, err
 	}
+	m, err := st.readMeta(ctx, db)
+	if err != nil {
+		return store.DBInfo{}, err
+	}
+	return store.DBInfo{Name: db, DocCount: m.docs, DelCount: m.dels, UpdateSeq: m.seq}, nil
+}
+
+// meta is a db's meta item.
+type meta struct {
+	seq        uint64
+	docs, dels int64
+}
+
+func decodeMeta(item map[string]types.AttributeValue) (meta, error) {
+	var m meta
+	var err error
+	if m.seq, err = getUint(item, attrSeq); err != nil {
+		return meta{}, err
+	}
+	if m.docs, err = getInt(item, attrDocCount); err != nil {
+		return meta{}, err
+	}
+	if m.dels, err = getInt(item, attrDelCount); err != nil {
+		return meta{}, err
+	}
+	return m, nil
+}
+
+// readMeta reads the meta item; ErrDBNotFound when there is none.
+func (st *Store) readMeta(ctx context.Context, db string) (meta, error) {
 	out, err := st.client.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:      &st.table,
 		Key:            metaKey(db),
 		ConsistentRead: aws.Bool(true),
 	})
 	if err != nil {
-		return store.DBInfo{}, fmt.Errorf("dynamo: db info %q: %w", db, err)
+		return meta{}, fmt.Errorf("dynamo: db info %q: %w", db, err)
 	}
 	if out.Item == nil {
-		return store.DBInfo{}, store.ErrDBNotFound
+		return meta{}, store.ErrDBNotFound
 	}
-	info := store.DBInfo{Name: db}
-	if info.DocCount, err = getInt(out.Item, attrDocCount); err != nil {
-		return store.DBInfo{}, err
-	}
-	if info.DelCount, err = getInt(out.Item, attrDelCount); err != nil {
-		return store.DBInfo{}, err
-	}
-	q, err := st.client.Query(ctx, &dynamodb.QueryInput{
-		TableName:                 &st.table,
-		IndexName:                 aws.String(gsi2),
-		KeyConditionExpression:    aws.String("#pk = :pk"),
-		ExpressionAttributeNames:  map[string]string{"#pk": attrGSI2PK, "#seq": attrSeq},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": str(dbPK(db))},
-		ProjectionExpression:      aws.String("#seq"),
-		ScanIndexForward:          aws.Bool(false),
-		Limit:                     aws.Int32(1),
-	})
+	m, err := decodeMeta(out.Item)
 	if err != nil {
-		return store.DBInfo{}, fmt.Errorf("dynamo: db info %q: update seq: %w", db, err)
+		return meta{}, fmt.Errorf("dynamo: db info %q: %w", db, err)
 	}
-	if len(q.Items) > 0 {
-		if info.UpdateSeq, err = getUint(q.Items[0], attrSeq); err != nil {
-			return store.DBInfo{}, err
-		}
-	}
-	return info, nil
+	return m, nil
 }
 
 // dbExists tells ErrDBNotFound from an empty answer; it runs only on the
@@ -184,31 +198,6 @@ func (st *Store) requireDB(ctx context.Context, db string) error {
 		return store.ErrDBNotFound
 	}
 	return nil
-}
-
-// nextSeq atomically takes the db's next sequence number; the condition
-// keeps writes from creating a meta item for a db that does not exist.
-func (st *Store) nextSeq(ctx context.Context, db string) (uint64, error) {
-	var out *dynamodb.UpdateItemOutput
-	err := retryConflicts(ctx, func() (err error) {
-		out, err = st.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-			TableName:                 &st.table,
-			Key:                       metaKey(db),
-			UpdateExpression:          aws.String("ADD #seq :one"),
-			ConditionExpression:       aws.String("attribute_exists(#pk)"),
-			ExpressionAttributeNames:  map[string]string{"#seq": attrSeq, "#pk": attrPK},
-			ExpressionAttributeValues: map[string]types.AttributeValue{":one": numInt(1)},
-			ReturnValues:              types.ReturnValueUpdatedNew,
-		})
-		return err
-	})
-	if isConditionFailed(err) {
-		return 0, store.ErrDBNotFound
-	}
-	if err != nil {
-		return 0, fmt.Errorf("dynamo: next seq of %q: %w", db, err)
-	}
-	return getUint(out.Attributes, attrSeq)
 }
 
 // ---- documents ----
@@ -259,222 +248,35 @@ func (st *Store) Delete(ctx context.Context, db, id, rev string) (store.Doc, err
 	return st.Put(ctx, db, store.Doc{ID: id, Rev: rev, Deleted: true})
 }
 
-type priorState int
-
-const (
-	priorMissing priorState = iota
-	priorLive
-	priorTombstone
-)
-
-// prior is the state a write expects to replace; its condition enforces it.
-type prior struct {
-	state priorState
-	rev   string
-}
-
-// Put takes a sequence number, then writes the revision on condition that
-// the document is still in the expected state. An update of a live doc is
-// one PutItem; creates, deletes and revivals also move the db's counters,
-// so they are a transaction of the doc and the meta item.
-//
-// Put guesses the state from Rev: "" a new id, otherwise a live doc. When
-// the guess is wrong the failed condition returns the current item (ALL_OLD)
-// and the write is re-planned with the same sequence: Rev "" over a
-// tombstone revives it, continuing its revision history, and a Rev naming
-// the tombstone itself is accepted too, as CouchDB does. Anything else is a
-// conflict. So a create costs no read, and a conflict costs the failed
-// write (and leaves a gap in the seq counter).
-func (st *Store) Put(ctx context.Context, db string, doc store.Doc) (store.Doc, error) {
-	if doc.ID == "" {
-		return store.Doc{}, errEmptyID
-	}
-	if len(doc.Body) > store.MaxDocBytes {
-		return store.Doc{}, store.ErrTooLarge
-	}
-	if !utf8.Valid(doc.Body) {
-		// The body is stored as a string attribute, which must be UTF-8.
-		return store.Doc{}, errNotUTF8
-	}
-	if err := checkDB(db); err != nil {
-		return store.Doc{}, err
-	}
-	// Guess the common case; a wrong guess comes back with the current item.
-	p := prior{state: priorMissing}
-	if doc.Rev != "" {
-		p = prior{state: priorLive, rev: doc.Rev}
-	}
-
-	var seq uint64
-	for attempt := 0; ; attempt++ {
-		if seq == 0 {
-			// A sequence is taken once: after a failed condition it is
-			// still unused, so a re-planned write keeps it.
-			var err error
-			if seq, err = st.nextSeq(ctx, db); err != nil {
-				return store.Doc{}, err
-			}
-		}
-		out := doc
-		out.Rev = store.NextRev(p.rev, doc.Deleted, doc.Body)
-		out.Seq = seq
-		cur, err := st.writeDoc(ctx, db, out, p)
-		if err == nil {
-			return out, nil
-		}
-		if !errors.Is(err, errCondition) {
-			return store.Doc{}, err
-		}
-		if cur == nil && p.state == priorMissing {
-			// The item exists but the failure came without it: read it.
-			d, found, err := st.getDoc(ctx, db, doc.ID)
+// batchGet reads keys (any number) with strongly consistent BatchGetItem
+// calls of up to 100 keys, retrying unprocessed keys, and hands each item
+// found to fn in no particular order.
+func (st *Store) batchGet(ctx context.Context, keys []map[string]types.AttributeValue, fn func(map[string]types.AttributeValue) error) error {
+	const maxKeys = 100
+	for len(keys) > 0 {
+		n := min(len(keys), maxKeys)
+		pending := map[string]types.KeysAndAttributes{st.table: {Keys: keys[:n], ConsistentRead: aws.Bool(true)}}
+		keys = keys[n:]
+		for attempt := 0; len(pending) > 0; attempt++ {
+			out, err := st.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: pending})
 			if err != nil {
-				return store.Doc{}, err
+				return err
 			}
-			if found {
-				cur = &d
+			for _, item := range out.Responses[st.table] {
+				if err := fn(item); err != nil {
+					return err
+				}
+			}
+			pending = out.UnprocessedKeys
+			if len(pending) > 0 {
+				// Throttled or over 16 MB: DynamoDB asks to come back.
+				if err := backoff(ctx, attempt); err != nil {
+					return err
+				}
 			}
 		}
-		if cur != nil && cur.Rev == out.Rev && cur.Seq == seq {
-			// Our own write, applied by an SDK retry whose reply was lost.
-			return out, nil
-		}
-		next, ok := replan(doc.Rev, p, cur)
-		if !ok || attempt >= stateRetries {
-			return store.Doc{}, store.ErrConflict
-		}
-		p = next
 	}
-}
-
-// replan decides, from the item that failed a write's condition (nil if
-// there is none), whether the write can still succeed and from what state.
-func replan(rev string, p prior, cur *store.Doc) (prior, bool) {
-	if rev == "" {
-		switch {
-		case cur == nil:
-			return prior{state: priorMissing}, true
-		case cur.Deleted:
-			return prior{state: priorTombstone, rev: cur.Rev}, true
-		}
-		return prior{}, false
-	}
-	if p.state == priorLive && cur != nil && cur.Deleted && cur.Rev == rev {
-		return prior{state: priorTombstone, rev: rev}, true
-	}
-	return prior{}, false
-}
-
-// counterDeltas is the change of (live docs, tombstones) of a write.
-func counterDeltas(from priorState, toDeleted bool) (docs, dels int64) {
-	switch from {
-	case priorLive:
-		docs--
-	case priorTombstone:
-		dels--
-	}
-	if toDeleted {
-		dels++
-	} else {
-		docs++
-	}
-	return docs, dels
-}
-
-// writeDoc writes d if the item is in state p. On a failed condition it
-// returns errCondition and the item DynamoDB compared against (nil when
-// there was none).
-func (st *Store) writeDoc(ctx context.Context, db string, d store.Doc, p prior) (*store.Doc, error) {
-	names := map[string]string{}
-	values := map[string]types.AttributeValue{}
-	var cond string
-	switch p.state {
-	case priorMissing:
-		cond = "attribute_not_exists(#pk)"
-		names["#pk"] = attrPK
-	default:
-		cond = "#rev = :rev AND #del = :del"
-		names["#rev"], names["#del"] = attrRev, attrDeleted
-		values[":rev"], values[":del"] = str(p.rev), boolean(p.state == priorTombstone)
-	}
-	put := &types.Put{
-		TableName:                           &st.table,
-		Item:                                docItem(db, d),
-		ConditionExpression:                 &cond,
-		ExpressionAttributeNames:            names,
-		ExpressionAttributeValues:           values,
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-	}
-	if len(values) == 0 {
-		put.ExpressionAttributeValues = nil // DynamoDB rejects an empty map
-	}
-
-	docs, dels := counterDeltas(p.state, d.Deleted)
-	if docs == 0 && dels == 0 {
-		err := retryConflicts(ctx, func() error {
-			_, err := st.client.PutItem(ctx, &dynamodb.PutItemInput{
-				TableName:                           put.TableName,
-				Item:                                put.Item,
-				ConditionExpression:                 put.ConditionExpression,
-				ExpressionAttributeNames:            put.ExpressionAttributeNames,
-				ExpressionAttributeValues:           put.ExpressionAttributeValues,
-				ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-			})
-			return err
-		})
-		var ccf *types.ConditionalCheckFailedException
-		if errors.As(err, &ccf) {
-			return failedItem(ccf.Item)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("dynamo: put %s/%s: %w", db, d.ID, err)
-		}
-		return nil, nil
-	}
-
-	meta := &types.Update{
-		TableName:                &st.table,
-		Key:                      metaKey(db),
-		UpdateExpression:         aws.String("ADD #dc :dc, #xc :xc"),
-		ConditionExpression:      aws.String("attribute_exists(#pk)"),
-		ExpressionAttributeNames: map[string]string{"#dc": attrDocCount, "#xc": attrDelCount, "#pk": attrPK},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":dc": numInt(docs), ":xc": numInt(dels),
-		},
-	}
-	// The SDK fills ClientRequestToken, so its own retries of one call are
-	// idempotent and cannot count a document twice.
-	err := retryConflicts(ctx, func() error {
-		_, err := st.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{
-			TransactItems: []types.TransactWriteItem{{Put: put}, {Update: meta}},
-		})
-		return err
-	})
-	var tce *types.TransactionCanceledException
-	if errors.As(err, &tce) {
-		r := tce.CancellationReasons
-		if len(r) > 0 && aws.ToString(r[0].Code) == "ConditionalCheckFailed" {
-			return failedItem(r[0].Item)
-		}
-		if len(r) > 1 && aws.ToString(r[1].Code) == "ConditionalCheckFailed" {
-			return nil, store.ErrDBNotFound
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("dynamo: put %s/%s: %w", db, d.ID, err)
-	}
-	return nil, nil
-}
-
-func failedItem(item map[string]types.AttributeValue) (*store.Doc, error) {
-	if len(item) == 0 {
-		return nil, errCondition
-	}
-	d, err := decodeDoc(item)
-	if err != nil {
-		return nil, err
-	}
-	return &d, errCondition
+	return nil
 }
 
 // newToken returns a random value that tells our own write from others'.
@@ -616,20 +418,32 @@ func (st *Store) AllDocs(ctx context.Context, db string, q store.AllDocsQuery) (
 	return docs, nil
 }
 
-// Changes queries GSI2, where each doc item sits under its latest seq.
+// Changes reads the meta item, then the change rows after q.Since up to
+// the meta item's seq, both strongly consistent: every write with a seq up
+// to that one has committed, so no row can later appear below a seq this
+// answer returned. With q.IncludeDocs the documents are read too (one
+// BatchGetItem per 100 rows); a document written again meanwhile comes
+// back as it is now, under the row's seq (its newer row follows later).
 func (st *Store) Changes(ctx context.Context, db string, q store.ChangesQuery) ([]store.Doc, error) {
 	if err := checkDB(db); err != nil {
 		return nil, err
 	}
+	m, err := st.readMeta(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	if q.Since >= m.seq {
+		return nil, nil
+	}
 	in := &dynamodb.QueryInput{
 		TableName:                &st.table,
-		IndexName:                aws.String(gsi2),
-		KeyConditionExpression:   aws.String("#pk = :pk AND #sk > :since"),
-		ExpressionAttributeNames: map[string]string{"#pk": attrGSI2PK, "#sk": attrGSI2SK},
+		KeyConditionExpression:   aws.String("#pk = :pk AND #sk BETWEEN :lo AND :hi"),
+		ExpressionAttributeNames: map[string]string{"#pk": attrPK, "#sk": attrSK},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": str(dbPK(db)), ":since": str(seqKey(q.Since)),
+			":pk": str(dbPK(db)), ":lo": str(changeSK(q.Since + 1)), ":hi": str(changeSK(m.seq)),
 		},
 		ScanIndexForward: aws.Bool(!q.Descending),
+		ConsistentRead:   aws.Bool(true),
 	}
 	var docs []store.Doc
 	for {
@@ -641,7 +455,7 @@ func (st *Store) Changes(ctx context.Context, db string, q store.ChangesQuery) (
 			return nil, fmt.Errorf("dynamo: changes %s: %w", db, err)
 		}
 		for _, item := range out.Items {
-			d, err := decodeDoc(item)
+			d, err := decodeChange(item)
 			if err != nil {
 				return nil, fmt.Errorf("dynamo: changes %s: %w", db, err)
 			}
@@ -652,12 +466,45 @@ func (st *Store) Changes(ctx context.Context, db string, q store.ChangesQuery) (
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
-	if len(docs) == 0 {
-		if err := st.requireDB(ctx, db); err != nil {
+	if q.IncludeDocs && len(docs) > 0 {
+		if err := st.fillDocs(ctx, db, docs); err != nil {
 			return nil, err
 		}
 	}
 	return docs, nil
+}
+
+// fillDocs replaces change rows by their documents, keeping each row's seq.
+func (st *Store) fillDocs(ctx context.Context, db string, rows []store.Doc) error {
+	keys := make([]map[string]types.AttributeValue, 0, len(rows))
+	seen := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		if !seen[r.ID] {
+			seen[r.ID] = true
+			keys = append(keys, docKey(db, r.ID))
+		}
+	}
+	byID := make(map[string]store.Doc, len(keys))
+	err := st.batchGet(ctx, keys, func(item map[string]types.AttributeValue) error {
+		d, err := decodeDoc(item)
+		if err != nil {
+			return err
+		}
+		byID[d.ID] = d
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("dynamo: changes %s: documents: %w", db, err)
+	}
+	for i, r := range rows {
+		d, ok := byID[r.ID]
+		if !ok {
+			return fmt.Errorf("dynamo: changes %s: row %d names missing document %q", db, r.Seq, r.ID)
+		}
+		d.Seq = r.Seq
+		rows[i] = d
+	}
+	return nil
 }
 
 // ---- errors and retries ----

@@ -17,21 +17,21 @@ import (
 
 // Item layout (single table, see table.json and DESIGN.md §4):
 //
-//	doc      PK=DB#<db>       SK=D#<id>  rev seq deleted klass sk body
-//	                                     GSI1PK=DB#<db>#<klass> GSI1SK=<sk>#<id>  (live docs with a klass)
-//	                                     GSI2PK=DB#<db>         GSI2SK=<seq, 20 digits>
-//	db meta  PK=DB#<db>       SK=M       seq doc_count del_count tok
-//	record   PK=R#<kind>#<key> SK=R      value | n, exp, ttl, tok
+//	doc      PK=DB#<db>       SK=D#<id>    rev seq deleted klass sk body
+//	                                       GSI1PK=DB#<db>#<klass> GSI1SK=<sk>#<id>  (live docs with a klass)
+//	change   PK=DB#<db>       SK=C#<seq>   id rev deleted  (one per document, at its latest seq; 20 digits)
+//	db meta  PK=DB#<db>       SK=M         seq doc_count del_count tok
+//	record   PK=R#<kind>#<key> SK=R        value | n, exp, ttl, tok
 //
 // Database names and record kinds never contain '#' (rejected up front), so
 // every key above splits back unambiguously and no two tenants share one.
+// In a db's partition "C#…" < "D#…" < "M", so the changes feed, the
+// documents and the meta item are three separate key ranges.
 const (
 	attrPK       = "PK"
 	attrSK       = "SK"
 	attrGSI1PK   = "GSI1PK"
 	attrGSI1SK   = "GSI1SK"
-	attrGSI2PK   = "GSI2PK"
-	attrGSI2SK   = "GSI2SK"
 	attrRev      = "rev"
 	attrSeq      = "seq"
 	attrDeleted  = "deleted"
@@ -45,15 +45,16 @@ const (
 	attrExp      = "exp"   // record expiry, Unix nanoseconds (N); absent = never
 	attrTTL      = "ttl"   // exp rounded up to seconds, for DynamoDB's TTL sweeper
 	attrToken    = "tok"   // random id of a create-if-absent write (see CreateDB)
+	attrID       = "id"    // the document id of a change row
 
 	gsi1 = "GSI1"
-	gsi2 = "GSI2"
 
-	dbPrefix  = "DB#"
-	docPrefix = "D#"
-	metaSK    = "M"
-	recPrefix = "R#"
-	recSK     = "R"
+	dbPrefix     = "DB#"
+	docPrefix    = "D#"
+	changePrefix = "C#"
+	metaSK       = "M"
+	recPrefix    = "R#"
+	recSK        = "R"
 )
 
 func dbPK(db string) string          { return dbPrefix + db }
@@ -67,6 +68,9 @@ func gsi1SK(sortKey, id string) string { return sortKey + "#" + id }
 
 // seqKey pads seq so that string order is numeric order.
 func seqKey(seq uint64) string { return fmt.Sprintf("%020d", seq) }
+
+// changeSK is the sort key of the change row at seq.
+func changeSK(seq uint64) string { return changePrefix + seqKey(seq) }
 
 func recPK(kind, key string) string { return recPrefix + kind + "#" + key }
 
@@ -94,7 +98,7 @@ func recKey(kind, key string) map[string]types.AttributeValue {
 
 // docItem is the full item of one stored revision. Tombstones keep klass
 // and sk (the stream consumer reads them) but leave GSI1, so List never
-// sees them; every revision is in GSI2, the changes feed.
+// sees them.
 func docItem(db string, d store.Doc) map[string]types.AttributeValue {
 	item := docKey(db, d.ID)
 	item[attrRev] = str(d.Rev)
@@ -111,9 +115,50 @@ func docItem(db string, d store.Doc) map[string]types.AttributeValue {
 		item[attrGSI1PK] = str(gsi1PK(db, d.Klass))
 		item[attrGSI1SK] = str(gsi1SK(d.SortKey, d.ID))
 	}
-	item[attrGSI2PK] = str(dbPK(db))
-	item[attrGSI2SK] = str(seqKey(d.Seq))
 	return item
+}
+
+// changeItem is the changes-feed row of a revision: small (no body), in the
+// base table so that it is read with strong consistency.
+func changeItem(db string, d store.Doc) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{
+		attrPK:      str(dbPK(db)),
+		attrSK:      str(changeSK(d.Seq)),
+		attrID:      str(d.ID),
+		attrRev:     str(d.Rev),
+		attrDeleted: boolean(d.Deleted),
+	}
+}
+
+func changeKey(db string, seq uint64) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{attrPK: str(dbPK(db)), attrSK: str(changeSK(seq))}
+}
+
+// decodeChange reads a change row back as a Doc without body, klass or
+// sort key.
+func decodeChange(item map[string]types.AttributeValue) (store.Doc, error) {
+	sk, err := getS(item, attrSK)
+	if err != nil {
+		return store.Doc{}, err
+	}
+	digits, ok := strings.CutPrefix(sk, changePrefix)
+	if !ok {
+		return store.Doc{}, fmt.Errorf("dynamo: item %q is not a change row", sk)
+	}
+	var d store.Doc
+	if d.Seq, err = strconv.ParseUint(digits, 10, 64); err != nil {
+		return store.Doc{}, fmt.Errorf("dynamo: change row %q: %w", sk, err)
+	}
+	if d.ID, err = getS(item, attrID); err != nil {
+		return store.Doc{}, err
+	}
+	if d.Rev, err = getS(item, attrRev); err != nil {
+		return store.Doc{}, err
+	}
+	if v, ok := item[attrDeleted].(*types.AttributeValueMemberBOOL); ok {
+		d.Deleted = v.Value
+	}
+	return d, nil
 }
 
 // DocFromItem turns a document item (a query result or a DynamoDB Streams

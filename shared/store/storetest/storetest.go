@@ -43,6 +43,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ListMoves", testListMoves},
 		{"AllDocs", testAllDocs},
 		{"Changes", testChanges},
+		{"ChangesFollow", testChangesFollow},
 		{"Isolation", testIsolation},
 		{"Records", testRecords},
 		{"RecordIfAbsent", testRecordIfAbsent},
@@ -112,11 +113,27 @@ func info(t *testing.T, s store.Store, db string) store.DBInfo {
 	return got
 }
 
+// changes reads the feed with and without IncludeDocs, checks that both
+// give the same rows (ID, Rev, Seq, Deleted) and returns the full ones.
 func changes(t *testing.T, s store.Store, db string, q store.ChangesQuery) []store.Doc {
 	t.Helper()
+	q.IncludeDocs = false
+	heads, err := s.Changes(t.Context(), db, q)
+	if err != nil {
+		t.Fatalf("Changes(%q, %+v): %v", db, q, err)
+	}
+	q.IncludeDocs = true
 	got, err := s.Changes(t.Context(), db, q)
 	if err != nil {
 		t.Fatalf("Changes(%q, %+v): %v", db, q, err)
+	}
+	if len(heads) != len(got) {
+		t.Fatalf("Changes(%q, %+v): %d rows with docs, %d without", db, q, len(got), len(heads))
+	}
+	for i, h := range heads {
+		if g := got[i]; h.ID != g.ID || h.Rev != g.Rev || h.Seq != g.Seq || h.Deleted != g.Deleted {
+			t.Fatalf("Changes(%q, %+v) row %d:\n with docs    %s\n without docs %s", db, q, i, fmtDoc(g), fmtDoc(h))
+		}
 	}
 	return got
 }
@@ -958,6 +975,126 @@ func testChanges(t *testing.T, s store.Store) {
 	if rows := changes(t, s, db, store.ChangesQuery{}); !rows[2].Deleted {
 		t.Fatalf("Changes row for the deleted doc is not Deleted: %s", fmtDoc(rows[2]))
 	}
+}
+
+// testChangesFollow is a client following the feed CouchDB's way (since =
+// the last seq it saw) while many writers commit: when the writers are done
+// and the follower has caught up, it has seen every document's latest
+// revision. A feed whose seqs can commit out of order loses rows here for
+// good: the follower has already moved past them.
+func testChangesFollow(t *testing.T, s store.Store) { FollowFeed(t, []store.Store{s}, 32, 20) }
+
+// FollowFeed is testChangesFollow with the writers spread over several
+// stores on the same data, as several processes (Lambda instances) are;
+// the first store creates the database and follows the feed. Each of the
+// writers creates, updates and sometimes deletes perWriter documents.
+func FollowFeed(t *testing.T, stores []store.Store, writers, perWriter int) {
+	ctx := t.Context()
+	const db = "follow"
+	s := stores[0]
+	createDB(t, s, db)
+
+	type seen struct {
+		rev string
+		seq uint64
+	}
+	var (
+		last     uint64
+		got      = map[string]seen{}
+		pollErr  error
+		writing  = make(chan struct{})
+		followed = make(chan struct{})
+	)
+	follow := func() (int, error) {
+		rows, err := s.Changes(ctx, db, store.ChangesQuery{Since: last, Limit: 25})
+		if err != nil {
+			return 0, err
+		}
+		for _, r := range rows {
+			if r.Seq <= last {
+				return 0, fmt.Errorf("row %s at seq %d, not after since=%d", r.ID, r.Seq, last)
+			}
+			last = r.Seq
+			got[r.ID] = seen{rev: r.Rev, seq: r.Seq}
+		}
+		return len(rows), nil
+	}
+	go func() {
+		defer close(followed)
+		for {
+			select {
+			case <-writing:
+				// The writers are done: catch up, then stop.
+				for {
+					n, err := follow()
+					if err != nil || n == 0 {
+						pollErr = err
+						return
+					}
+				}
+			default:
+			}
+			if _, err := follow(); err != nil {
+				pollErr = err
+				return
+			}
+		}
+	}()
+
+	final := make([]map[string]store.Doc, writers)
+	errs := make(chan error, writers)
+	for w := range writers {
+		final[w] = map[string]store.Doc{}
+		go func() {
+			for i := range perWriter {
+				id := fmt.Sprintf("w%02d-%02d", w, i)
+				ws := stores[w%len(stores)]
+				d, err := ws.Put(ctx, db, store.Doc{ID: id, Body: jsonBody(`{"v":1}`)})
+				if err == nil {
+					d, err = ws.Put(ctx, db, store.Doc{ID: id, Rev: d.Rev, Body: jsonBody(`{"v":2}`)})
+				}
+				if err == nil && i%8 == 0 {
+					d, err = ws.Delete(ctx, db, id, d.Rev)
+				}
+				if err != nil {
+					errs <- fmt.Errorf("writer %d, doc %s: %w", w, id, err)
+					return
+				}
+				final[w][id] = d
+			}
+			errs <- nil
+		}()
+	}
+	for range writers {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	close(writing)
+	<-followed
+	if t.Failed() {
+		t.FailNow()
+	}
+	if pollErr != nil {
+		t.Fatalf("follower: %v", pollErr)
+	}
+	missed := 0
+	var example string
+	for w := range writers {
+		for id, d := range final[w] {
+			if g := got[id]; g.rev != d.Rev || g.seq != d.Seq {
+				if missed == 0 {
+					example = fmt.Sprintf("%s: saw rev %q seq %d, latest is rev %q seq %d", id, g.rev, g.seq, d.Rev, d.Seq)
+				}
+				missed++
+			}
+		}
+	}
+	if missed > 0 {
+		t.Fatalf("the follower missed the latest revision of %d of %d documents (e.g. %s)", missed, writers*perWriter, example)
+	}
+	deleted := int64(writers * ((perWriter + 7) / 8))
+	wantInfo(t, s, db, store.DBInfo{Name: db, DocCount: int64(writers*perWriter) - deleted, DelCount: deleted, UpdateSeq: last})
 }
 
 // ---- isolation ----

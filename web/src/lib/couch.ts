@@ -72,7 +72,10 @@ export const getDoc = <T>(db: string, id: string, fields?: string[]) =>
 export const putDoc = (db: string, doc: Doc) =>
   api.put<WriteResult>(`${enc(db)}/${enc(doc._id)}`, doc, doc._rev ? { rev: doc._rev } : undefined);
 
-export const postDoc = (db: string, doc: Doc) => api.post<WriteResult>(enc(db), doc);
+/** A document to create: the server makes its id when it has none. */
+export type NewDoc = Omit<Doc, '_id'> & { _id?: string };
+
+export const postDoc = (db: string, doc: NewDoc) => api.post<WriteResult>(enc(db), doc);
 
 export const deleteDoc = (db: string, id: string, rev: string) =>
   api.del<WriteResult>(`${enc(db)}/${enc(id)}`, { rev });

@@ -11,7 +11,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
-import { CommentsList } from '../../../components/records/CommentsList';
+import { CommentsPanel } from '../../../components/records/CommentsPanel';
 import { ConfirmDelete } from '../../../components/records/ConfirmDelete';
 import { HistoryList } from '../../../components/records/HistoryList';
 import { DetailList, RecordShow } from '../../../components/records/RecordShow';
@@ -102,7 +102,7 @@ export function Component() {
                 </section>
               </Flex>
             }
-            comments={l ? <CommentsList db={db} itemId={id} /> : null}
+            comments={l ? <CommentsPanel db={db} itemId={id} itemType="ReaderLabel" /> : null}
             history={l ? <HistoryList db={db} itemId={id} /> : null}
           />
         </>

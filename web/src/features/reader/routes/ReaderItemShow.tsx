@@ -10,8 +10,9 @@ import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
-import { CommentsList } from '../../../components/records/CommentsList';
+import { CommentsPanel } from '../../../components/records/CommentsPanel';
 import { HistoryList } from '../../../components/records/HistoryList';
+import { RecordLink } from '../../../components/records/RecordPicker';
 import { RecordShow } from '../../../components/records/RecordShow';
 import { asApiError } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
@@ -81,7 +82,11 @@ export function Component() {
               item ? (
                 <Flex direction="column" gap="small" data-testid="reader-item">
                   <Text variation="secondary" fontSize="small">
-                    {item.reader_subscription?.title}
+                    {item.reader_subscription_id ? (
+                      <RecordLink db={db} id={item.reader_subscription_id} labelField="title" />
+                    ) : (
+                      item.reader_subscription?.title
+                    )}
                     {item.posted_at ? <> · {formatDateTime(item.posted_at, i18n.language)}</> : null}
                     {item.author ? <> · {item.author}</> : null}
                   </Text>
@@ -100,7 +105,7 @@ export function Component() {
                 <Text aria-busy="true">{t('common.loading')}</Text>
               )
             }
-            comments={item ? <CommentsList db={db} itemId={id} /> : null}
+            comments={item ? <CommentsPanel db={db} itemId={id} itemType="ReaderItem" /> : null}
             history={item ? <HistoryList db={db} itemId={id} /> : null}
           />
         </>

@@ -11,7 +11,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
-import { CommentsList } from '../../../components/records/CommentsList';
+import { CommentsPanel } from '../../../components/records/CommentsPanel';
 import { ConfirmDelete } from '../../../components/records/ConfirmDelete';
 import { HistoryList } from '../../../components/records/HistoryList';
 import { DetailList, RecordShow, type DetailRow } from '../../../components/records/RecordShow';
@@ -115,7 +115,7 @@ export function Component() {
                 ) : null}
               </Flex>
             }
-            comments={s ? <CommentsList db={db} itemId={id} /> : null}
+            comments={s ? <CommentsPanel db={db} itemId={id} itemType="ReaderSubscription" /> : null}
             history={s ? <HistoryList db={db} itemId={id} /> : null}
           />
         </>

@@ -1,0 +1,72 @@
+// Money as the server keeps it: integer minor units (cents) with a precision
+// (decimal digits, a wallet's). These turn units into what a person types and
+// reads per SPEC §9 (en "1,234.56", pt-BR "1.234,56") and back.
+
+import { DEFAULT_PRECISION, formatMoney } from './format';
+
+export function validPrecision(p: number | null | undefined): number {
+  return typeof p === 'number' && Number.isInteger(p) && p >= 0 && p <= 8 ? p : DEFAULT_PRECISION;
+}
+
+/** unitsToAmount: 123456 units at precision 2 → 1234.56. */
+export function unitsToAmount(units: number, precision?: number | null): number {
+  return units / 10 ** validPrecision(precision);
+}
+
+/** formatUnits shows minor units as money in currency (SPEC §9, with the code-plus-number fallback). */
+export function formatUnits(units: number | null | undefined, locale: string, currency?: string | null, precision?: number | null): string {
+  if (typeof units !== 'number' || !Number.isFinite(units)) return '';
+  return formatMoney(unitsToAmount(units, precision), locale, { currency: currency ?? null, precision: validPrecision(precision) });
+}
+
+/** unitsToInput is the plain number an input shows for units ("1234,56" in pt-BR, no grouping). */
+export function unitsToInput(units: number | null | undefined, locale: string, precision?: number | null): string {
+  if (typeof units !== 'number' || !Number.isSafeInteger(units)) return '';
+  const p = validPrecision(precision);
+  const digits = String(Math.abs(units)).padStart(p + 1, '0');
+  const int = digits.slice(0, digits.length - p);
+  const frac = digits.slice(digits.length - p);
+  return `${units < 0 ? '-' : ''}${int}${p > 0 ? (locale === 'pt-BR' ? ',' : '.') + frac : ''}`;
+}
+
+/**
+ * parseAmount reads what a person typed as minor units: "1.234,56" (pt-BR) or
+ * "1,234.56" (en), "12", "-3,5", "R$ 10"; a lone separator followed by exactly
+ * three digits is read as grouping. Returns null for empty input and NaN for
+ * anything that is not an amount or has more decimals than the precision.
+ */
+export function parseAmount(text: string, locale: string, precision?: number | null): number | null {
+  const p = validPrecision(precision);
+  // A currency sign or code around the number is fine; any other letter is not.
+  const s = text
+    .replace(/[\s\u00a0]/g, '')
+    .replace(/^(-?)(R\$|US\$|\$|[A-Za-z]{3})/, '$1')
+    .replace(/(R\$|US\$|\$|[A-Za-z]{3})$/, '');
+  if (text.trim() === '') return null;
+  if (s === '' || s === '-' || /[^\d.,-]/.test(s)) return Number.NaN;
+  const negative = s.startsWith('-');
+  const body = negative ? s.slice(1) : s;
+  if (body.includes('-')) return Number.NaN;
+  const decimalSep = locale === 'pt-BR' ? ',' : '.';
+  const groupSep = decimalSep === ',' ? '.' : ',';
+  let intPart = body;
+  let frac = '';
+  const lastDec = body.lastIndexOf(decimalSep);
+  if (lastDec >= 0) {
+    intPart = body.slice(0, lastDec);
+    frac = body.slice(lastDec + 1);
+  } else if (!body.includes(groupSep) || !/^\d{1,3}([.,]\d{3})+$/.test(body)) {
+    // Typed with the other convention ("10.5" in pt-BR): one separator, not three digits after it.
+    const other = body.lastIndexOf(groupSep);
+    if (other >= 0 && body.length - other - 1 !== 3) {
+      intPart = body.slice(0, other);
+      frac = body.slice(other + 1);
+    }
+  }
+  intPart = intPart.split(groupSep).join('');
+  if (!/^\d*$/.test(intPart) || !/^\d*$/.test(frac) || (intPart === '' && frac === '')) return Number.NaN;
+  if (frac.length > p) return Number.NaN;
+  const units = Number(intPart || '0') * 10 ** p + Number((frac + '0'.repeat(p)).slice(0, p) || '0');
+  if (!Number.isSafeInteger(units)) return Number.NaN;
+  return negative ? -units : units;
+}
