@@ -43,7 +43,7 @@ for i in $(seq 1 60); do
   sleep 2
 done
 
-if [ ! -f build/lambda/api.zip ] || [ ! -f build/lambda/stream.zip ]; then
+if [ ! -f build/lambda/api.zip ] || [ ! -f build/lambda/stream.zip ] || [ ! -f build/lambda/schedule.zip ]; then
   say "building the Lambda zips (make lambdas)"
   make lambdas
 fi

@@ -86,7 +86,8 @@ func TestGracefulShutdown(t *testing.T) {
 	if took := time.Since(start); took > 10*time.Second {
 		t.Fatalf("shutdown took %v", took)
 	}
-	for _, want := range []string{"oficina is up", "shutting down", "stopped cleanly"} {
+	// The scheduler runs by default (--schedule=on) and stops with the server.
+	for _, want := range []string{"oficina is up", "scheduled jobs run in-process", "shutting down", "stopped cleanly"} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("log lacks %q:\n%s", want, logs.String())
 		}

@@ -32,6 +32,8 @@ export interface OficinaConfig {
    */
   readonly tableName?: string;
   readonly tableStreamArn?: string;
+  /** The feed of product announcements dashboards show (OFICINA_SYSTEM_NOTIFICATIONS_URL); none when unset. */
+  readonly systemNotificationsUrl?: string;
 }
 
 /** The context keys the app reads, with what each means (see infra-cdk/README.md). */
@@ -46,6 +48,7 @@ export const CONTEXT_KEYS = {
   avatarOrigins: 'comma-separated https origins for avatar images (default Gravatar)',
   tableName: 'use this existing table (a restore) instead of creating one; needs tableStreamArn',
   tableStreamArn: "the existing table's stream (NEW_AND_OLD_IMAGES), for the stream function",
+  systemNotificationsUrl: 'https URL of the feed of product announcements shown on dashboards',
   lambdaDir: 'directory with <name>.zip for each function (default build/lambda)',
   webDir: 'the built SPA (default web/dist)',
   placeholderAssets: 'true: synth with placeholder code and web assets (never deploy this)',
@@ -113,6 +116,7 @@ export function configFromContext(get: (key: string) => unknown): OficinaConfig 
   const avatar = list(get('avatarOrigins'), 'avatarOrigins');
   const tableName = optionalString(get('tableName'), 'tableName');
   const tableStreamArn = optionalString(get('tableStreamArn'), 'tableStreamArn');
+  const systemNotificationsUrl = optionalString(get('systemNotificationsUrl'), 'systemNotificationsUrl');
   let mailFrom = optionalString(get('mailFrom'), 'mailFrom');
   if (mailFrom === undefined) {
     if (sesDomain) mailFrom = `Oficina <no-reply@${sesDomain}>`;
@@ -131,6 +135,7 @@ export function configFromContext(get: (key: string) => unknown): OficinaConfig 
     avatarOrigins: avatar.length > 0 ? avatar : DEFAULT_AVATAR_ORIGINS,
     ...(tableName ? { tableName } : {}),
     ...(tableStreamArn ? { tableStreamArn } : {}),
+    ...(systemNotificationsUrl ? { systemNotificationsUrl } : {}),
   });
 }
 
@@ -174,6 +179,9 @@ export function validateConfig(c: OficinaConfig): OficinaConfig {
     const m = STREAM_ARN.exec(c.tableStreamArn);
     if (!m) throw new ConfigError(`tableStreamArn ${c.tableStreamArn} is not a DynamoDB stream ARN`);
     if (m[1] !== c.tableName) throw new ConfigError(`tableStreamArn is the stream of table ${m[1]}, not of ${c.tableName}`);
+  }
+  if (c.systemNotificationsUrl !== undefined && !/^https:\/\/[a-z0-9.-]+(:\d+)?(\/\S*)?$/i.test(c.systemNotificationsUrl)) {
+    throw new ConfigError(`systemNotificationsUrl ${c.systemNotificationsUrl} must be an https URL`);
   }
   for (const o of c.avatarOrigins) {
     if (!/^https:\/\/[a-z0-9.-]+(:\d+)?$/.test(o)) throw new ConfigError(`avatar origin ${o} must be https://host`);

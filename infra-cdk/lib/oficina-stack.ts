@@ -13,6 +13,7 @@ import { type OficinaConfig, validateConfig } from './config';
 import { GoFunction } from './go-function';
 import { Mail } from './mail';
 import { Monitoring } from './monitoring';
+import { type ScheduledJob, Schedules } from './schedules';
 import { Site } from './site';
 import { API_TABLE_ACTIONS, STREAM_TABLE_ACTIONS } from './table-access';
 import {
@@ -24,12 +25,14 @@ import {
 
 export interface OficinaStackProps extends StackProps {
   readonly config: OficinaConfig;
-  /** Directory holding api.zip and stream.zip (`make lambdas` → build/lambda). */
+  /** Directory holding api.zip, stream.zip and schedule.zip (`make lambdas` → build/lambda). */
   readonly lambdaDir: string;
   /** The built SPA (web/dist). */
   readonly webDir: string;
   /** Defaults to shared/store/dynamo/table.json. */
   readonly tableDefinition?: TableDefinition;
+  /** Defaults to functions/schedule/jobs.json. */
+  readonly scheduledJobs?: readonly ScheduledJob[];
 }
 
 /** The stream event source's settings, exported for the tests and the README. */
@@ -62,6 +65,7 @@ export const OUTPUTS = {
   siteBucketName: 'SiteBucketName',
   apiFunctionName: 'ApiFunctionName',
   streamFunctionName: 'StreamFunctionName',
+  scheduleFunctionName: 'ScheduleFunctionName',
   streamFailureQueueUrl: 'StreamFailureQueueUrl',
   mailConfigurationSet: 'MailConfigurationSet',
   mailIdentity: 'MailIdentity',
@@ -81,6 +85,7 @@ export class OficinaStack extends Stack {
   readonly apiFunction: lambda.Function;
   readonly streamFunction: lambda.Function;
   readonly streamFailureQueue: sqs.Queue;
+  readonly schedules: Schedules;
   readonly site: Site;
   readonly mail: Mail;
   readonly monitoring: Monitoring;
@@ -206,6 +211,7 @@ export class OficinaStack extends Stack {
         OFICINA_COOKIE_SECURE: 'true',
         OFICINA_ORIGIN_SECRET: originSecretValue,
         OFICINA_LONGPOLL_MAX: `${API_LONGPOLL_MAX.toSeconds()}s`,
+        ...(config.systemNotificationsUrl ? { OFICINA_SYSTEM_NOTIFICATIONS_URL: config.systemNotificationsUrl } : {}),
       },
     });
     this.apiFunction = api.fn;
@@ -266,12 +272,22 @@ export class OficinaStack extends Stack {
       }),
     );
 
+    // ── Scheduled jobs: functions/schedule and a rule per job (lib/schedules.ts).
+    this.schedules = new Schedules(this, 'Schedules', {
+      lambdaDir: props.lambdaDir,
+      stage: config.stage,
+      environment: common,
+      table: this.table,
+      ...(props.scheduledJobs ? { jobs: props.scheduledJobs } : {}),
+    });
+
     // ── Alarms.
     this.monitoring = new Monitoring(this, 'Monitoring', {
       ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
     });
     this.monitoring.watchFunction('Api', api.fn);
     this.monitoring.watchFunction('Stream', stream.fn);
+    this.monitoring.watchFunction('Schedule', this.schedules.fn);
     this.monitoring.watchStreamConsumer(stream.fn, this.streamFailureQueue);
     this.monitoring.watchHttpApi(this.httpApi);
     this.monitoring.watchMailReputation();
@@ -291,6 +307,7 @@ export class OficinaStack extends Stack {
     out(OUTPUTS.siteBucketName, this.site.bucket.bucketName, 'The SPA bucket');
     out(OUTPUTS.apiFunctionName, api.fn.functionName, 'functions/api');
     out(OUTPUTS.streamFunctionName, stream.fn.functionName, 'functions/stream');
+    out(OUTPUTS.scheduleFunctionName, this.schedules.fn.functionName, 'functions/schedule');
     out(OUTPUTS.streamFailureQueueUrl, this.streamFailureQueue.queueUrl, 'Failed stream batches (shard and sequence ranges to replay)');
     out(OUTPUTS.mailConfigurationSet, this.mail.configurationSet.configurationSetName, 'OFICINA_SES_CONFIGURATION_SET');
     out(OUTPUTS.mailIdentity, this.mail.identity.emailIdentityName, 'The SES identity mail is sent from');

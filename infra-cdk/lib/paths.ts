@@ -16,8 +16,14 @@ export const DEFAULT_LAMBDA_DIR = path.join(REPO_ROOT, 'build', 'lambda');
 /** Where the Vite build of web/ lands. */
 export const DEFAULT_WEB_DIR = path.join(REPO_ROOT, 'web', 'dist');
 
+/**
+ * The jobs the Go modules register (name, EventBridge schedule), written and
+ * checked by `go test ./functions/schedule -run TestJobsFile`: one rule each.
+ */
+export const SCHEDULED_JOBS_FILE = path.join(REPO_ROOT, 'functions', 'schedule', 'jobs.json');
+
 /** The Go Lambda functions this stack deploys: functions/<name> → build/lambda/<name>.zip. */
-export const LAMBDA_FUNCTIONS = ['api', 'stream'] as const;
+export const LAMBDA_FUNCTIONS = ['api', 'stream', 'schedule'] as const;
 export type LambdaFunctionName = (typeof LAMBDA_FUNCTIONS)[number];
 
 /** The zip `make lambdas` builds for a function. */

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { LAMBDA_FUNCTIONS } from '../lib/paths';
+import { loadScheduledJobs } from '../lib/schedules';
 import { loadTableDefinition } from '../lib/table-definition';
 import { REPO_DIR, synth } from './support';
 
@@ -118,12 +119,15 @@ describe('events/', () => {
     assert.ok(ttlRemove.dynamodb.OldImage[def.timeToLiveAttribute!], 'a TTL expiry carries the ttl attribute');
   });
 
-  it('has an EventBridge scheduled event', () => {
+  it('has an EventBridge scheduled event naming a registered job, as the rules send it', () => {
     const e = event('eventbridge-scheduled.json');
     assert.equal(e['detail-type'], 'Scheduled Event');
     assert.equal(e.source, 'aws.events');
-    assert.match(e.resources[0], /^arn:aws:events:[a-z0-9-]+:\d{12}:rule\//);
-    assert.deepEqual(e.detail, {});
+    assert.deepEqual(e.resources, []);
+    assert.ok(
+      loadScheduledJobs().some((j) => j.name === e.detail.job),
+      `detail.job ${e.detail.job} is not in functions/schedule/jobs.json`,
+    );
   });
 });
 

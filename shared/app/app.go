@@ -27,6 +27,7 @@ import (
 	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/mail/ses"
 	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/schedule"
 	"github.com/oficina/oficina/shared/store"
 	"github.com/oficina/oficina/shared/store/bolt"
 	"github.com/oficina/oficina/shared/store/dynamo"
@@ -48,9 +49,13 @@ type App struct {
 	// Modules is what every module registered on the seam.
 	Modules *module.Registry
 	API     *httpapi.Server
+	// Jobs dispatches the modules' scheduled jobs (functions/schedule on
+	// AWS, the in-process scheduler locally).
+	Jobs *schedule.Dispatcher
 	// Handler is API as served: gzipped for clients that accept it.
 	Handler http.Handler
 
+	cfg config.Config
 	log *slog.Logger
 	wg  sync.WaitGroup
 }
@@ -81,7 +86,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error
 
 // OpenWith builds the product from cfg with some adapters given.
 func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Overrides) (*App, error) {
-	a := &App{log: log}
+	a := &App{log: log, cfg: cfg}
 	var awsCfg *aws.Config
 	loadAWS := func() (aws.Config, error) {
 		if awsCfg != nil {
@@ -168,9 +173,13 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 	a.Accounts = acc
 	a.Auth.OnEmail(acc.EmailKnown)            // invitations reach users who register later
 	a.Auth.OnPasswordReset(acc.PasswordReset) // token documents show the tokens a reset revoked
-	deps := module.Deps{Store: a.Store, Docs: a.Docs, Mail: a.Mail, Groups: acc, Log: log, BaseURL: cfg.BaseURL, Now: a.Docs.Now}
+	deps := module.Deps{Store: a.Store, Docs: a.Docs, Mail: a.Mail, Groups: acc, Log: log, BaseURL: cfg.BaseURL, Now: a.Docs.Now, Config: cfg}
 	a.Modules = module.NewRegistry(a.Docs, module.Refs(a.Store, acc))
 	if err := a.Modules.Add(Modules(deps, acc)...); err != nil {
+		a.Store.Close()
+		return nil, err
+	}
+	if a.Jobs, err = schedule.NewDispatcher(a.Modules.Jobs(), schedule.DispatchOptions{Leases: a.Store, Log: log}); err != nil {
 		a.Store.Close()
 		return nil, err
 	}
@@ -199,9 +208,24 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 
 // StartBackground starts the in-process work of the embedded deployment
 // (the change stream drained from the store's outbox, expired-record
-// sweeps). It stops when ctx ends; Wait waits for it. On DynamoDB there is
-// nothing to start: functions/stream consumes the table's stream.
+// sweeps, and, unless the configuration turns it off, the scheduled jobs).
+// It stops when ctx ends; Wait waits for it. On DynamoDB the stream is
+// functions/stream's and the schedules are EventBridge's.
 func (a *App) StartBackground(ctx context.Context) {
+	if a.cfg.Schedule {
+		sched, err := schedule.NewScheduler(a.Modules.Jobs(), a.Jobs.Handle, schedule.SchedulerOptions{Log: a.log})
+		if err != nil {
+			// Unreachable: the dispatcher parsed the same schedules in Open.
+			a.log.Error("scheduled jobs not started", "err", err)
+		} else {
+			a.wg.Add(1)
+			go func() {
+				defer a.wg.Done()
+				sched.Run(ctx)
+			}()
+			a.log.Info("scheduled jobs run in-process", "jobs", len(a.Modules.Jobs()))
+		}
+	}
 	if ob, ok := a.Store.(store.Outbox); ok {
 		consumer := a.Consumer()
 		a.wg.Add(1)

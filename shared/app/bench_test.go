@@ -41,7 +41,7 @@ type benchEnv struct {
 func newBenchEnv(b *testing.B) *benchEnv {
 	b.Helper()
 	app.TuneGC(os.Getenv) // the runtime settings of the local server binary
-	cfg, err := config.Load([]string{"--data", b.TempDir()}, func(string) string { return "" }, config.Local)
+	cfg, err := config.Load([]string{"--data", b.TempDir(), "--schedule", "off"}, func(string) string { return "" }, config.Local)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -22,12 +22,22 @@ func TestMain(m *testing.M) { os.Exit(apptest.Main(m)) }
 var isolationFixtures = []map[string]any{
 	{"klass": "Customer", "name": "Bobs Secret Customer", "email": "client-of-bob@example.com"},
 	{"klass": "Ticket", "content": "Bobs secret ticket", "priority": "high", "status": "open"},
+	{"klass": "ReaderLabel", "name": "Bobs secret label"},
+	{"klass": "ReaderSubscription", "url": "https://secret.example/bobs-feed.xml", "title": "Bobs secret feed"},
+	{"klass": "ReaderItem", "title": "Bobs secret item", "url": "https://secret.example/bobs-item", "content": "<p>Bobs secret content</p>"},
 }
 
 // extraIsolationRoutes are calls the registry cannot derive (bodies that
 // matter, query strings); {B} is Group B's db and {Klass} an id of B's
 // fixture of that klass.
-var extraIsolationRoutes = []struct{ method, path string }{}
+var extraIsolationRoutes = []struct{ method, path string }{
+	// The feed list through each filter, B's label among them.
+	{"GET", "/api/{B}/_design/reader/_view/feed?read=unread&starred=all"},
+	{"GET", "/api/{B}/_design/reader/_view/feed?read=all&starred=all&label={ReaderLabel}"},
+	{"GET", "/api/{B}/_design/reader/_view/feed?starred=starred&page=2"},
+	{"GET", "/api/{B}/_reader/notifications?locale=pt-BR"},
+	{"GET", "/api/{B}/{ReaderItem}?fields=content,content_type"},
+}
 
 var wildcardRE = regexp.MustCompile(`\{([a-zA-Z_]+)\}`)
 

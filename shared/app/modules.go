@@ -3,6 +3,7 @@ package app
 import (
 	"github.com/oficina/oficina/shared/accounts"
 	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/reader"
 	"github.com/oficina/oficina/shared/ticket"
 )
 
@@ -12,5 +13,6 @@ func Modules(d module.Deps, acc *accounts.Service) []module.Module {
 	return []module.Module{
 		acc, // Groups: accept, bookmark, tokens
 		ticket.New(d),
+		reader.New(d), // exoreader: feeds, items, labels, OPML
 	}
 }

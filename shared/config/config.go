@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/mail"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -58,6 +59,26 @@ type Config struct {
 
 	LogLevel  slog.Level // --log-level, OFICINA_LOG_LEVEL: debug | info | warn | error
 	LogFormat string     // --log-format, OFICINA_LOG_FORMAT: text | json
+
+	// Schedule runs the modules' scheduled jobs in-process (--schedule,
+	// OFICINA_SCHEDULE: on | off). Only functions/local reads it: on AWS
+	// EventBridge fires functions/schedule.
+	Schedule bool
+
+	// Fetching URLs users give the server (feeds, articles): networks let
+	// through besides the public internet (--fetch-allow-nets,
+	// OFICINA_FETCH_ALLOW_NETS: comma-separated CIDRs) and ports besides
+	// 80 and 443 (--fetch-ports, OFICINA_FETCH_PORTS: comma-separated, or *).
+	FetchAllowNets []netip.Prefix
+	FetchPorts     []int
+	FetchAnyPort   bool
+
+	// SystemNotificationsURL is the feed of product announcements shown on
+	// dashboards (--system-notifications-url, OFICINA_SYSTEM_NOTIFICATIONS_URL).
+	SystemNotificationsURL string
+	// ReaderRetention is how long read, unstarred feed items are kept
+	// (--reader-retention, OFICINA_READER_RETENTION).
+	ReaderRetention time.Duration
 }
 
 // Defaults differ per deployable: the local server uses the embedded store
@@ -86,6 +107,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	}
 	var c Config
 	var admins, level, maxBody, sessionTTL, rememberTTL, hashConcurrency, longpollMax, pageRows, pageBytes string
+	var schedule, allowNets, ports, retention string
 	fs.StringVar(&c.Addr, "addr", env("OFICINA_ADDR", "127.0.0.1:8080"), "listen address (OFICINA_ADDR)")
 	fs.StringVar(&c.DataDir, "data", env("OFICINA_DATA", "./data"), "data directory (OFICINA_DATA)")
 	fs.StringVar(&c.WebDir, "web", env("OFICINA_WEB", "./web/dist"), "built SPA directory served at / (OFICINA_WEB)")
@@ -108,6 +130,11 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	fs.StringVar(&pageBytes, "page-max-bytes", env("OFICINA_PAGE_MAX_BYTES", "4194304"), "most bytes of rows in one _changes or _all_docs answer (OFICINA_PAGE_MAX_BYTES)")
 	fs.StringVar(&level, "log-level", env("OFICINA_LOG_LEVEL", "info"), "debug, info, warn or error (OFICINA_LOG_LEVEL)")
 	fs.StringVar(&c.LogFormat, "log-format", env("OFICINA_LOG_FORMAT", "text"), "text or json (OFICINA_LOG_FORMAT)")
+	fs.StringVar(&schedule, "schedule", env("OFICINA_SCHEDULE", "on"), "run scheduled jobs in-process: on or off (OFICINA_SCHEDULE)")
+	fs.StringVar(&allowNets, "fetch-allow-nets", env("OFICINA_FETCH_ALLOW_NETS", ""), "comma-separated networks (CIDR) fetches may reach besides the public internet, e.g. 127.0.0.0/8 for tests (OFICINA_FETCH_ALLOW_NETS)")
+	fs.StringVar(&ports, "fetch-ports", env("OFICINA_FETCH_PORTS", "80,443"), "comma-separated ports fetches may use, or * (OFICINA_FETCH_PORTS)")
+	fs.StringVar(&c.SystemNotificationsURL, "system-notifications-url", env("OFICINA_SYSTEM_NOTIFICATIONS_URL", ""), "feed of product announcements shown on dashboards (OFICINA_SYSTEM_NOTIFICATIONS_URL)")
+	fs.StringVar(&retention, "reader-retention", env("OFICINA_READER_RETENTION", "2160h"), "how long read, unstarred feed items are kept (OFICINA_READER_RETENTION)")
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
 	}
@@ -214,6 +241,49 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	case "text", "json":
 	default:
 		bad("log-format %q: must be text or json", c.LogFormat)
+	}
+	switch schedule {
+	case "on":
+		c.Schedule = true
+	case "off":
+	default:
+		bad("schedule %q: must be on or off", schedule)
+	}
+	for _, n := range strings.Split(allowNets, ",") {
+		if n = strings.TrimSpace(n); n == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(n)
+		if err != nil {
+			bad("fetch-allow-nets: %q is not a network such as 127.0.0.0/8", n)
+			continue
+		}
+		c.FetchAllowNets = append(c.FetchAllowNets, p.Masked())
+	}
+	for _, p := range strings.Split(ports, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		if p == "*" {
+			c.FetchAnyPort = true
+			continue
+		}
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 || n > 65535 {
+			bad("fetch-ports: %q is not a port (1-65535) or *", p)
+			continue
+		}
+		c.FetchPorts = append(c.FetchPorts, n)
+	}
+	if c.SystemNotificationsURL != "" {
+		if u, err := url.Parse(c.SystemNotificationsURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("system-notifications-url %q: must be an absolute http(s) URL", c.SystemNotificationsURL)
+		}
+	}
+	if v, err := time.ParseDuration(retention); err != nil || v < time.Hour {
+		bad("reader-retention %q: must be a duration of at least 1h, e.g. 2160h (90 days)", retention)
+	} else {
+		c.ReaderRetention = v
 	}
 	if len(errs) > 0 {
 		return Config{}, fmt.Errorf("invalid configuration:\n%w", errors.Join(errs...))

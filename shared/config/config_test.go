@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -84,6 +85,12 @@ func TestLoadRejects(t *testing.T) {
 		{"bad page bytes", []string{"--page-max-bytes", "1k"}, "page-max-bytes"},
 		{"bad base url", []string{"--base-url", "ftp://x"}, "base-url"},
 		{"extra args", []string{"serve"}, "unexpected arguments"},
+		{"bad schedule", []string{"--schedule", "maybe"}, `schedule "maybe"`},
+		{"bad net", []string{"--fetch-allow-nets", "127.0.0.1"}, `"127.0.0.1" is not a network`},
+		{"bad port", []string{"--fetch-ports", "80,http"}, `"http" is not a port`},
+		{"port zero", []string{"--fetch-ports", "0"}, `"0" is not a port`},
+		{"bad notifications url", []string{"--system-notifications-url", "file:///etc/passwd"}, "system-notifications-url"},
+		{"short retention", []string{"--reader-retention", "10m"}, "reader-retention"},
 		{"short origin secret", []string{"--origin-secret", "abc"}, "origin-secret"},
 		{"origin secret with spaces", []string{"--origin-secret", "a secret with spaces in it"}, "origin-secret"},
 		{"bad hash concurrency", []string{"--hash-concurrency", "0"}, "hash-concurrency"},
@@ -95,6 +102,26 @@ func TestLoadRejects(t *testing.T) {
 				t.Fatalf("err = %v, want it to mention %q", err, tt.want)
 			}
 		})
+	}
+}
+
+func TestLoadReaderAndSchedule(t *testing.T) {
+	c, err := Load(nil, envOf(nil), Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Schedule || len(c.FetchAllowNets) != 0 || c.FetchAnyPort || fmt.Sprint(c.FetchPorts) != "[80 443]" || c.ReaderRetention != 90*24*time.Hour || c.SystemNotificationsURL != "" {
+		t.Fatalf("defaults: %+v", c)
+	}
+	c, err = Load([]string{"--schedule", "off", "--fetch-ports", "*"}, envOf(map[string]string{
+		"OFICINA_FETCH_ALLOW_NETS": "127.0.0.0/8, ::1/128", "OFICINA_SYSTEM_NOTIFICATIONS_URL": "https://news.oficina.example/feed.xml",
+		"OFICINA_READER_RETENTION": "720h",
+	}), Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Schedule || !c.FetchAnyPort || fmt.Sprint(c.FetchAllowNets) != "[127.0.0.0/8 ::1/128]" || c.ReaderRetention != 720*time.Hour || c.SystemNotificationsURL == "" {
+		t.Fatalf("set: %+v", c)
 	}
 }
 

@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/oficina/oficina/shared/access"
+	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/schema"
@@ -69,6 +70,9 @@ type Deps struct {
 	BaseURL string
 	// Now is the clock (tests control it).
 	Now func() time.Time
+	// Config is the server's settings; a module reads its own from it
+	// (the reader: fetch limits, retention).
+	Config config.Config
 }
 
 // Registry collects what modules register. It is filled at wiring time and

@@ -196,12 +196,14 @@ func (c *Consumer) react(ctx context.Context, changes []store.Change) error {
 // systemDB reports the databases the stream leaves alone: users, Group
 // records and prices are not Group data, have no timeline and no plan
 // limits, and user documents hold private fields history must not copy.
+// Databases whose names start with an underscore are the server's own
+// bookkeeping (the reader's feed directory), which no route serves.
 func systemDB(db string) bool {
 	switch db {
-	case ids.UsersDB, ids.AccountsDB, ids.PricesDB:
+	case ids.AccountsDB, ids.PricesDB:
 		return true
 	}
-	return false
+	return strings.HasPrefix(db, "_") // _users and the server's own
 }
 
 // Tracked reports whether the stream records a change in history: not in a

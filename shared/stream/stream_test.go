@@ -176,15 +176,21 @@ func TestSkipped(t *testing.T) {
 	c := newConsumer(st)
 	users := streamtest.NewWriter(t, st, "_users")
 	users.Put("usr-33333333333333333333333333333333", map[string]any{"klass": "User", "fullname": "Ana"})
+	// The server's own bookkeeping databases (names starting with "_", such
+	// as the reader's feed directory) are not Group data either.
+	directory := streamtest.NewWriter(t, st, "_reader")
+	directory.Put("acc-1/rsb-1", map[string]any{"klass": "Subscriber", "url": "https://x.example/feed"})
 	w := streamtest.NewWriter(t, st, db)
 	w.Put("adj-33333333333333333333333333333333", map[string]any{"klass": "Adjustment", "key": "name", "value": "x"})
-	apply(t, c, append(users.Changes, w.Changes...))
+	apply(t, c, append(append(users.Changes, directory.Changes...), w.Changes...))
 	before := streamtest.Take(t, st, db, w.IDs())
 	if before.Counts != "" || len(before.Contribs) != 0 || len(before.History) != 1 {
 		t.Fatalf("adjustment: counts %q, %d contributions, %d history entries; want history only", before.Counts, len(before.Contribs), len(before.History))
 	}
-	if s := streamtest.Take(t, st, "_users", nil); len(s.History) != 0 || s.Counts != "" {
-		t.Fatalf("_users got history or counters: %+v", s)
+	for _, sys := range []string{"_users", "_reader"} {
+		if s := streamtest.Take(t, st, sys, nil); len(s.History) != 0 || s.Counts != "" {
+			t.Fatalf("%s got history or counters: %+v", sys, s)
+		}
 	}
 	// The history entries' own changes are ignored.
 	hist, err := st.Changes(t.Context(), db, store.ChangesQuery{})

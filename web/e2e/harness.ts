@@ -61,13 +61,18 @@ export interface Server {
   stop: () => Promise<void>;
 }
 
-/** startServer runs the Go server on a free loopback port and waits until its API answers. */
-export async function startServer(bin: string): Promise<Server> {
+/**
+ * startServer runs the Go server on a free loopback port and waits until its API answers.
+ * Scheduled jobs are off (--schedule=off): a test triggers what it needs. extraArgs are
+ * more server flags (the reader's test lets the fetcher reach its loopback feed server).
+ */
+export async function startServer(bin: string, extraArgs: string[] = []): Promise<Server> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'oficina-e2e-'));
   const baseURL = `http://127.0.0.1:${port}`;
   const log = createWriteStream(join(RESULTS_DIR, 'server.log'));
-  const proc = spawn(bin, ['--addr', `127.0.0.1:${port}`, '--data', dataDir, '--web', DIST_DIR, '--log-level', 'warn'], {
+  const args = ['--addr', `127.0.0.1:${port}`, '--data', dataDir, '--web', DIST_DIR, '--log-level', 'warn', '--schedule', 'off', ...extraArgs];
+  const proc = spawn(bin, args, {
     cwd: REPO_DIR,
     env: { ...process.env, OFICINA_BASE_URL: baseURL },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,7 +7,9 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { Suspense, useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { PageLoader } from '../components/PageLoader';
+import { DashboardSlotsContext } from '../lib/dashboard-slots';
 import { ThemeModeProvider } from '../lib/theme';
+import { dashboardSlots } from './dashboard-slots';
 import { createAppRouter } from './router';
 
 export function App({ queryClient }: { queryClient: QueryClient }) {
@@ -15,9 +17,11 @@ export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     <QueryClientProvider client={queryClient}>
       <ThemeModeProvider>
-        <Suspense fallback={<PageLoader />}>
-          <RouterProvider router={router} />
-        </Suspense>
+        <DashboardSlotsContext.Provider value={dashboardSlots}>
+          <Suspense fallback={<PageLoader />}>
+            <RouterProvider router={router} />
+          </Suspense>
+        </DashboardSlotsContext.Provider>
       </ThemeModeProvider>
     </QueryClientProvider>
   );

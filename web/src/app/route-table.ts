@@ -59,7 +59,32 @@ const resourceShow = () => import('../features/resources/routes/ResourceShow');
 const resourceNew = () => import('../features/resources/routes/ResourceNew');
 const resourceEdit = () => import('../features/resources/routes/ResourceEdit');
 
+/** The feed reader's dedicated screens (features/reader). */
+const READER_SCREENS: Record<string, Record<'index' | 'new' | 'show' | 'edit', () => Promise<ScreenModule>>> = {
+  reader_subscriptions: {
+    index: () => import('../features/reader/routes/SubscriptionsIndex'),
+    new: () => import('../features/reader/routes/SubscriptionNew'),
+    show: () => import('../features/reader/routes/SubscriptionShow'),
+    edit: () => import('../features/reader/routes/SubscriptionEdit'),
+  },
+  reader_labels: {
+    index: () => import('../features/reader/routes/LabelsIndex'),
+    new: () => import('../features/reader/routes/LabelNew'),
+    show: () => import('../features/reader/routes/LabelShow'),
+    edit: () => import('../features/reader/routes/LabelEdit'),
+  },
+};
+
 function fullSet(set: string): RouteDef[] {
+  const reader = READER_SCREENS[set];
+  if (reader) {
+    return [
+      { path: `${A}/${set}`, name: `${set}#index`, access: 'account', set, load: reader.index },
+      { path: `${A}/${set}/new`, name: `${set}#new`, access: 'account', set, load: reader.new },
+      { path: `${A}/${set}/:record_id`, name: `${set}#show`, access: 'account', set, load: reader.show },
+      { path: `${A}/${set}/:record_id/edit`, name: `${set}#edit`, access: 'account', set, load: reader.edit },
+    ];
+  }
   if (set === 'memberships') {
     // The memberships set has its own screens (SPEC §2 "Membership detail").
     return [
@@ -100,8 +125,8 @@ export const ROUTES: RouteDef[] = [
   { path: `${A}/groups`, name: 'groups#index', access: 'account', load: () => import('../features/accounts/routes/GroupsIndex') },
   { path: `${A}/groups/new`, name: 'groups#new', access: 'account', load: () => import('../features/accounts/routes/GroupsNew') },
   { path: `${A}/comments/:record_id`, name: 'comments#show', access: 'account', set: 'comments', load: () => import('../features/accounts/routes/CommentShow') },
-  { path: `${A}/reader_items`, name: 'reader_items#index', access: 'account', set: 'reader_items', load: resourceIndex },
-  { path: `${A}/reader_items/:record_id`, name: 'reader_items#show', access: 'account', set: 'reader_items', load: resourceShow },
+  { path: `${A}/reader_items`, name: 'reader_items#index', access: 'account', set: 'reader_items', load: () => import('../features/reader/routes/ReaderItemsIndex') },
+  { path: `${A}/reader_items/:record_id`, name: 'reader_items#show', access: 'account', set: 'reader_items', load: () => import('../features/reader/routes/ReaderItemShow') },
   { path: `${A}/users/:record_id`, name: 'users#show', access: 'account', load: () => import('../features/accounts/routes/UserShow') },
   ...SHOW_ONLY_SETS.map(
     (set): RouteDef => ({ path: `${A}/${set}/:record_id`, name: `${set}#show`, access: 'account', set, load: resourceShow }),

@@ -9,6 +9,7 @@ const TONES: Record<string, Record<string, BadgeVariations>> = {
   status: { open: 'info', block: 'error', doing: 'warning', review: 'info', done: 'success' },
   priority: { high: 'error', medium: 'warning', low: 'info' },
   ticket_kind: { bug: 'error', story: 'info' },
+  fetch_status: { ok: 'success', error: 'error', pending: 'info' },
 };
 
 export function enumTone(name: string, value: string): BadgeVariations | undefined {

@@ -2,9 +2,9 @@
 // email-confirmation card, the recent-changes timeline (the main column) and
 // the app's side panel: the open-ticket counter and the balances.
 
-import { Button, Card, Flex, Grid, Heading, Text } from '@aws-amplify/ui-react';
+import { Button, Card, Flex, Grid, Heading, Placeholder, Text } from '@aws-amplify/ui-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { CounterBadge } from '../../../components/CounterBadge';
@@ -14,6 +14,7 @@ import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
 import { AppLink, ButtonLink } from '../../../components/RouterLink';
 import { accountQuery } from '../../../lib/accounts';
+import { useDashboardPanel } from '../../../lib/dashboard-slots';
 import { useCurrentUser } from '../../../lib/current-user';
 import { asApiError, reasonKey } from '../../../lib/errors';
 import { emitAppEvent, onAppEvent } from '../../../lib/events';
@@ -47,7 +48,10 @@ export function Component() {
   const module = useModule();
   const user = useCurrentUser();
   const account = useQuery(accountQuery(db));
-  const timeline = useQuery({ ...timelineQuery(db), enabled: module !== 'exoreader' });
+  // A module with its own main-column panel (the reader's feed) shows it
+  // instead of the timeline.
+  const Panel = useDashboardPanel(module);
+  const timeline = useQuery({ ...timelineQuery(db), enabled: !Panel });
   const { refetch } = timeline;
   useEffect(() => onAppEvent('reload', () => void refetch()), [refetch]);
 
@@ -81,14 +85,12 @@ export function Component() {
       <Grid templateColumns={{ base: '1fr', large: '2fr 1fr' }} gap="large">
         <section aria-labelledby="recent-changes">
           <Heading level={4} id="recent-changes" marginBottom="small">
-            {t('dashboard.timeline.title')}
+            {Panel ? t(`dashboard.panel.${module}`) : t('dashboard.timeline.title')}
           </Heading>
-          {module === 'exoreader' ? (
-            <EmptyState
-              icon="reader"
-              title={t('nav.reader_items')}
-              action={<ButtonLink to={paths.index(db, 'reader_items')}>{t('dashboard.openFeed')}</ButtonLink>}
-            />
+          {Panel ? (
+            <Suspense fallback={<Placeholder size="large" />}>
+              <Panel db={db} />
+            </Suspense>
           ) : feedError ? (
             <>
               <ErrorAlert error={feedError} onDismiss={() => void refetch()} />

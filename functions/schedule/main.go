@@ -1,0 +1,37 @@
+// Command schedule is the Lambda function on the stack's EventBridge rules:
+// each rule fires a scheduled event naming one job of the module seam
+// (detail.job), and this function runs it through the same dispatcher the
+// local server's in-process scheduler uses (shared/schedule). The rules are
+// made from jobs.json, which a test keeps equal to the registered jobs.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/oficina/oficina/shared/app"
+	"github.com/oficina/oficina/shared/config"
+)
+
+func main() {
+	// Wiring happens once per execution environment (cold start).
+	a, err := wire(context.Background(), os.Getenv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "schedule:", err)
+		os.Exit(1)
+	}
+	lambda.Start(a.Jobs.Handle)
+}
+
+// wire builds the product as the API is built, so every module's jobs are
+// registered, on the configured DynamoDB table.
+func wire(ctx context.Context, getenv func(string) string) (*app.App, error) {
+	cfg, err := config.Load(nil, getenv, config.Lambda)
+	if err != nil {
+		return nil, err
+	}
+	return app.Open(ctx, cfg, app.Logger(cfg, os.Stderr))
+}

@@ -1,0 +1,342 @@
+// Issue 12 end to end in headless Chromium against the real Go server: a
+// local feed server on loopback (the server's fetch guard allows loopback
+// for this run only: --fetch-allow-nets 127.0.0.0/8 --fetch-ports *) →
+// subscribe by a website's address (its feed is discovered) and to a second
+// feed with a label → the items appear on the dashboard → filters (read,
+// starred, label) and numbered pages → open (marked read on opening), star,
+// keyboard shortcuts and their help → load content → OPML export, then
+// import into another Group with its progress. Screenshots of the key
+// screens in both themes and at 390 px go to test-results/reader-*.png.
+
+import { createServer, type Server as HttpServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBrowser, preflight, shot, startServer, waitForLink, type Browser, type Server } from './harness';
+
+const PASSWORD = 'correct horse battery';
+const ANA = 'ana.reader@oficina.test';
+
+let server: Server;
+let feeds: HttpServer;
+let feedBase = '';
+let ana: Browser;
+let groupA = '';
+let groupB = '';
+const shots: string[] = [];
+
+const tid = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
+
+/** tick clicks the label of an Amplify checkbox (the input itself is visually hidden). */
+async function tick(input: Locator) {
+  if (await input.isChecked()) return;
+  const id = await input.getAttribute('id');
+  const label = id ? input.page().locator(`label[for="${id}"]`) : input.locator('xpath=ancestor::label[1]');
+  await ((await label.count()) > 0 ? label.first() : input.locator('xpath=ancestor::label[1]')).click();
+}
+
+function rss(title: string, site: string, items: Array<{ guid: string; title: string; link: string; content: string; hoursAgo: number }>): string {
+  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>${esc(title)}</title><link>${esc(site)}</link><description>d</description>` +
+    items
+      .map(
+        (i) =>
+          `<item><title>${esc(i.title)}</title><link>${esc(i.link)}</link><guid isPermaLink="false">${i.guid}</guid>` +
+          `<pubDate>${new Date(Date.now() - i.hoursAgo * 3600_000).toUTCString()}</pubDate><description>${esc(i.content)}</description></item>`,
+      )
+      .join('') +
+    '</channel></rss>'
+  );
+}
+
+/** startFeeds serves a small blog (a page declaring its feed, 12 posts, an article) and a second feed. */
+async function startFeeds(): Promise<void> {
+  const routes: Record<string, () => { type: string; body: string }> = {
+    '/blog/': () => ({
+      type: 'text/html; charset=utf-8',
+      body: `<!doctype html><html><head><title>Bike Shop Blog</title><link rel="alternate" type="application/rss+xml" title="Posts" href="/blog/feed.xml"></head><body><h1>Bike Shop</h1></body></html>`,
+    }),
+    '/blog/feed.xml': () => ({
+      type: 'application/rss+xml',
+      body: rss(
+        'Bike Shop Blog',
+        `${feedBase}/blog/`,
+        Array.from({ length: 12 }, (_, n) => ({
+          guid: `post-${n}`,
+          title: n === 0 ? 'How to true a wheel' : `Workshop note ${n}`,
+          link: n === 0 ? `${feedBase}/blog/true-a-wheel.html` : `${feedBase}/blog/${n}.html`,
+          content: `<p>Note ${n} from the workshop, with <a href="/blog/${n}.html?utm_source=rss">a link</a>.</p><script>alert(${n})</script>`,
+          hoursAgo: n + 1,
+        })),
+      ),
+    }),
+    '/blog/true-a-wheel.html': () => ({
+      type: 'text/html; charset=utf-8',
+      body:
+        '<!doctype html><html><head><title>How to true a wheel</title></head><body><nav><a href="/">Home</a></nav><article><h1>How to true a wheel</h1>' +
+        '<p>To true a wheel you need a spoke key, patience and a truing stand. Tighten the spokes a quarter turn at a time.</p>'.repeat(6) +
+        '</article><footer>Copyright Bike Shop</footer></body></html>',
+    }),
+    '/parts.xml': () => ({
+      type: 'application/rss+xml',
+      body: rss(
+        'Parts Supplier',
+        `${feedBase}/parts/`,
+        Array.from({ length: 3 }, (_, n) => ({ guid: `part-${n}`, title: `New part ${n}`, link: `${feedBase}/parts/${n}`, content: `<p>Part ${n}</p>`, hoursAgo: n + 0.5 })),
+      ),
+    }),
+  };
+  feeds = createServer((req, res) => {
+    const r = routes[new URL(req.url ?? '/', 'http://x').pathname];
+    if (!r) {
+      res.writeHead(404).end();
+      return;
+    }
+    const { type, body } = r();
+    res.writeHead(200, { 'Content-Type': type }).end(body);
+  });
+  await new Promise<void>((ok) => feeds.listen(0, '127.0.0.1', ok));
+  const addr = feeds.address();
+  feedBase = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+}
+
+/** api calls the server from inside the page, with its session cookie and XSRF header, like the SPA. */
+async function api(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; json: any; text: string }> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const xsrf = document.cookie.split('; ').find((c) => c.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length) ?? '';
+      const res = await fetch(`/api/${path}`, {
+        method,
+        headers: { 'Content-Type': 'application/json', 'X-XSRF-TOKEN': decodeURIComponent(xsrf) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      let json: unknown = null;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = null;
+      }
+      return { status: res.status, json, text };
+    },
+    { method, path, body },
+  );
+}
+
+async function setTheme(page: Page, theme: 'light' | 'dark') {
+  await page.evaluate((t) => (t === 'dark' ? localStorage.setItem('oficina.theme', 'dark') : localStorage.removeItem('oficina.theme')), theme);
+}
+
+async function shotBoth(page: Page, name: string, ready: () => Promise<unknown>) {
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(page, theme);
+    await page.reload();
+    await page.waitForFunction((m) => document.documentElement.dataset.colorMode === m, theme);
+    await ready();
+    shots.push(await shot(page, `reader-${name}-${theme}`));
+  }
+  await setTheme(page, 'light');
+}
+
+describe('the feed reader in a real browser', () => {
+  beforeAll(async () => {
+    const bin = preflight();
+    await startFeeds();
+    server = await startServer(bin, ['--fetch-allow-nets', '127.0.0.0/8', '--fetch-ports', '*']);
+    ana = await openBrowser(server.baseURL);
+  }, 60_000);
+
+  afterAll(async () => {
+    await ana?.close();
+    await server?.stop();
+    await new Promise((ok) => feeds?.close(ok));
+    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
+  }, 60_000);
+
+  it('signs up, makes two Groups and turns the reader on', async () => {
+    const page = ana.page;
+    await page.goto('/user/register');
+    await page.locator('input[name=email]').fill(ANA);
+    await page.locator('input[name=fullname]').fill('Ana Reader');
+    await page.locator('input[name=password]').fill(PASSWORD);
+    await page.locator('input[name=password_confirmation]').fill(PASSWORD);
+    await tick(page.locator('input[name=accept_terms]'));
+    await page.locator('form button[type=submit]').click();
+    await tid(page, 'select-group').waitFor();
+    await page.goto(await waitForLink(server.dataDir, ANA, /^\/user\/confirm\/[^/]+$/));
+    await tid(page, 'confirmed').waitFor();
+
+    const a = await api(page, 'POST', 'accounts', { name: 'Bike Shop' });
+    const b = await api(page, 'POST', 'accounts', { name: 'Second Shop' });
+    expect([a.status, b.status]).toEqual([201, 201]);
+    groupA = a.json.id;
+    groupB = b.json.id;
+    // The Group's exoreader switch (an adjustment, disabled by default).
+    for (const g of [groupA, groupB]) {
+      const found = await api(page, 'POST', `${g}/_find`, { selector: { klass: 'Adjustment', key: 'exoreader' }, limit: 1 });
+      const adj = found.json.docs[0];
+      const r = adj
+        ? await api(page, 'PUT', `${g}/${adj._id}?rev=${adj._rev}`, { ...adj, value: 'enabled' })
+        : await api(page, 'POST', g, { klass: 'Adjustment', key: 'exoreader', label: 'exoreader', value: 'enabled' });
+      expect(r.status, r.text).toBeLessThan(300);
+    }
+    await page.goto(`/account/${groupA}`);
+    await tid(page, 'user-menu').click();
+    await tid(page, 'module-exoreader').click();
+    await tid(page, 'feed-list').waitFor();
+    await tid(page, 'feed-empty').waitFor();
+  });
+
+  it('subscribes by a website address (its feed found) and to a labelled feed', async () => {
+    const page = ana.page;
+    await page.goto(`/account/${groupA}/reader_labels/new`);
+    await page.locator('input[name=name]').fill('Suppliers');
+    await page.locator('[data-testid="record-form"] button[type=submit]').click();
+    await page.waitForURL(new RegExp(`/reader_labels/rlb-`));
+
+    await page.goto(`/account/${groupA}/reader_subscriptions/new`);
+    await page.locator('input[name=url]').fill(`${feedBase}/blog/`);
+    await page.locator('[data-testid="record-form"] button[type=submit]').click();
+    await page.waitForURL(new RegExp(`/reader_subscriptions/rsb-`));
+    await tid(page, 'fetch-status').and(page.locator('[data-status="ok"]')).waitFor();
+    await page.getByText(`${feedBase}/blog/feed.xml`).first().waitFor();
+
+    // A URL that is not a feed is refused under the field; nothing is saved.
+    await page.goto(`/account/${groupA}/reader_subscriptions/new`);
+    await page.locator('input[name=url]').fill(`${feedBase}/nothing-here`);
+    await page.locator('[data-testid="record-form"] button[type=submit]').click();
+    await page.getByText(/could not be fetched/).waitFor();
+
+    await page.locator('input[name=url]').fill(`${feedBase}/parts.xml`);
+    await tid(page, 'label-checklist').getByText('Suppliers').click();
+    await page.locator('[data-testid="record-form"] button[type=submit]').click();
+    await page.waitForURL(new RegExp(`/reader_subscriptions/rsb-`));
+    await tid(page, 'detail-list').getByText('Suppliers').waitFor();
+
+    await page.goto(`/account/${groupA}/reader_subscriptions`);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="record-table"] tbody tr').length === 2);
+    await shotBoth(page, 'subscriptions', () => tid(page, 'record-table').waitFor());
+  });
+
+  it('shows the items on the dashboard: filters, pages, open, read, star', async () => {
+    const page = ana.page;
+    await page.goto(`/account/${groupA}`);
+    await page.waitForFunction(() => document.querySelector('[data-testid="feed-total"]')?.textContent === 'Items: 15');
+    // No script from the feed reached the page.
+    expect(await page.evaluate(() => document.querySelectorAll('.reader-content script').length)).toBe(0);
+    await shotBoth(page, 'dashboard', () => page.waitForFunction(() => document.querySelectorAll('[data-testid="feed-item"]').length === 10));
+
+    // Page 2 of 2.
+    await page.getByRole('button', { name: /next/i }).click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="feed-item"]').length === 5);
+    expect(page.url()).toContain('page=2');
+    await page.getByRole('button', { name: /previous/i }).click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="feed-item"]').length === 10);
+
+    // Label filter: the supplier's three parts.
+    await tid(page, 'filter-label').selectOption({ label: 'Suppliers (3)' });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="feed-item"]').length === 3);
+    await tid(page, 'filter-label').selectOption('');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="feed-item"]').length === 10);
+
+    // Open the first item: its content shows (sanitised) and it is marked read on opening.
+    const first = tid(page, 'feed-item').first();
+    await first.locator('[data-testid="item-title"]').click();
+    await first.locator('[data-testid="item-content"]').waitFor();
+    await first.locator('[data-testid="toggle-read"][aria-pressed="true"]').waitFor();
+    await first.locator('[data-testid="toggle-star"]').click();
+    await first.locator('[data-testid="toggle-star"][aria-pressed="true"]').waitFor();
+
+    // Filters: starred (read or not) shows it, and so does read; starred and
+    // unread shows none (it was read on opening).
+    await tid(page, 'filter-read').selectOption('all');
+    await tid(page, 'filter-starred').selectOption('starred');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="feed-item"]').length === 1);
+    await tid(page, 'filter-read').selectOption('read');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="feed-item"]').length === 1);
+    await tid(page, 'filter-read').selectOption('unread');
+    await tid(page, 'feed-empty').waitFor();
+    await tid(page, 'filter-starred').selectOption('all');
+    await tid(page, 'filter-read').selectOption('unread');
+    await page.waitForFunction(() => document.querySelector('[data-testid="feed-total"]')?.textContent === 'Items: 14');
+  });
+
+  it('works by keyboard: j/k, o, m, s, ? and r', async () => {
+    const page = ana.page;
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('j');
+    await page.locator('[data-testid="feed-item"][aria-current="true"]').first().waitFor();
+    await page.keyboard.press('j');
+    const second = tid(page, 'feed-item').nth(1);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="feed-item"]')[1]?.getAttribute('aria-current') === 'true');
+    await page.keyboard.press('s');
+    await second.locator('[data-testid="toggle-star"][aria-pressed="true"]').waitFor();
+    await page.keyboard.press('m');
+    await second.locator('[data-testid="toggle-read"][aria-pressed="true"]').waitFor();
+    await page.keyboard.press('m');
+    await second.locator('[data-testid="toggle-read"][aria-pressed="false"]').waitFor();
+    await page.keyboard.press('o');
+    await second.locator('[data-testid="item-content"]').waitFor();
+    await page.keyboard.press('k');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="feed-item"]')[0]?.getAttribute('aria-current') === 'true');
+    await page.keyboard.press('?');
+    await tid(page, 'shortcuts-help').waitFor();
+    shots.push(await shot(page, 'reader-shortcuts-light', false));
+    await page.keyboard.press('Escape');
+    await tid(page, 'shortcuts-help').waitFor({ state: 'detached' });
+    await page.keyboard.press('r');
+    await tid(page, 'refresh-result').waitFor();
+  });
+
+  it('loads the original article and opens an item on its own page', async () => {
+    const page = ana.page;
+    await page.goto(`/account/${groupA}/reader_items?read=all`);
+    const item = tid(page, 'feed-item').filter({ hasText: 'How to true a wheel' });
+    await item.locator('[data-testid="item-menu"]').click();
+    await tid(page, 'menu-load-content').click();
+    await item.locator('[data-testid="item-content"]').getByText('spoke key').first().waitFor();
+    expect(await item.locator('[data-testid="item-content"]').textContent()).not.toContain('Copyright');
+    const href = await page.evaluate(() => {
+      const id = document.querySelector('[data-testid="feed-item"] [data-testid="item-title"]')?.id.replace('title-', '');
+      return id ?? '';
+    });
+    await page.goto(`/account/${groupA}/reader_items/${href}`);
+    await tid(page, 'reader-item').waitFor();
+    await tid(page, 'history-panel').waitFor();
+    await shotBoth(page, 'item', () => tid(page, 'reader-item').waitFor());
+  });
+
+  it('is usable at 390 px', async () => {
+    const page = ana.page;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/account/${groupA}`);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="feed-item"]').length > 0);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(1);
+    await shotBoth(page, 'dashboard-390', () => page.waitForFunction(() => document.querySelectorAll('[data-testid="feed-item"]').length > 0));
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('exports OPML and imports it into another Group with its progress', async () => {
+    const page = ana.page;
+    await page.goto(`/account/${groupA}/reader_subscriptions`);
+    const [download] = await Promise.all([page.waitForEvent('download'), tid(page, 'opml-export').click()]);
+    const file = readFileSync((await download.path())!, 'utf8');
+    expect(file).toContain(`xmlUrl="${feedBase}/parts.xml"`);
+    expect(file).toContain('<outline text="Suppliers" title="Suppliers">');
+
+    await page.goto(`/account/${groupB}/reader_subscriptions`);
+    await tid(page, 'records-empty').waitFor();
+    await tid(page, 'opml-file').setInputFiles({ name: 'feeds.opml', mimeType: 'text/x-opml', buffer: Buffer.from(file) });
+    await tid(page, 'opml-summary').getByText('2 subscribed').waitFor();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="record-table"] tbody tr').length === 2);
+    await shotBoth(page, 'import', () => tid(page, 'record-table').waitFor());
+    // The imported Group's feed list has the items (the import refreshed its feeds).
+    await page.goto(`/account/${groupB}`);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="feed-item"]').length === 10);
+    // The export of the second Group is the same file.
+    const again = await api(page, 'GET', `${groupB}/_reader/opml`);
+    expect(again.text).toBe(file);
+  });
+});
