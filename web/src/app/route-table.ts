@@ -59,8 +59,13 @@ const resourceShow = () => import('../features/resources/routes/ResourceShow');
 const resourceNew = () => import('../features/resources/routes/ResourceNew');
 const resourceEdit = () => import('../features/resources/routes/ResourceEdit');
 
-/** The feed reader's dedicated screens (features/reader). */
-const READER_SCREENS: Record<string, Record<'index' | 'new' | 'show' | 'edit', () => Promise<ScreenModule>>> = {
+type Screen = 'index' | 'new' | 'show' | 'edit';
+
+/**
+ * The module screens that replace the generic kit for a set, by kind; a kind
+ * left out keeps the kit's screen.
+ */
+const SCREENS: Record<string, Partial<Record<Screen, () => Promise<ScreenModule>>>> = {
   reader_subscriptions: {
     index: () => import('../features/reader/routes/SubscriptionsIndex'),
     new: () => import('../features/reader/routes/SubscriptionNew'),
@@ -73,32 +78,39 @@ const READER_SCREENS: Record<string, Record<'index' | 'new' | 'show' | 'edit', (
     show: () => import('../features/reader/routes/LabelShow'),
     edit: () => import('../features/reader/routes/LabelEdit'),
   },
+  // The memberships set has its own screens (SPEC §2 "Membership detail").
+  memberships: {
+    index: () => import('../features/accounts/routes/MembershipsIndex'),
+    new: () => import('../features/accounts/routes/MembershipNew'),
+    show: () => import('../features/accounts/routes/MembershipShow'),
+    edit: () => import('../features/accounts/routes/MembershipEdit'),
+  },
+  // The ticket desk (features/tickets).
+  tickets: {
+    index: () => import('../features/tickets/routes/TicketsIndex'),
+    new: () => import('../features/tickets/routes/TicketNew'),
+    show: () => import('../features/tickets/routes/TicketShow'),
+    edit: () => import('../features/tickets/routes/TicketEdit'),
+  },
+  customers: { show: () => import('../features/tickets/routes/CustomerShow') },
+  equipment: {
+    new: () => import('../features/tickets/routes/EquipmentForm'),
+    show: () => import('../features/tickets/routes/EquipmentShow'),
+    edit: () => import('../features/tickets/routes/EquipmentForm'),
+  },
+  categories: {
+    new: () => import('../features/tickets/routes/CategoryForm'),
+    edit: () => import('../features/tickets/routes/CategoryForm'),
+  },
 };
 
 function fullSet(set: string): RouteDef[] {
-  const reader = READER_SCREENS[set];
-  if (reader) {
-    return [
-      { path: `${A}/${set}`, name: `${set}#index`, access: 'account', set, load: reader.index },
-      { path: `${A}/${set}/new`, name: `${set}#new`, access: 'account', set, load: reader.new },
-      { path: `${A}/${set}/:record_id`, name: `${set}#show`, access: 'account', set, load: reader.show },
-      { path: `${A}/${set}/:record_id/edit`, name: `${set}#edit`, access: 'account', set, load: reader.edit },
-    ];
-  }
-  if (set === 'memberships') {
-    // The memberships set has its own screens (SPEC §2 "Membership detail").
-    return [
-      { path: `${A}/${set}`, name: `${set}#index`, access: 'account', set, load: () => import('../features/accounts/routes/MembershipsIndex') },
-      { path: `${A}/${set}/new`, name: `${set}#new`, access: 'account', set, load: () => import('../features/accounts/routes/MembershipNew') },
-      { path: `${A}/${set}/:record_id`, name: `${set}#show`, access: 'account', set, load: () => import('../features/accounts/routes/MembershipShow') },
-      { path: `${A}/${set}/:record_id/edit`, name: `${set}#edit`, access: 'account', set, load: () => import('../features/accounts/routes/MembershipEdit') },
-    ];
-  }
+  const own = SCREENS[set] ?? {};
   return [
-    { path: `${A}/${set}`, name: `${set}#index`, access: 'account', set, load: resourceIndex },
-    { path: `${A}/${set}/new`, name: `${set}#new`, access: 'account', set, load: resourceNew },
-    { path: `${A}/${set}/:record_id`, name: `${set}#show`, access: 'account', set, load: resourceShow },
-    { path: `${A}/${set}/:record_id/edit`, name: `${set}#edit`, access: 'account', set, load: resourceEdit },
+    { path: `${A}/${set}`, name: `${set}#index`, access: 'account', set, load: own.index ?? resourceIndex },
+    { path: `${A}/${set}/new`, name: `${set}#new`, access: 'account', set, load: own.new ?? resourceNew },
+    { path: `${A}/${set}/:record_id`, name: `${set}#show`, access: 'account', set, load: own.show ?? resourceShow },
+    { path: `${A}/${set}/:record_id/edit`, name: `${set}#edit`, access: 'account', set, load: own.edit ?? resourceEdit },
   ];
 }
 

@@ -1,17 +1,19 @@
 // The features card (SPEC §2 Admin, §9 feature switches): for the ticket app,
-// switches for billing, checklist, maintenance and project-management, and the
-// contract-receipt choice, each an adjustment; other apps have no
+// switches for billing, checklist, maintenance, project-management and
+// estimate-observation, the contract-receipt choice and the receipt text
+// (receipt-configuration), each an adjustment; other apps have no
 // configuration. Only admins change them.
 
-import { Card, Flex, Heading, SelectField, SwitchField, Text } from '@aws-amplify/ui-react';
+import { Button, Card, Flex, Heading, SelectField, SwitchField, Text, TextAreaField } from '@aws-amplify/ui-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { accountConfigQuery, isEnabled, saveAdjustment, CONFIG_DEFAULTS } from '../../../lib/account-config';
 import { asApiError } from '../../../lib/errors';
 import type { AppModule } from '../../../lib/module';
 
-export const FEATURE_SWITCHES = ['billing', 'checklist', 'maintenance', 'project-management'] as const;
+export const FEATURE_SWITCHES = ['billing', 'checklist', 'maintenance', 'project-management', 'estimate-observation'] as const;
 export const CONTRACT_RECEIPT = ['on-demand', 'always'] as const;
 
 export function FeaturesCard({ db, module, admin }: { db: string; module: AppModule; admin: boolean }) {
@@ -24,6 +26,9 @@ export function FeaturesCard({ db, module, admin }: { db: string; module: AppMod
     onSettled: () => qc.invalidateQueries({ queryKey: ['account-config', db] }),
   });
   const pending = (key: string) => save.isPending && save.variables?.key === key;
+  const storedReceipt = typeof cfg['receipt-configuration'] === 'string' ? (cfg['receipt-configuration'] as string) : '';
+  const [receipt, setReceipt] = useState(storedReceipt);
+  useEffect(() => setReceipt(storedReceipt), [storedReceipt]);
   return (
     <Card variation="outlined" data-testid="features-card">
       <Heading level={5} marginBottom="small">
@@ -63,6 +68,21 @@ export function FeaturesCard({ db, module, admin }: { db: string; module: AppMod
               </option>
             ))}
           </SelectField>
+          <TextAreaField
+            label={t('accounts.features.receipt-configuration')}
+            descriptiveText={t('accounts.features.receiptConfigurationHelp')}
+            name="receipt-configuration"
+            rows={3}
+            value={receipt}
+            isDisabled={!admin || q.isPending}
+            onChange={(e) => setReceipt(e.target.value)}
+            data-testid="feature-receipt-configuration"
+          />
+          {admin && receipt !== storedReceipt ? (
+            <Button size="small" alignSelf="flex-end" isLoading={pending('receipt-configuration')} onClick={() => save.mutate({ key: 'receipt-configuration', value: receipt })} data-testid="save-receipt-configuration">
+              {t('common.save')}
+            </Button>
+          ) : null}
         </Flex>
       )}
     </Card>

@@ -1,10 +1,221 @@
-// Arrives with its module (issue 4 part 2 and the module issues); the route,
-// its guard and the active db are already in place.
+// tickets#board (/ticket-board): one column per status with its count (the
+// server's exact tally); every open ticket and the latest closed ones. A
+// card moves by drag and drop, or from the keyboard with Alt+←/→ on it; the
+// move shows at once and rolls back if the server refuses it (a 409 says
+// the ticket was changed by someone else). Filters as on the index.
 
+import { Button, Flex, Text } from '@aws-amplify/ui-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PendingScreen } from '../../../components/PendingScreen';
+import { EmptyState } from '../../../components/EmptyState';
+import { ErrorAlert } from '../../../components/ErrorAlert';
+import { AppIcon } from '../../../components/icons';
+import { Page } from '../../../components/Page';
+import { PageLoader } from '../../../components/PageLoader';
+import { ButtonLink } from '../../../components/RouterLink';
+import { useActiveDb } from '../../../lib/active-db';
+import { asApiError, ApiError } from '../../../lib/errors';
+import { onAppEvent } from '../../../lib/events';
+import { paths } from '../../../lib/paths';
+import { useSession } from '../../../lib/session';
+import { boardQuery, moveTicket, type BoardData } from '../api/tickets';
+import { STATUSES, canMove, type Status, type Ticket } from '../api/types';
+import { DeskCrumbs } from '../components/DeskCrumbs';
+import { TicketCard } from '../components/TicketCard';
+import { TicketFilters, useTicketFilters } from '../components/TicketFilters';
+
+type Filters = ReturnType<typeof useTicketFilters>[0];
+
+/** matches applies the index's filters to a loaded card. */
+export function matches(tk: Ticket, f: Filters, customers: Record<string, string>): boolean {
+  if (f.priority && tk.priority !== f.priority) return false;
+  if (f.category && tk.category_id !== f.category) return false;
+  if (f.customer && tk.customer_id !== f.customer) return false;
+  if (f.technician && tk.technical_id !== f.technician) return false;
+  if (f.mine && tk.technical_id !== f.mine && tk.reviewer_id !== f.mine) return false;
+  const q = f.q?.trim().toLowerCase().replace(/^#/, '');
+  if (q) {
+    const hay = `${tk.number} ${tk.title ?? ''} ${customers[tk.customer_id ?? ''] ?? ''}`.toLowerCase();
+    if (!hay.includes(q)) return false;
+  }
+  return true;
+}
+
+/** nextColumn: the nearest column in direction dir the ticket may move to. */
+export function nextColumn(from: Status, dir: -1 | 1): Status | null {
+  let i = STATUSES.indexOf(from) + dir;
+  while (i >= 0 && i < STATUSES.length) {
+    const s = STATUSES[i]!;
+    if (canMove(from, s)) return s;
+    i += dir;
+  }
+  return null;
+}
 
 export function Component() {
+  const db = useActiveDb() ?? '';
+  if (!db) return <PageLoader />;
+  return <Board db={db} />;
+}
+
+function Board({ db }: { db: string }) {
   const { t } = useTranslation();
-  return <PendingScreen title={t('nav.ticketBoard')} icon="board" />;
+  const qc = useQueryClient();
+  const me = useSession()?.userId ?? '';
+  const [filters, setFilter, clearFilters] = useTicketFilters(me);
+  const key = boardQuery(db).queryKey;
+  const q = useQuery(boardQuery(db));
+  const { refetch } = q;
+  useEffect(() => onAppEvent('reload', () => void refetch()), [refetch]);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const h = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(h);
+  }, []);
+  const [over, setOver] = useState<Status | null>(null);
+  const [refused, setRefused] = useState<ApiError | null>(null);
+
+  const move = useMutation({
+    mutationFn: ({ ticket, to }: { ticket: Ticket; to: Status }) => moveTicket(db, ticket, to),
+    onMutate: async ({ ticket, to }) => {
+      await qc.cancelQueries({ queryKey: key });
+      const prev = qc.getQueryData<BoardData>(key);
+      qc.setQueryData<BoardData>(key, (old) => {
+        if (!old) return old;
+        const from = ticket.status ?? 'open';
+        return {
+          ...old,
+          tickets: old.tickets.map((x) => (x._id === ticket._id ? { ...x, status: to } : x)),
+          counts: { ...old.counts, [from]: Math.max(0, (old.counts[from] ?? 0) - 1), [to]: (old.counts[to] ?? 0) + 1 },
+        };
+      });
+      return { prev };
+    },
+    onError: (_e, _v, ctx) => {
+      if (ctx?.prev) qc.setQueryData(key, ctx.prev);
+    },
+    onSettled: () => {
+      void qc.invalidateQueries({ queryKey: ['tickets', db] });
+    },
+  });
+
+  const tryMove = (ticket: Ticket, to: Status | null) => {
+    if (!to || to === ticket.status) return;
+    if (!canMove(ticket.status, to)) {
+      setRefused(new ApiError(422, 'unprocessable_entity', 'transition not allowed', {}));
+      return;
+    }
+    setRefused(null);
+    move.mutate({ ticket, to });
+  };
+
+  const data = q.data;
+  const visible = useMemo(() => (data ? data.tickets.filter((tk) => matches(tk, filters, data.customers)) : []), [data, filters]);
+  const byStatus = useMemo(() => {
+    const m = new Map<Status, Ticket[]>(STATUSES.map((s) => [s, []]));
+    for (const tk of visible) m.get((tk.status ?? 'open') as Status)?.push(tk);
+    return m;
+  }, [visible]);
+
+  const busyId = move.isPending ? move.variables?.ticket._id : undefined;
+  const error = refused ?? (move.error ? asApiError(move.error) : null);
+
+  return (
+    <Page
+      title={t('nav.ticketBoard')}
+      breadcrumbs={<DeskCrumbs db={db} set="tickets" current={t('nav.ticketBoard')} />}
+      actions={
+        <>
+          <Button size="small" onClick={() => void refetch()} aria-label={t('common.refresh')}>
+            <AppIcon name="refresh" />
+          </Button>
+          <ButtonLink to={paths.create(db, 'tickets')} size="small" variation="primary" data-testid="new-record">
+            <AppIcon name="plus" /> {t('tickets.new')}
+          </ButtonLink>
+        </>
+      }
+    >
+      <Flex direction="column" gap="small">
+        <TicketFilters db={db} filters={filters} onChange={setFilter} onClear={clearFilters} withStatus={false} />
+        <Text variation="tertiary" fontSize="small">
+          {t('tickets.boardHint')}
+        </Text>
+        {q.isError ? <ErrorAlert error={asApiError(q.error)} onDismiss={() => void refetch()} /> : null}
+        <ErrorAlert
+          error={error}
+          onDismiss={() => {
+            setRefused(null);
+            move.reset();
+          }}
+        />
+        {data?.truncated ? <Text variation="warning">{t('tickets.boardTruncated')}</Text> : null}
+        {q.isPending ? (
+          <PageLoader />
+        ) : data && data.tickets.length === 0 ? (
+          <EmptyState
+            icon="board"
+            title={t('tickets.emptyTitle')}
+            message={t('tickets.emptyMessage')}
+            testId="board-empty"
+            action={
+              <ButtonLink to={paths.create(db, 'tickets')} variation="primary">
+                {t('tickets.new')}
+              </ButtonLink>
+            }
+          />
+        ) : (
+          <div className="ticket-board" data-testid="ticket-board" data-ready={data ? 'true' : 'false'}>
+            {STATUSES.map((s) => {
+              const cards = byStatus.get(s) ?? [];
+              return (
+                <section
+                  key={s}
+                  className={`board-column${over === s ? ' board-column--over' : ''}`}
+                  aria-label={t(`enums.status.${s}`)}
+                  data-testid={`column-${s}`}
+                  onDragOver={(e) => {
+                    e.preventDefault();
+                    setOver(s);
+                  }}
+                  onDragLeave={() => setOver((o) => (o === s ? null : o))}
+                  onDrop={(e) => {
+                    e.preventDefault();
+                    setOver(null);
+                    const id = e.dataTransfer.getData('text/x-ticket');
+                    const tk = data?.tickets.find((x) => x._id === id);
+                    if (tk) tryMove(tk, s);
+                  }}
+                >
+                  <header className="board-column__head">
+                    <span>{t(`enums.status.${s}`)}</span>
+                    <span className="board-column__count" data-testid={`count-${s}`}>
+                      {data?.counts[s] ?? 0}
+                    </span>
+                  </header>
+                  <div className="board-column__cards">
+                    {cards.map((tk) => (
+                      <TicketCard
+                        key={tk._id}
+                        db={db}
+                        ticket={tk}
+                        customer={data?.customers[tk.customer_id ?? '']}
+                        now={now}
+                        busy={busyId === tk._id}
+                        onKeyMove={(dir) => tryMove(tk, nextColumn((tk.status ?? 'open') as Status, dir))}
+                        onDragStart={(e) => {
+                          e.dataTransfer.setData('text/x-ticket', tk._id);
+                          e.dataTransfer.effectAllowed = 'move';
+                        }}
+                      />
+                    ))}
+                  </div>
+                </section>
+              );
+            })}
+          </div>
+        )}
+      </Flex>
+    </Page>
+  );
 }

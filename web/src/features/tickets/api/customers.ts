@@ -1,0 +1,35 @@
+// Customers, equipment and categories of the desk: their show screens'
+// lists, the category list for pickers and filters, and saving.
+
+import { queryOptions } from '@tanstack/react-query';
+import { find, getDoc, postDoc, putDoc, type NewDoc, type WriteResult } from '../../../lib/couch';
+import type { Category, Customer, Equipment } from './types';
+
+export const customerQuery = (db: string, id: string) =>
+  queryOptions({ queryKey: ['tickets', db, 'customer', id], queryFn: () => getDoc<Customer>(db, id), retry: false });
+
+export const equipmentQuery = (db: string, id: string) =>
+  queryOptions({ queryKey: ['tickets', db, 'equipment', id], queryFn: () => getDoc<Equipment>(db, id), retry: false });
+
+export const categoryQuery = (db: string, id: string) =>
+  queryOptions({ queryKey: ['tickets', db, 'category', id], queryFn: () => getDoc<Category>(db, id), retry: false });
+
+export const equipmentOfQuery = (db: string, customerId: string) =>
+  queryOptions({
+    queryKey: ['tickets', db, 'equipment-of', customerId],
+    queryFn: () =>
+      find<Equipment>(db, { selector: { klass: 'Equipment', customer_id: customerId }, sort: [{ identifier: 'asc' }], limit: 100 }).then((r) => r.docs ?? []),
+  });
+
+/** Every category (a shop has tens, not thousands): the filter and the picker with colours. */
+export const categoriesQuery = (db: string) =>
+  queryOptions({
+    queryKey: ['tickets', db, 'categories'],
+    queryFn: () => find<Category>(db, { selector: { klass: 'Category' }, sort: [{ name: 'asc' }], limit: 500 }).then((r) => r.docs ?? []),
+    staleTime: 30_000,
+  });
+
+export function saveRecord(db: string, klass: string, doc: Record<string, unknown> & { _id?: string }): Promise<WriteResult> {
+  const body = { ...doc, klass } as NewDoc;
+  return body._id ? putDoc(db, body as NewDoc & { _id: string }) : postDoc(db, body);
+}

@@ -1,0 +1,164 @@
+// Reading and writing tickets: the index's _find with its filters and
+// search, one ticket, its checklist (toggled through the server's update
+// handler), saving, and the Group's members for the people pickers.
+
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { api, enc } from '../../../lib/api';
+import { find, getDoc, postDoc, putDoc, type WriteResult } from '../../../lib/couch';
+import type { Checklist, Customer, Ticket } from './types';
+
+export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export interface TicketFilters {
+  status?: string | undefined;
+  priority?: string | undefined;
+  category?: string | undefined;
+  customer?: string | undefined;
+  technician?: string | undefined;
+  /** The signed-in user's id: tickets where they are the technician or the reviewer. */
+  mine?: string | undefined;
+  q?: string | undefined;
+}
+
+export interface TicketListInput extends TicketFilters {
+  db: string;
+  orderBy: string;
+  direction: 'asc' | 'desc';
+  page: number;
+  perPage: number;
+}
+
+/**
+ * ticketSelector builds the _find selector: every filter is an equality; the
+ * search is a ticket number when it is one, else the title or the name of a
+ * customer (customerIds: the customers whose name matched).
+ */
+export function ticketSelector(f: TicketFilters, customerIds: string[] = []): Record<string, unknown> {
+  const and: Record<string, unknown>[] = [];
+  const sel: Record<string, unknown> = { klass: 'Ticket' };
+  if (f.status) sel.status = f.status;
+  if (f.priority) sel.priority = f.priority;
+  if (f.category) sel.category_id = f.category;
+  if (f.customer) sel.customer_id = f.customer;
+  if (f.technician) sel.technical_id = f.technician;
+  if (f.mine) and.push({ $or: [{ technical_id: f.mine }, { reviewer_id: f.mine }] });
+  const q = f.q?.trim().replace(/^#/, '') ?? '';
+  if (/^\d+$/.test(q)) {
+    sel.number = Number(q);
+  } else if (q) {
+    const or: Record<string, unknown>[] = [{ title: { $regex: `(?i)${escapeRegex(q)}` } }];
+    if (customerIds.length) or.push({ customer_id: { $in: customerIds } });
+    and.push({ $or: or });
+  }
+  if (and.length) sel.$and = and;
+  return sel;
+}
+
+/** The ids of the customers whose name matches q (at most 100). */
+async function customersNamed(db: string, q: string): Promise<string[]> {
+  const text = q.trim();
+  if (!text || /^#?\d+$/.test(text)) return [];
+  const res = await find<Customer>(db, {
+    selector: { klass: 'Customer', name: { $regex: `(?i)${escapeRegex(text)}` } },
+    fields: ['_id'],
+    limit: 100,
+  });
+  return (res.docs ?? []).map((c) => c._id);
+}
+
+export interface TicketPage {
+  docs: Ticket[];
+  hasMore: boolean;
+}
+
+export async function listTickets(input: TicketListInput): Promise<TicketPage> {
+  const ids = input.q ? await customersNamed(input.db, input.q) : [];
+  const res = await find<Ticket>(input.db, {
+    selector: ticketSelector(input, ids),
+    sort: [{ [input.orderBy]: input.direction }],
+    limit: input.perPage + 1,
+    skip: (input.page - 1) * input.perPage,
+  });
+  const docs = res.docs ?? [];
+  return { docs: docs.slice(0, input.perPage), hasMore: docs.length > input.perPage };
+}
+
+export const ticketsQuery = (input: TicketListInput) =>
+  queryOptions({ queryKey: ['tickets', input.db, 'list', input], queryFn: () => listTickets(input), placeholderData: keepPreviousData });
+
+/** Tickets of one customer or one equipment (their show screens). */
+export const ticketsOfQuery = (db: string, field: 'customer_id' | 'equipment_id', id: string) =>
+  queryOptions({
+    queryKey: ['tickets', db, field, id],
+    queryFn: () =>
+      find<Ticket>(db, { selector: { klass: 'Ticket', [field]: id }, sort: [{ created_at: 'desc' }], limit: 50 }).then((r) => r.docs ?? []),
+  });
+
+export const ticketQuery = (db: string, id: string) =>
+  queryOptions({ queryKey: ['tickets', db, 'doc', id], queryFn: () => getDoc<Ticket>(db, id), retry: false });
+
+export function saveTicket(db: string, doc: Partial<Ticket> & { checklist_replace?: boolean }): Promise<WriteResult> {
+  const body = { ...doc, klass: 'Ticket' };
+  return body._id ? putDoc(db, body as Ticket) : postDoc(db, body);
+}
+
+/** moveTicket changes a ticket's status, from the revision the screen holds (a 409 tells it changed). */
+export function moveTicket(db: string, ticket: Ticket, status: string): Promise<WriteResult> {
+  return putDoc(db, { ...ticket, status });
+}
+
+/** The checklist of a ticket has an id the server derives from the ticket's; it is found by its ticket. */
+export const checklistQuery = (db: string, ticketId: string) =>
+  queryOptions({
+    queryKey: ['tickets', db, 'checklist', ticketId],
+    queryFn: () => find<Checklist>(db, { selector: { klass: 'TicketChecklist', ticket: ticketId }, limit: 1 }).then((r) => r.docs?.[0] ?? null),
+  });
+
+export function toggleChecklistItem(db: string, checklistId: string, index: number, text: string, done: boolean) {
+  return api.put<{ ok: boolean; progress?: { done: number; total: number } }>(
+    `${enc(db)}/_design/checklist/_update/toggle/${enc(checklistId)}`,
+    { index, text, done },
+  );
+}
+
+export interface Member {
+  user_id: string;
+  name: string;
+}
+
+/** The Group's accepted members (technician and reviewer pickers). */
+export const membersQuery = (db: string) =>
+  queryOptions({
+    queryKey: ['tickets', db, 'members'],
+    queryFn: async (): Promise<Member[]> => {
+      const res = await find<{ _id: string; user_id?: string | null; name?: string; email?: string; status?: string }>(db, {
+        selector: { klass: 'Membership' },
+        limit: 500,
+      });
+      return (res.docs ?? [])
+        .filter((m) => m.user_id && m.status !== 'pending')
+        .map((m) => ({ user_id: m.user_id as string, name: m.name || m.email || (m.user_id as string) }))
+        .sort((a, b) => a.name.localeCompare(b.name));
+    },
+    staleTime: 60_000,
+  });
+
+export interface BoardData {
+  tickets: Ticket[];
+  counts: Record<string, number>;
+  customers: Record<string, string>;
+  truncated: boolean;
+}
+
+export const boardQuery = (db: string, closed = 30) =>
+  queryOptions({
+    queryKey: ['tickets', db, 'board', closed],
+    queryFn: () => api.get<BoardData>(`${enc(db)}/_tickets/board`, { closed }),
+  });
+
+/** whatsappLink: wa.me wants the number with its country code, digits only. */
+export function whatsappLink(number: string, text: string): string | null {
+  const digits = number.replace(/\D/g, '');
+  if (digits.length < 8) return null;
+  return `https://wa.me/${digits}?text=${encodeURIComponent(text)}`;
+}

@@ -1,0 +1,83 @@
+// A ticket on the board: number, title, customer, priority, checklist
+// progress and age. Cards are links (Enter opens) and draggable; the
+// keyboard moves them with the arrow keys (the board handles that).
+
+import { useTranslation } from 'react-i18next';
+import { EnumBadge } from '../../../components/records/EnumBadge';
+import { Link } from 'react-router';
+import { paths } from '../../../lib/paths';
+import type { Ticket } from '../api/types';
+import { ProgressBar } from './ChecklistPanel';
+
+/** ageText: how long ago, in the largest whole unit (minutes, hours, days). */
+export function ageText(iso: string | undefined, now: number, locale: string): string {
+  if (!iso) return '';
+  const ms = now - Date.parse(iso);
+  if (!Number.isFinite(ms)) return '';
+  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto', style: 'short' });
+  const min = Math.round(ms / 60_000);
+  if (min < 60) return rtf.format(-min, 'minute');
+  const h = Math.round(min / 60);
+  if (h < 48) return rtf.format(-h, 'hour');
+  return rtf.format(-Math.round(h / 24), 'day');
+}
+
+export function TicketCard({
+  db,
+  ticket,
+  customer,
+  now,
+  busy,
+  onKeyMove,
+  onDragStart,
+}: {
+  db: string;
+  ticket: Ticket;
+  customer?: string | undefined;
+  now: number;
+  busy?: boolean;
+  onKeyMove: (dir: -1 | 1) => void;
+  onDragStart: (e: React.DragEvent) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const cl = ticket.checklist;
+  return (
+    <article
+      className={`ticket-card ticket-card--${ticket.priority ?? 'medium'}${busy ? ' ticket-card--busy' : ''}`}
+      draggable
+      onDragStart={onDragStart}
+      data-testid={`card-${ticket.number}`}
+      data-status={ticket.status}
+      aria-busy={busy}
+    >
+      <Link
+        to={paths.show(db, 'tickets', ticket._id)}
+        className="ticket-card__link"
+        aria-keyshortcuts="Alt+ArrowLeft Alt+ArrowRight"
+        onKeyDown={(e) => {
+          if (e.altKey && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) {
+            e.preventDefault();
+            onKeyMove(e.key === 'ArrowLeft' ? -1 : 1);
+          }
+        }}
+      >
+        <span className="ticket-card__number">#{ticket.number}</span> {ticket.title || t('records.untitled')}
+      </Link>
+      {customer ? <div className="ticket-card__customer">{customer}</div> : null}
+      <div className="ticket-card__meta">
+        <EnumBadge name="priority" value={ticket.priority} />
+        <span className="ticket-card__age" title={ticket.created_at}>
+          {ageText(ticket.created_at, now, i18n.language)}
+        </span>
+      </div>
+      {cl && (cl.total ?? 0) > 0 ? (
+        <div className="ticket-card__checklist" title={t('tickets.checklistProgress', { done: cl.done ?? 0, total: cl.total ?? 0 })}>
+          <ProgressBar done={cl.done ?? 0} total={cl.total ?? 0} label={t('tickets.checklist')} />
+          <span className="ticket-card__count">
+            {cl.done ?? 0}/{cl.total}
+          </span>
+        </div>
+      ) : null}
+    </article>
+  );
+}
