@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const WEB_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const REPO_DIR = resolve(WEB_DIR, '..');
@@ -227,4 +227,69 @@ export async function landingShot(page: Page, name: string): Promise<number> {
   } finally {
     await encoder.close();
   }
+}
+
+export const tid = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
+
+/** tick clicks the label of an Amplify checkbox (the input itself is visually hidden). */
+export async function tick(input: Locator) {
+  if (await input.isChecked()) return;
+  const id = await input.getAttribute('id');
+  const label = id ? input.page().locator(`label[for="${id}"]`) : input.locator('xpath=ancestor::label[1]');
+  await ((await label.count()) > 0 ? label.first() : input.locator('xpath=ancestor::label[1]')).click();
+}
+
+/** registerAndConfirm signs a new user up through the screens and confirms the address from the outbox. */
+export async function registerAndConfirm(page: Page, dataDir: string, who: { email: string; name: string; password: string }) {
+  await page.goto('/user/register');
+  await page.locator('input[name=email]').fill(who.email);
+  await page.locator('input[name=fullname]').fill(who.name);
+  await page.locator('input[name=password]').fill(who.password);
+  await page.locator('input[name=password_confirmation]').fill(who.password);
+  await tick(page.locator('input[name=accept_terms]'));
+  await page.locator('form button[type=submit]').click();
+  await tid(page, 'select-group').waitFor();
+  await page.goto(await waitForLink(dataDir, who.email, /^\/user\/confirm\/[^/]+$/));
+  await tid(page, 'confirmed').waitFor();
+}
+
+/** api calls the server from inside the page, with its session cookie and XSRF header, like the SPA. */
+export async function api(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; json: any; text: string }> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const xsrf = document.cookie.split('; ').find((c) => c.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length) ?? '';
+      const res = await fetch(`/api/${path}`, {
+        method,
+        headers: { 'Content-Type': 'application/json', 'X-XSRF-TOKEN': decodeURIComponent(xsrf) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      let json: unknown = null;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = null;
+      }
+      return { status: res.status, json, text };
+    },
+    { method, path, body },
+  );
+}
+
+export async function setTheme(page: Page, theme: 'light' | 'dark') {
+  await page.evaluate((t) => (t === 'dark' ? localStorage.setItem('oficina.theme', 'dark') : localStorage.removeItem('oficina.theme')), theme);
+}
+
+/** shotBoth screenshots the page in the light and the dark theme (reloading into each); returns the files. */
+export async function shotBoth(page: Page, name: string, ready: () => Promise<unknown>): Promise<string[]> {
+  const files: string[] = [];
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(page, theme);
+    await page.reload();
+    await page.waitForFunction((m) => document.documentElement.dataset.colorMode === m, theme);
+    await ready();
+    files.push(await shot(page, `${name}-${theme}`));
+  }
+  await setTheme(page, 'light');
+  return files;
 }

@@ -10,9 +10,9 @@
 
 import { createServer, type Server as HttpServer } from 'node:http';
 import { readFileSync } from 'node:fs';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, preflight, shot, startServer, waitForLink, type Browser, type Server } from './harness';
+import { api, openBrowser, preflight, shot, shotBoth as shotBothThemes, startServer, tick, tid, waitForLink, type Browser, type Server } from './harness';
 
 const PASSWORD = 'correct horse battery';
 const ANA = 'ana.reader@oficina.test';
@@ -24,16 +24,6 @@ let ana: Browser;
 let groupA = '';
 let groupB = '';
 const shots: string[] = [];
-
-const tid = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
-
-/** tick clicks the label of an Amplify checkbox (the input itself is visually hidden). */
-async function tick(input: Locator) {
-  if (await input.isChecked()) return;
-  const id = await input.getAttribute('id');
-  const label = id ? input.page().locator(`label[for="${id}"]`) : input.locator('xpath=ancestor::label[1]');
-  await ((await label.count()) > 0 ? label.first() : input.locator('xpath=ancestor::label[1]')).click();
-}
 
 function rss(title: string, site: string, items: Array<{ guid: string; title: string; link: string; content: string; hoursAgo: number }>): string {
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -101,42 +91,8 @@ async function startFeeds(): Promise<void> {
   feedBase = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
 }
 
-/** api calls the server from inside the page, with its session cookie and XSRF header, like the SPA. */
-async function api(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; json: any; text: string }> {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const xsrf = document.cookie.split('; ').find((c) => c.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length) ?? '';
-      const res = await fetch(`/api/${path}`, {
-        method,
-        headers: { 'Content-Type': 'application/json', 'X-XSRF-TOKEN': decodeURIComponent(xsrf) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      let json: unknown = null;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = null;
-      }
-      return { status: res.status, json, text };
-    },
-    { method, path, body },
-  );
-}
-
-async function setTheme(page: Page, theme: 'light' | 'dark') {
-  await page.evaluate((t) => (t === 'dark' ? localStorage.setItem('oficina.theme', 'dark') : localStorage.removeItem('oficina.theme')), theme);
-}
-
 async function shotBoth(page: Page, name: string, ready: () => Promise<unknown>) {
-  for (const theme of ['light', 'dark'] as const) {
-    await setTheme(page, theme);
-    await page.reload();
-    await page.waitForFunction((m) => document.documentElement.dataset.colorMode === m, theme);
-    await ready();
-    shots.push(await shot(page, `reader-${name}-${theme}`));
-  }
-  await setTheme(page, 'light');
+  shots.push(...(await shotBothThemes(page, `reader-${name}`, ready)));
 }
 
 describe('the feed reader in a real browser', () => {

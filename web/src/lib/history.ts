@@ -10,6 +10,8 @@ export interface DocumentChange extends Doc {
   item_id?: string;
   item_type?: string;
   event?: string;
+  /** Every event of the change: the base one, then a module's own (close, open, comment…). */
+  events?: string[];
   rev?: string;
   seq?: number;
   changed?: string[];
@@ -42,6 +44,14 @@ export const TIMELINE_EVENTS = [
 export type BaseEvent = 'created' | 'updated' | 'destroyed';
 
 /** baseEvent folds an event type into the three labels a change card shows. */
+const BASE_EVENTS = new Set(['create', 'created', 'update', 'destroy']);
+
+/** ownEvent: the most telling event of a change beyond create/update/destroy (close before status), or null. */
+export function ownEvent(event: string | undefined, events: readonly string[] = []): string | null {
+  const all = [...events, ...(event ? [event] : [])].filter((e) => !BASE_EVENTS.has(e));
+  return all.find((e) => e !== 'status') ?? all[0] ?? null;
+}
+
 export function baseEvent(event: string | undefined): BaseEvent {
   if (event === 'create' || event === 'created') return 'created';
   if (event === 'destroy') return 'destroyed';

@@ -59,6 +59,17 @@ describe('timeline (SPEC §7)', () => {
     expect(cards[1]?.who).toEqual({ _id: 'usr-1', label: 'Ana' });
   });
 
+  it("names a module's own event: close before status, comment on a comment's creation", () => {
+    const ver = (seq: number, events: string[]) => ({
+      seq,
+      id: `ver-${seq}`,
+      changes: [{ rev: '1-x' }],
+      doc: { _id: `ver-${seq}`, klass: 'DocumentChange', item_id: 'tik-1', item_type: 'Ticket', event: events[0], events },
+    });
+    const cards = toCards({ last_seq: 3, results: [ver(1, ['update', 'status', 'close']), ver(2, ['create', 'comment']), ver(3, ['update'])] });
+    expect(cards.map((c) => c.own)).toEqual([null, 'comment', 'close']);
+  });
+
   it('without versions, each change is a card: create on 1-, destroy when deleted, else update', () => {
     const cards = toCards({
       last_seq: 5,

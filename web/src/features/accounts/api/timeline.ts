@@ -6,7 +6,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, enc } from '../../../lib/api';
 import { dbInfo, type ChangesResponse, type Doc, type Stamp } from '../../../lib/couch';
-import { eventOfChange, type DocumentChange } from '../../../lib/history';
+import { eventOfChange, ownEvent, type DocumentChange } from '../../../lib/history';
 
 export const TIMELINE_WINDOW = 20;
 
@@ -16,6 +16,8 @@ export interface ChangeCard {
   itemId: string;
   itemType: string;
   event: string;
+  /** A module's own event (close, open, comment…), or null. */
+  own: string | null;
   label: string;
   who: Stamp | null;
   at: string | null;
@@ -53,6 +55,7 @@ export function toCards(res: ChangesResponse): ChangeCard[] {
         itemId: v.item_id ?? '',
         itemType: v.item_type ?? '',
         event: v.event ?? 'update',
+        own: ownEvent(v.event, v.events),
         label: v.label ?? '',
         who: v.whodunnit ?? null,
         at: v.created_at ?? null,
@@ -68,6 +71,7 @@ export function toCards(res: ChangesResponse): ChangeCard[] {
       itemId: r.id,
       itemType: String(r.doc?.klass ?? ''),
       event: eventOfChange(r.changes?.[0]?.rev ?? r.doc?._rev, r.deleted),
+      own: null,
       label: labelOf(r.doc),
       who: r.doc?.updated_by ?? r.doc?.created_by ?? null,
       at: r.doc?.updated_at ?? r.doc?.created_at ?? null,

@@ -37,16 +37,23 @@ export function Timeline({ db, cards, loading }: { db: string; cards: ChangeCard
     <ol className="timeline" data-testid="timeline" data-count={cards.length}>
       {cards.map((c) => {
         const base = baseEvent(c.event);
+        // A module's own event (close, open, comment…) is named beside the base one.
+        const own = c.own;
         const to = base === 'destroyed' ? null : recordPath(db, c.itemId);
         const what = c.label || t(`klasses.${c.itemType}`, { defaultValue: c.itemType || c.itemId });
         return (
-          <li key={c.key} className={`timeline__item timeline__item--${base}`} data-testid="change-card" data-event={base}>
+          <li key={c.key} className={`timeline__item timeline__item--${base}`} data-testid="change-card" data-event={base} data-kind={own ?? c.event}>
             <Card variation="outlined">
               <Flex justifyContent="space-between" alignItems="baseline" wrap="wrap" gap="xs">
                 <Flex alignItems="center" gap="xs" wrap="wrap">
                   <Badge size="small" variation={TONE[base]}>
                     {t(`timeline.${base}`)}
                   </Badge>
+                  {own ? (
+                    <Badge size="small" variation="warning">
+                      {t(`timeline.events.${own}`, { defaultValue: own })}
+                    </Badge>
+                  ) : null}
                   {c.itemType ? <Badge size="small">{t(`klasses.${c.itemType}`, { defaultValue: c.itemType })}</Badge> : null}
                   {to ? <AppLink to={to}>{what}</AppLink> : <Text as="span">{what}</Text>}
                 </Flex>

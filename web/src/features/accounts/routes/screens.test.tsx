@@ -120,9 +120,9 @@ describe('dashboard pieces', () => {
         db={ACC}
         loading={false}
         cards={[
-          { key: '1', seq: 3, itemId: 'tik-1', itemType: 'Ticket', event: 'status', label: 'Screen broken', who: { _id: ME, label: 'Ana' }, at: null, changed: ['status'] },
-          { key: '2', seq: 2, itemId: 'cus-1', itemType: 'Customer', event: 'create', label: 'Zé', who: null, at: null, changed: [] },
-          { key: '3', seq: 1, itemId: 'cus-2', itemType: 'Customer', event: 'destroy', label: 'Old', who: null, at: null, changed: [] },
+          { key: '1', seq: 3, itemId: 'tik-1', itemType: 'Ticket', event: 'status', own: null, label: 'Screen broken', who: { _id: ME, label: 'Ana' }, at: null, changed: ['status'] },
+          { key: '2', seq: 2, itemId: 'cus-1', itemType: 'Customer', event: 'create', own: null, label: 'Zé', who: null, at: null, changed: [] },
+          { key: '3', seq: 1, itemId: 'cus-2', itemType: 'Customer', event: 'destroy', own: null, label: 'Old', who: null, at: null, changed: [] },
         ]}
       />,
     );

@@ -92,6 +92,11 @@ function Board({ db }: { db: string }) {
       });
       return { prev };
     },
+    // The new revision goes into the card at once, so a second move of the
+    // same card right after the first does not read as a stale write.
+    onSuccess: (res, { ticket }) => {
+      qc.setQueryData<BoardData>(key, (old) => (old ? { ...old, tickets: old.tickets.map((x) => (x._id === ticket._id ? { ...x, _rev: res.rev } : x)) } : old));
+    },
     onError: (_e, _v, ctx) => {
       if (ctx?.prev) qc.setQueryData(key, ctx.prev);
     },
@@ -101,7 +106,7 @@ function Board({ db }: { db: string }) {
   });
 
   const tryMove = (ticket: Ticket, to: Status | null) => {
-    if (!to || to === ticket.status) return;
+    if (!to || to === ticket.status || move.isPending) return;
     if (!canMove(ticket.status, to)) {
       setRefused(new ApiError(422, 'unprocessable_entity', 'transition not allowed', {}));
       return;
