@@ -83,6 +83,9 @@ type Env struct {
 	Store   store.Store
 	Clock   *Clock
 	Outbox  string // the mail outbox folder
+	// Meter adds up the capacity units the store consumes (DynamoDB only;
+	// nil on bolt): benchmarks print RCU per operation from it.
+	Meter *ddblocal.Meter
 
 	consumer *stream.Consumer
 	follow   func(ctx context.Context) ([]store.Change, error) // new committed changes
@@ -115,7 +118,9 @@ func New(t testing.TB, b Backend, opts ...Option) *Env {
 		e.Store = st
 		e.follow, e.ack = boltFollower(st)
 	case Dynamo:
-		endpoint, client := ddblocal.Start(t)
+		endpoint, _ := ddblocal.Start(t)
+		e.Meter = &ddblocal.Meter{}
+		client := ddblocal.NewClient(endpoint, func(o *dynamodb.Options) { o.APIOptions = append(o.APIOptions, e.Meter.Middleware) })
 		table := ddblocal.TableName(t)
 		cctx, cancel := context.WithTimeout(ctx, time.Minute)
 		defer cancel()

@@ -1,0 +1,67 @@
+package ticket_test
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/oficina/oficina/shared/apptest"
+)
+
+// BenchmarkBoard times the board's data load (GET /_tickets/board through
+// the API with a signed-in session) in a Group holding 5,000 tickets, 300 of
+// them open, on each store. Targets: p50 ≤ 30 ms on the embedded store; on
+// DynamoDB Local the read capacity of one load follows the open tickets
+// shown (and the 30 latest closed), not the 5,000 (RCU/op is printed).
+//
+//	go test -run '^$' -bench Board -benchtime 50x ./shared/ticket/
+func BenchmarkBoard(b *testing.B) {
+	for _, backend := range apptest.Backends {
+		b.Run(string(backend), func(b *testing.B) {
+			e := apptest.New(b, backend)
+			c := e.SignUp("board@example.com")
+			db := e.Group(c, "Big desk")
+			cus := c.Do("POST", "/api/"+db, map[string]any{"klass": "Customer", "name": "Cida"}).Expect(b, http.StatusCreated)["id"].(string)
+			const total, open = 5000, 300
+			for start := 0; start < total; start += 500 {
+				docs := make([]any, 0, 500)
+				for i := start; i < start+500; i++ {
+					status := "done"
+					if i%(total/open) == 0 && i/(total/open) < open {
+						status = "open"
+					}
+					docs = append(docs, map[string]any{"klass": "Ticket", "content": fmt.Sprintf("Ticket %d\nsome detail", i), "status": status,
+						"priority": []string{"low", "medium", "high"}[i%3], "customer_id": cus})
+				}
+				c.Do("POST", "/api/"+db+"/_bulk_docs", map[string]any{"docs": docs}).Expect(b, http.StatusCreated)
+			}
+			e.Drain()
+			got := c.Do("GET", "/api/"+db+"/_tickets/board", nil).Expect(b, http.StatusOK)
+			counts := got["counts"].(map[string]any)
+			if n := len(got["tickets"].([]any)); n != open+30 || fmt.Sprint(counts["open"]) != fmt.Sprint(open) || fmt.Sprint(counts["done"]) != fmt.Sprint(total-open) {
+				b.Fatalf("board: %d cards, counts %v", n, counts)
+			}
+			if e.Meter != nil {
+				e.Meter.Reset()
+			}
+			var lat []time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				r := c.Do("GET", "/api/"+db+"/_tickets/board", nil)
+				lat = append(lat, time.Since(t0))
+				if r.Code != http.StatusOK {
+					b.Fatalf("%d %s", r.Code, r.Body)
+				}
+			}
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			if e.Meter != nil {
+				read, _, calls := e.Meter.Totals()
+				b.ReportMetric(read/float64(len(lat)), "RCU/op")
+				b.ReportMetric(float64(calls)/float64(len(lat)), "calls/op")
+			}
+		})
+	}
+}
