@@ -20,6 +20,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"golang.org/x/text/currency"
+
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/ids"
@@ -47,6 +49,7 @@ const (
 	Object                   // any JSON object (checked by the module's own rule)
 	List                     // any JSON array (checked by the module's own rule)
 	Items                    // a list of objects, each checked against Field.Items (phones, estimate lines…)
+	Currency                 // an ISO 4217 code ("USD", "BRL"); stored upper-case
 )
 
 // Messages (SPEC.md §5 generic messages). The SPA keys translations by them.
@@ -57,6 +60,8 @@ const (
 	MsgNotInteger = "must be an integer"
 	MsgNotInList  = fault.NotInList
 	MsgMustExist  = "must exist"
+	// MsgNotCurrency refuses a currency code that is not ISO 4217.
+	MsgNotCurrency = "is not a known currency code (ISO 4217, like USD or BRL)"
 )
 
 // MsgTooLong is "is too long (maximum is N characters)".
@@ -327,6 +332,18 @@ func (f Field) check(ctx context.Context, refs Refs, w *docs.Write) string {
 		}
 		if n := f.maxLen(); len(s) > n {
 			return MsgTooLong(n)
+		}
+		w.New[f.Name] = s
+	case Currency:
+		s, ok := v.(string)
+		if !ok {
+			return MsgInvalid
+		}
+		s = strings.ToUpper(strings.TrimSpace(s))
+		// ParseISO knows the ISO 4217 list; XXX and XTS are its "no currency"
+		// and testing codes, never a wallet's.
+		if u, err := currency.ParseISO(s); err != nil || len(s) != 3 || u == currency.XXX || u == currency.XTS {
+			return MsgNotCurrency
 		}
 		w.New[f.Name] = s
 	case Color:
