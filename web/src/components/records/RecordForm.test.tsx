@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../lib/errors';
-import type { FieldDef, FormValues } from './fields';
+import { validateFields, type FieldDef, type FormValues } from './fields';
 import { RecordForm } from './RecordForm';
 import { AUTOFOCUS_RETRY_MS } from './useAutofocus';
 
@@ -60,5 +60,39 @@ describe('RecordForm', () => {
     await user.clear(screen.getByLabelText(/Name/));
     await user.type(screen.getByLabelText(/Name/), 'Oficina do Zé{Enter}');
     expect(onSubmit).toHaveBeenCalledWith({ name: 'Oficina do Zé' });
+  });
+});
+
+describe('validateFields (issue 8 item 17: a blank or wrong form sends nothing)', () => {
+  const defs: FieldDef[] = [
+    { name: 'name', type: 'text', required: true },
+    { name: 'email', type: 'email' },
+    { name: 'value', type: 'money', required: true },
+    { name: 'start_balance', type: 'money', signed: true },
+    { name: 'warranty', type: 'number' },
+  ];
+  it.each([
+    ['a blank form', {}, { name: ["can't be blank"], value: ["can't be blank"] }],
+    ['spaces only', { name: '   ', value: 1 }, { name: ["can't be blank"] }],
+    ['a bad e-mail', { name: 'A', value: 1, email: 'ana@' }, { email: ['is invalid'] }],
+    ['a negative amount', { name: 'A', value: -5 }, { value: ['must be greater than or equal to 0'] }],
+    ['an amount still being typed', { name: 'A', value: Number.NaN }, { value: ['is not a number'] }],
+    ['a number that is not one', { name: 'A', value: 1, warranty: Number.NaN }, { warranty: ['is not a number'] }],
+    ['a negative opening balance', { name: 'A', value: 0, start_balance: -100 }, {}],
+    ['a good record', { name: 'A', value: 1250, email: 'ana@example.com' }, {}],
+  ])('%s', (_name, values, want) => {
+    expect(validateFields(defs, values as FormValues)).toEqual(want);
+  });
+
+  it('keeps a blank required field from being sent and says why under it', async () => {
+    const onSubmit = vi.fn();
+    function Blank() {
+      const [values, setValues] = useState<FormValues>({});
+      return <RecordForm fields={FIELDS} values={values} onChange={(n, v) => setValues((x) => ({ ...x, [n]: v }))} onSubmit={() => onSubmit(values)} />;
+    }
+    render(<Blank />);
+    await userEvent.click(screen.getByRole('button', { name: /save/i }));
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(await screen.findByText(/can.t be blank/i)).toBeTruthy();
   });
 });

@@ -3,11 +3,11 @@
 // save and cancel.
 
 import { Button, Card, Flex, Placeholder } from '@aws-amplify/ui-react';
-import { useRef, type FormEvent, type ReactNode } from 'react';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ApiError } from '../../lib/errors';
+import { clientValidationError, type ApiError } from '../../lib/errors';
 import { ErrorAlert, useFieldError } from '../ErrorAlert';
-import { RecordField, type FieldDef, type FormValues } from './fields';
+import { RecordField, validateFields, type FieldDef, type FormValues } from './fields';
 import { useAutofocus } from './useAutofocus';
 
 export function RecordForm({
@@ -39,24 +39,52 @@ export function RecordForm({
   const { t } = useTranslation();
   const ref = useRef<HTMLFormElement>(null);
   useAutofocus(ref, loading);
-  const fieldError = useFieldError(error);
+  // Checked before sending: nothing is sent while a field is wrong.
+  const [local, setLocal] = useState<ApiError | null>(null);
+  const shown = local ?? error ?? null;
+  const fieldError = useFieldError(shown);
   const known = new Set(fields.map((f) => f.name));
-  const hasOtherFieldErrors = !!error && Object.keys(error.fields).some((f) => !known.has(f));
+  const hasOtherFieldErrors = !!shown && Object.keys(shown.fields).some((f) => !known.has(f));
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!saving) onSubmit();
+    if (saving) return;
+    const errs = validateFields(fields, values);
+    if (Object.keys(errs).length > 0) {
+      setLocal(clientValidationError(errs));
+      ref.current?.querySelector<HTMLElement>(`[name="${Object.keys(errs)[0]}"]`)?.focus();
+      return;
+    }
+    setLocal(null);
+    onSubmit();
   };
 
   return (
     <Card variation="outlined">
       <form ref={ref} onSubmit={submit} noValidate aria-busy={loading} data-testid="record-form">
         <Flex direction="column" gap="medium">
-          <ErrorAlert error={error} onDismiss={onDismissError} showFields={hasOtherFieldErrors} />
+          <ErrorAlert
+            error={shown}
+            onDismiss={() => {
+              setLocal(null);
+              onDismissError?.();
+            }}
+            showFields={hasOtherFieldErrors}
+          />
           {loading
             ? fields.map((f) => <Placeholder key={f.name} size="large" />)
             : fields.map((f) => (
-                <RecordField key={f.name} def={f} value={values[f.name]} onChange={onChange} error={fieldError(f.name)} disabled={saving} />
+                <RecordField
+                  key={f.name}
+                  def={f}
+                  value={values[f.name]}
+                  onChange={(name, value) => {
+                    if (local?.fields[name]) setLocal(null);
+                    onChange(name, value);
+                  }}
+                  error={fieldError(f.name)}
+                  disabled={saving}
+                />
               ))}
           {children}
           <Flex gap="small" justifyContent="flex-end">

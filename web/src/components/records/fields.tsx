@@ -3,10 +3,13 @@
 
 import { SelectField, SwitchField, TextAreaField, TextField } from '@aws-amplify/ui-react';
 import { useTranslation } from 'react-i18next';
+import { useActiveDb } from '../../lib/active-db';
+import { MoneyInput } from './Money';
+import { RecordPicker } from './RecordPicker';
 
 export const TEXTAREA_ROWS = 10;
 
-export type FieldType = 'text' | 'email' | 'url' | 'number' | 'date' | 'textarea' | 'boolean' | 'select' | 'color';
+export type FieldType = 'text' | 'email' | 'url' | 'number' | 'date' | 'textarea' | 'boolean' | 'select' | 'color' | 'ref' | 'money';
 
 export interface FieldDef {
   name: string;
@@ -17,6 +20,11 @@ export interface FieldDef {
   options?: readonly string[];
   /** i18n key prefix of the option labels (options are shown raw without it). */
   optionLabels?: string;
+  /** ref: the klass of the referenced records, searched by refLabel (default name). */
+  ref?: string;
+  refLabel?: string;
+  /** money: negative amounts allowed (an opening balance). */
+  signed?: boolean;
 }
 
 export type FormValues = Record<string, unknown>;
@@ -70,6 +78,21 @@ export function RecordField({
           ))}
         </SelectField>
       );
+    case 'ref':
+      return <RefField def={def} value={value} onChange={onChange} error={error} disabled={disabled} label={label} />;
+    case 'money':
+      return (
+        <MoneyInput
+          label={label}
+          name={def.name}
+          units={typeof value === 'number' ? value : null}
+          onChange={(units) => onChange(def.name, units)}
+          error={error}
+          isRequired={def.required}
+          isDisabled={disabled}
+          allowNegative={def.signed}
+        />
+      );
     case 'number':
       return (
         <TextField
@@ -83,4 +106,61 @@ export function RecordField({
     default:
       return <TextField {...common} type={def.type} value={str} onChange={(e) => onChange(def.name, e.target.value)} />;
   }
+}
+
+/** RefField: a reference chosen by name from the active Group's records. */
+function RefField({
+  def,
+  value,
+  onChange,
+  error,
+  disabled,
+  label,
+}: {
+  def: FieldDef;
+  value: unknown;
+  onChange: (name: string, value: unknown) => void;
+  error?: string | undefined;
+  disabled?: boolean | undefined;
+  label: string;
+}) {
+  const db = useActiveDb() ?? '';
+  return (
+    <RecordPicker
+      db={db}
+      klass={def.ref ?? ''}
+      labelField={def.refLabel ?? 'name'}
+      label={label}
+      name={def.name}
+      value={typeof value === 'string' ? value : null}
+      onChange={(id) => onChange(def.name, id)}
+      error={error}
+      isRequired={def.required}
+      isDisabled={disabled}
+    />
+  );
+}
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * validateFields: the checks a form makes before sending (the server makes
+ * them again): required fields, e-mail shape, numbers and amounts that are
+ * not numbers, negative amounts. Messages are the server's generic ones,
+ * so they translate the same way.
+ */
+export function validateFields(fields: FieldDef[], values: FormValues): Record<string, string[]> {
+  const errs: Record<string, string[]> = {};
+  for (const f of fields) {
+    const v = values[f.name];
+    const blank = v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+    if (blank) {
+      if (f.required) errs[f.name] = ["can't be blank"];
+      continue;
+    }
+    if (f.type === 'email' && (typeof v !== 'string' || !EMAIL_RE.test(v.trim()))) errs[f.name] = ['is invalid'];
+    if ((f.type === 'number' || f.type === 'money') && (typeof v !== 'number' || Number.isNaN(v))) errs[f.name] = ['is not a number'];
+    else if (f.type === 'money' && !f.signed && typeof v === 'number' && v < 0) errs[f.name] = ['must be greater than or equal to 0'];
+  }
+  return errs;
 }

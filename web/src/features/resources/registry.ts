@@ -5,7 +5,8 @@
 import type { FieldDef } from '../../components/records/fields';
 import type { IconName } from '../../components/icons';
 
-export type ColumnKind = 'text' | 'date' | 'number' | 'boolean' | 'datetime';
+/** How a list column or a detail row shows a field: enums as translated badges, references as links by name, money per locale, long text with its line breaks. */
+export type ColumnKind = 'text' | 'date' | 'number' | 'boolean' | 'datetime' | 'enum' | 'ref' | 'money' | 'multiline';
 
 export interface ResourceDef {
   set: string;
@@ -25,7 +26,7 @@ export interface ResourceDef {
 }
 
 const text = (name: string, required = false): FieldDef => ({ name, type: 'text', required });
-const area = (name: string): FieldDef => ({ name, type: 'textarea' });
+const area = (name: string, required = false): FieldDef => ({ name, type: 'textarea', required });
 const num = (name: string): FieldDef => ({ name, type: 'number' });
 const date = (name: string): FieldDef => ({ name, type: 'date' });
 const bool = (name: string): FieldDef => ({ name, type: 'boolean' });
@@ -36,7 +37,23 @@ const select = (name: string, options: readonly string[], optionLabels?: string)
   ...(optionLabels ? { optionLabels } : {}),
 });
 
-const money = (extra: FieldDef[]): FieldDef[] => [
+/** ref: a reference chosen by name from klass (shown as a link to the record). */
+const ref = (name: string, klass: string, required = false, refLabel?: string): FieldDef => ({
+  name,
+  type: 'ref',
+  ref: klass,
+  required,
+  ...(refLabel ? { refLabel } : {}),
+});
+/** cents: an amount in minor units, typed and shown per locale. */
+const cents = (name: string, required = false): FieldDef => ({ name, type: 'money', required });
+/** enumOf: a select whose options are translated under enums.<labels>. */
+const enumOf = (name: string, options: readonly string[], labels = name, required = false): FieldDef => ({
+  ...select(name, options, `enums.${labels}`),
+  required,
+});
+
+const moneyRecord = (extra: FieldDef[]): FieldDef[] => [
   date('posted_at'),
   text('description', true),
   ...extra,
@@ -64,21 +81,21 @@ const defs: ResourceDef[] = [
     fields: [
       area('content'),
       area('problem'),
-      select('priority', TICKET_PRIORITY, 'enums.priority'),
-      select('ticket_kind', TICKET_KIND, 'enums.ticket_kind'),
-      select('status', TICKET_STATUS, 'enums.status'),
-      text('customer_id'),
-      text('equipment_id'),
-      text('category_id'),
-      text('contract_id'),
-      num('estimation'),
+      enumOf('priority', TICKET_PRIORITY),
+      enumOf('ticket_kind', TICKET_KIND),
+      enumOf('status', TICKET_STATUS),
+      ref('customer_id', 'Customer'),
+      ref('equipment_id', 'Equipment', false, 'identifier'),
+      ref('category_id', 'Category'),
+      ref('contract_id', 'Contract', false, 'description'),
+      date('estimation'),
       area('equipment_observation'),
     ],
     columns: [
       { name: 'title', kind: 'text' },
       { name: 'number', kind: 'number' },
-      { name: 'status', kind: 'text' },
-      { name: 'priority', kind: 'text' },
+      { name: 'status', kind: 'enum' },
+      { name: 'priority', kind: 'enum' },
       { name: 'created_at', kind: 'date' },
     ],
     searchField: 'title',
@@ -104,7 +121,7 @@ const defs: ResourceDef[] = [
     klass: 'Equipment',
     prefix: 'eqi',
     icon: 'equipment',
-    fields: [text('identifier', true), area('description'), text('maker'), text('customer_id'), text('location')],
+    fields: [text('identifier', true), area('description'), text('maker'), ref('customer_id', 'Customer'), text('location')],
     columns: [
       { name: 'identifier', kind: 'text' },
       { name: 'maker', kind: 'text' },
@@ -118,7 +135,7 @@ const defs: ResourceDef[] = [
     klass: 'Handbook',
     prefix: 'han',
     icon: 'handbook',
-    fields: [text('title', true), area('content'), select('content_type', ['text', 'html', 'markdown']), text('categories'), { name: 'uri', type: 'url' }],
+    fields: [text('title', true), area('content'), enumOf('content_type', ['markdown', 'text', 'html']), text('categories'), { name: 'uri', type: 'url' }],
     columns: [
       { name: 'title', kind: 'text' },
       { name: 'categories', kind: 'text' },
@@ -145,7 +162,7 @@ const defs: ResourceDef[] = [
     klass: 'Contract',
     prefix: 'cnt',
     icon: 'contract',
-    fields: [area('description'), text('customer_id'), text('payment_kind'), bool('active')],
+    fields: [area('description', true), ref('customer_id', 'Customer', true), text('payment_kind'), bool('active')],
     columns: [
       { name: 'description', kind: 'text' },
       { name: 'payment_kind', kind: 'text' },
@@ -159,7 +176,7 @@ const defs: ResourceDef[] = [
     klass: 'Estimate',
     prefix: 'est',
     icon: 'estimate',
-    fields: [num('number'), area('description'), text('customer_id'), text('ticket_id'), area('observation')],
+    fields: [area('description', true), ref('customer_id', 'Customer', true), ref('ticket_id', 'Ticket', false, 'title'), area('observation')],
     columns: [
       { name: 'description', kind: 'text' },
       { name: 'number', kind: 'number' },
@@ -173,7 +190,14 @@ const defs: ResourceDef[] = [
     klass: 'Maintenance',
     prefix: 'mai',
     icon: 'maintenance',
-    fields: [date('date'), date('next_maintenance'), text('category_id'), text('equipment_id'), num('warranty'), text('ticket_id')],
+    fields: [
+      { ...date('date'), required: true },
+      date('next_maintenance'),
+      ref('category_id', 'Category'),
+      ref('equipment_id', 'Equipment', true, 'identifier'),
+      num('warranty'),
+      ref('ticket_id', 'Ticket', false, 'title'),
+    ],
     columns: [
       { name: 'date', kind: 'date' },
       { name: 'next_maintenance', kind: 'date' },
@@ -188,19 +212,19 @@ const defs: ResourceDef[] = [
     icon: 'mapping',
     fields: [
       text('description', true),
-      select('target', ['exchange', 'income', 'outgo', 'transfer']),
-      select('field_to_watch', ['description', 'third_party', 'categories']),
-      select('kind_of_watch', ['contains', 'ends_with', 'equals', 'starts_with']),
-      text('text_to_match'),
-      select('kind_of_change', ['replace', 'append', 'prepend']),
-      select('field_to_change', ['description', 'third_party', 'categories']),
+      enumOf('target', ['exchange', 'income', 'outgo', 'transfer'], 'target', true),
+      enumOf('field_to_watch', ['description', 'third_party', 'categories'], 'mapping_field', true),
+      enumOf('kind_of_watch', ['contains', 'ends_with', 'equals', 'starts_with'], 'kind_of_watch', true),
+      text('text_to_match', true),
+      enumOf('kind_of_change', ['replace', 'append', 'prepend'], 'kind_of_change', true),
+      enumOf('field_to_change', ['description', 'third_party', 'categories'], 'mapping_field', true),
       text('text_to_change'),
       num('order'),
       bool('active'),
     ],
     columns: [
       { name: 'description', kind: 'text' },
-      { name: 'target', kind: 'text' },
+      { name: 'target', kind: 'enum' },
       { name: 'order', kind: 'number' },
       { name: 'active', kind: 'boolean' },
     ],
@@ -227,11 +251,11 @@ const defs: ResourceDef[] = [
     klass: 'Outgo',
     prefix: 'out',
     icon: 'outgo',
-    fields: money([text('paid_to'), num('value'), text('wallet_id')]),
+    fields: moneyRecord([text('paid_to'), cents('value', true), ref('wallet_id', 'Wallet', true)]),
     columns: [
       { name: 'description', kind: 'text' },
       { name: 'posted_at', kind: 'date' },
-      { name: 'value', kind: 'number' },
+      { name: 'value', kind: 'money' },
       { name: 'confirmed', kind: 'boolean' },
     ],
     searchField: 'description',
@@ -242,11 +266,11 @@ const defs: ResourceDef[] = [
     klass: 'Income',
     prefix: 'inc',
     icon: 'income',
-    fields: money([text('paid_by'), num('value'), text('wallet_id')]),
+    fields: moneyRecord([text('paid_by'), cents('value', true), ref('wallet_id', 'Wallet', true)]),
     columns: [
       { name: 'description', kind: 'text' },
       { name: 'posted_at', kind: 'date' },
-      { name: 'value', kind: 'number' },
+      { name: 'value', kind: 'money' },
       { name: 'confirmed', kind: 'boolean' },
     ],
     searchField: 'description',
@@ -257,11 +281,17 @@ const defs: ResourceDef[] = [
     klass: 'Transfer',
     prefix: 'trn',
     icon: 'transfer',
-    fields: money([num('value'), text('source_wallet_id'), text('destination_wallet_id'), num('fee'), select('fee_kind', ['source', 'destination'])]),
+    fields: moneyRecord([
+      cents('value', true),
+      ref('source_wallet_id', 'Wallet', true),
+      ref('destination_wallet_id', 'Wallet', true),
+      cents('fee'),
+      enumOf('fee_kind', ['source', 'destination']),
+    ]),
     columns: [
       { name: 'description', kind: 'text' },
       { name: 'posted_at', kind: 'date' },
-      { name: 'value', kind: 'number' },
+      { name: 'value', kind: 'money' },
       { name: 'confirmed', kind: 'boolean' },
     ],
     searchField: 'description',
@@ -272,20 +302,20 @@ const defs: ResourceDef[] = [
     klass: 'Exchange',
     prefix: 'exc',
     icon: 'exchange',
-    fields: money([
+    fields: moneyRecord([
       text('paid_to'),
-      num('value_in'),
-      num('value_out'),
-      text('source_wallet_id'),
-      text('destination_wallet_id'),
-      num('fee'),
-      select('fee_kind', ['source', 'destination']),
+      cents('value_out', true),
+      cents('value_in', true),
+      ref('source_wallet_id', 'Wallet', true),
+      ref('destination_wallet_id', 'Wallet', true),
+      cents('fee'),
+      enumOf('fee_kind', ['source', 'destination']),
     ]),
     columns: [
       { name: 'description', kind: 'text' },
       { name: 'posted_at', kind: 'date' },
-      { name: 'value_out', kind: 'number' },
-      { name: 'value_in', kind: 'number' },
+      { name: 'value_out', kind: 'money' },
+      { name: 'value_in', kind: 'money' },
     ],
     searchField: 'description',
     defaultOrder: 'posted_at',
@@ -295,11 +325,11 @@ const defs: ResourceDef[] = [
     klass: 'Wallet',
     prefix: 'wll',
     icon: 'wallet',
-    fields: [text('name', true), text('currency'), num('precision'), num('start_balance'), bool('card'), num('card_limit'), bool('active')],
+    fields: [text('name', true), text('currency', true), num('precision'), { ...cents('start_balance'), signed: true }, bool('card'), cents('card_limit'), bool('active')],
     columns: [
       { name: 'name', kind: 'text' },
       { name: 'currency', kind: 'text' },
-      { name: 'balance', kind: 'number' },
+      { name: 'balance', kind: 'money' },
       { name: 'active', kind: 'boolean' },
     ],
     searchField: 'name',
@@ -310,7 +340,7 @@ const defs: ResourceDef[] = [
     klass: 'ReaderSubscription',
     prefix: 'rsb',
     icon: 'subscription',
-    fields: [{ name: 'url', type: 'url', required: true }, text('title'), bool('customize_title'), { name: 'website_url', type: 'url' }, text('reader_label_id'), bool('active')],
+    fields: [{ name: 'url', type: 'url', required: true }, text('title'), bool('customize_title'), { name: 'website_url', type: 'url' }, ref('reader_label_id', 'ReaderLabel'), bool('active')],
     columns: [
       { name: 'title', kind: 'text' },
       { name: 'url', kind: 'text' },

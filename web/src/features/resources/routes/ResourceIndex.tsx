@@ -19,7 +19,7 @@ import { asApiError } from '../../../lib/errors';
 import { onAppEvent } from '../../../lib/events';
 import { paths } from '../../../lib/paths';
 import { listRecordsQuery } from '../api/list-records';
-import { formatValue } from '../components/format-value';
+import { fieldContext, formatValue } from '../components/format-value';
 import { ResourceCrumbs } from '../components/ResourceCrumbs';
 import { useResource } from '../components/useResource';
 
@@ -30,7 +30,8 @@ export function Component() {
     () => Array.from(new Set([...def.columns.map((c) => c.name), 'created_at', 'updated_at'])),
     [def],
   );
-  const defaults = useMemo(() => ({ orderBy: def.defaultOrder, direction: 'desc' as const }), [def]);
+  // Names read A→Z; dates and numbers newest or largest first.
+  const defaults = useMemo(() => ({ orderBy: def.defaultOrder, direction: ascendingByDefault(def.defaultOrder) ? ('asc' as const) : ('desc' as const) }), [def]);
   const [params, update] = useIndexParams(defaults, orderFields);
   const q = useQuery(
     listRecordsQuery({
@@ -50,7 +51,7 @@ export function Component() {
   const columns: Column<Doc>[] = def.columns.map((c) => ({
     key: c.name,
     label: `fields.${c.name}`,
-    render: (row) => formatValue(c.kind, row[c.name], i18n.language, t),
+    render: (row) => formatValue(c.kind, row[c.name], i18n.language, t, fieldContext(def.fields.find((f) => f.name === c.name), c.name, db)),
   }));
   const title = t(`nav.${def.set}`);
 
@@ -110,4 +111,9 @@ export function Component() {
       <NumberedPaging page={params.page} hasMore={!!q.data?.hasMore} onPage={(p) => update({ page: p === 1 ? null : p })} />
     </Page>
   );
+}
+
+/** ascendingByDefault: orders by a name-like field read A→Z. */
+export function ascendingByDefault(orderBy: string): boolean {
+  return ['name', 'title', 'description', 'identifier', 'email', 'order'].includes(orderBy);
 }

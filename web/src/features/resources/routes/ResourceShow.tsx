@@ -10,7 +10,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
-import { CommentsList } from '../../../components/records/CommentsList';
+import { CommentsPanel } from '../../../components/records/CommentsPanel';
 import { ConfirmDelete } from '../../../components/records/ConfirmDelete';
 import { HistoryList } from '../../../components/records/HistoryList';
 import { DetailList, RecordShow, type DetailRow } from '../../../components/records/RecordShow';
@@ -19,7 +19,7 @@ import { asApiError } from '../../../lib/errors';
 import { paths } from '../../../lib/paths';
 import { deleteRecord } from '../api/delete-record';
 import { recordQuery } from '../api/get-record';
-import { formatValue, kindOf } from '../components/format-value';
+import { fieldContext, fieldKind, formatValue, kindOf } from '../components/format-value';
 import { ResourceCrumbs } from '../components/ResourceCrumbs';
 import { useResource } from '../components/useResource';
 
@@ -44,12 +44,22 @@ export function Component() {
 
   const doc = q.data;
   const title = doc ? String(doc.title ?? doc.name ?? doc.description ?? doc.identifier ?? doc.email ?? doc._id) : t(`nav.${def.set}`);
-  const names = def.fields.length
-    ? [...new Set([...def.columns.map((c) => c.name), ...def.fields.map((f) => f.name)])]
-    : Object.keys(doc ?? {}).filter((k) => !HIDDEN.has(k));
+  // Each field once: the form's fields, then the list's other columns; the
+  // record's dates and author last.
+  const names = (
+    def.fields.length
+      ? [...new Set([...def.fields.map((f) => f.name), ...def.columns.map((c) => c.name)])]
+      : Object.keys(doc ?? {})
+  ).filter((k) => !HIDDEN.has(k));
+  const show = (n: string) => {
+    const f = def.fields.find((x) => x.name === n);
+    const col = def.columns.find((c) => c.name === n);
+    const kind = f ? fieldKind(f) : (col?.kind ?? kindOf(n, doc?.[n]));
+    return formatValue(kind, doc?.[n], i18n.language, t, fieldContext(f, n, db));
+  };
   const rows: DetailRow[] = doc
     ? [
-        ...names.map((n) => ({ key: n, label: `fields.${n}`, value: formatValue(kindOf(n, doc[n]), doc[n], i18n.language, t) })),
+        ...names.map((n) => ({ key: n, label: `fields.${n}`, value: show(n) })),
         ...META.map((n) => ({ key: n, label: `fields.${n}`, value: formatValue('datetime', doc[n], i18n.language, t) })),
         { key: 'updated_by', label: 'fields.updated_by', value: formatValue('text', doc.updated_by, i18n.language, t) },
       ]
@@ -81,7 +91,7 @@ export function Component() {
           <ErrorAlert error={del.error ? asApiError(del.error) : null} onDismiss={() => del.reset()} />
           <RecordShow
             details={<DetailList rows={rows} loading={q.isPending} />}
-            comments={doc ? <CommentsList db={db} itemId={id} /> : null}
+            comments={doc ? <CommentsPanel db={db} itemId={id} itemType={def.klass || String(doc.klass ?? '')} readOnly={def.set === 'comments'} /> : null}
             history={doc ? <HistoryList db={db} itemId={id} /> : null}
           />
         </>
