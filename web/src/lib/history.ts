@@ -43,6 +43,31 @@ export const TIMELINE_EVENTS = [
 
 export type BaseEvent = 'created' | 'updated' | 'destroyed';
 
+/**
+ * SYSTEM_KLASSES are configuration and bookkeeping, not work: a Group's
+ * settings (Adjustment), the change stream's own records. The timeline
+ * leaves them out (a new Group would otherwise open on its 17 settings).
+ */
+export const SYSTEM_KLASSES: ReadonlySet<string> = new Set(['Adjustment', 'DocumentChange', 'Counter']);
+
+/** INTERNAL_FIELDS are kept by the server for its own use; a change card never names them. */
+const INTERNAL_FIELDS: ReadonlySet<string> = new Set([
+  'klass',
+  'db_name',
+  'membership_id',
+  'search',
+  'gravatar_hash',
+  'confirmation_sent_at',
+  'status_at',
+  'checklist',
+  'title',
+]);
+
+/** shownFields: the changed fields worth naming to a person, in order. */
+export function shownFields(changed: readonly string[] | undefined): string[] {
+  return (changed ?? []).filter((f) => !INTERNAL_FIELDS.has(f) && !f.startsWith('_'));
+}
+
 /** baseEvent folds an event type into the three labels a change card shows. */
 const BASE_EVENTS = new Set(['create', 'created', 'update', 'destroy']);
 

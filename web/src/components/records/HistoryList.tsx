@@ -5,7 +5,7 @@ import { Badge, Flex, Placeholder, Text } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/format';
-import { baseEvent, historyQuery } from '../../lib/history';
+import { baseEvent, historyQuery, shownFields } from '../../lib/history';
 
 const TONE = { created: 'success', updated: 'info', destroyed: 'error' } as const;
 
@@ -42,9 +42,9 @@ export function HistoryList({ db, itemId }: { db: string; itemId: string }) {
             <Text fontSize="small">
               {t('timeline.by', { who: v.whodunnit?.label || v.whodunnit?._id || t('timeline.someone') })}
             </Text>
-            {v.changed && v.changed.length > 0 ? (
+            {shownFields(v.changed).length > 0 ? (
               <Text fontSize="small" variation="tertiary">
-                {t('timeline.changed', { fields: v.changed.map((f) => t(`fields.${f}`, { defaultValue: f })).join(', ') })}
+                {t('timeline.changed', { fields: shownFields(v.changed).map((f) => t(`fields.${f}`, { defaultValue: f })).join(', ') })}
               </Text>
             ) : null}
           </li>

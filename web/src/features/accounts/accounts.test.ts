@@ -59,6 +59,21 @@ describe('timeline (SPEC §7)', () => {
     expect(cards[1]?.who).toEqual({ _id: 'usr-1', label: 'Ana' });
   });
 
+  it('keeps Group settings and internal fields out of the timeline (issue 8 item 20)', () => {
+    const ver = (seq: number, item_type: string, changed: string[]) => ({
+      seq,
+      id: `ver-${seq}`,
+      changes: [{ rev: '1-x' }],
+      doc: { _id: `ver-${seq}`, klass: 'DocumentChange', item_id: `x-${seq}`, item_type, event: 'create', changed },
+    });
+    const settings = Array.from({ length: 17 }, (_, i) => ver(i + 1, 'Adjustment', ['key', 'value']));
+    expect(toCards({ last_seq: 17, results: settings })).toEqual([]);
+    const cards = toCards({ last_seq: 18, results: [...settings, ver(18, 'Membership', ['db_name', 'email', 'klass', 'name'])] });
+    expect(cards.map((c) => [c.itemType, c.changed])).toEqual([['Membership', ['email', 'name']]]);
+    const raw = toCards({ last_seq: 1, results: [{ seq: 1, id: 'adj-1', changes: [{ rev: '1-a' }], doc: { _id: 'adj-1', klass: 'Adjustment', key: 'checklist' } }] });
+    expect(raw).toEqual([]);
+  });
+
   it("names a module's own event: close before status, comment on a comment's creation", () => {
     const ver = (seq: number, events: string[]) => ({
       seq,

@@ -6,7 +6,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, enc } from '../../../lib/api';
 import { dbInfo, type ChangesResponse, type Doc, type Stamp } from '../../../lib/couch';
-import { eventOfChange, ownEvent, type DocumentChange } from '../../../lib/history';
+import { eventOfChange, ownEvent, shownFields, SYSTEM_KLASSES, type DocumentChange } from '../../../lib/history';
 
 export const TIMELINE_WINDOW = 20;
 
@@ -31,7 +31,6 @@ export function sinceOf(updateSeq: number | string): number {
   return Math.max(0, seqNumber(updateSeq) - TIMELINE_WINDOW);
 }
 
-const HIDDEN_KLASSES = new Set(['DocumentChange', 'Counter']);
 
 function labelOf(doc: Doc | undefined): string {
   if (!doc) return '';
@@ -47,7 +46,9 @@ export function toCards(res: ChangesResponse): ChangeCard[] {
   const rows = [...(res.results ?? [])].sort((a, b) => seqNumber(b.seq) - seqNumber(a.seq));
   const versions = rows.filter((r) => (r.doc as DocumentChange | undefined)?.klass === 'DocumentChange' && !r.deleted);
   if (versions.length > 0) {
-    return versions.map((r) => {
+    return versions
+      .filter((r) => !SYSTEM_KLASSES.has(String((r.doc as DocumentChange).item_type ?? '')))
+      .map((r) => {
       const v = r.doc as DocumentChange;
       return {
         key: `${r.id}-${r.seq}`,
@@ -59,12 +60,12 @@ export function toCards(res: ChangesResponse): ChangeCard[] {
         label: v.label ?? '',
         who: v.whodunnit ?? null,
         at: v.created_at ?? null,
-        changed: Array.isArray(v.changed) ? v.changed : [],
+        changed: shownFields(Array.isArray(v.changed) ? v.changed : []),
       };
     });
   }
   return rows
-    .filter((r) => !r.id.startsWith('_design/') && !HIDDEN_KLASSES.has(String(r.doc?.klass ?? '')))
+    .filter((r) => !r.id.startsWith('_design/') && !SYSTEM_KLASSES.has(String(r.doc?.klass ?? '')))
     .map((r) => ({
       key: `${r.id}-${r.seq}`,
       seq: seqNumber(r.seq),
