@@ -33,5 +33,12 @@ func wire(ctx context.Context, getenv func(string) string) (*app.App, error) {
 	if err != nil {
 		return nil, err
 	}
-	return app.Open(ctx, cfg, app.Logger(cfg, os.Stderr))
+	a, err := app.Open(ctx, cfg, app.Logger(cfg, os.Stderr))
+	if err != nil {
+		return nil, err
+	}
+	// The API's cold start stays at one read; the prices a fresh stack's
+	// pricing section lists are seeded here, within minutes of a deploy.
+	a.SeedPrices(ctx)
+	return a, nil
 }

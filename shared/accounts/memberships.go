@@ -569,7 +569,7 @@ func (s *Service) sendInvite(ctx context.Context, p *access.Principal, to, local
 		inviter = p.Email
 	}
 	m, err := s.tpl.Render("invite", locale, to, mail.TemplateData{
-		Name: greeting, Email: to, Link: s.baseURL + "/user/profile",
+		Name: greeting, Email: to, Link: s.baseURL + "/invite",
 		Vars: map[string]string{"inviter": inviter, "group": group},
 	})
 	if err == nil {

@@ -27,6 +27,7 @@ import (
 	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/mail/ses"
 	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/plans"
 	"github.com/oficina/oficina/shared/schedule"
 	"github.com/oficina/oficina/shared/store"
 	"github.com/oficina/oficina/shared/store/bolt"
@@ -212,6 +213,7 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 // It stops when ctx ends; Wait waits for it. On DynamoDB the stream is
 // functions/stream's and the schedules are EventBridge's.
 func (a *App) StartBackground(ctx context.Context) {
+	a.SeedPrices(ctx)
 	if a.cfg.Schedule {
 		sched, err := schedule.NewScheduler(a.Modules.Jobs(), a.Jobs.Handle, schedule.SchedulerOptions{Log: a.log})
 		if err != nil {
@@ -259,6 +261,21 @@ func (a *App) StartBackground(ctx context.Context) {
 			}
 		}
 	}()
+}
+
+// SeedPrices puts the plan prices in the prices db when missing (the local
+// server at start, the schedule function at cold start; never the API's
+// cold start, which stays at one read). A failure is logged: the pricing
+// section then says it found no plans, and the next start tries again.
+func (a *App) SeedPrices(ctx context.Context) {
+	n, err := plans.Seed(ctx, a.Docs, plans.Defaults, false)
+	if err != nil {
+		a.log.Error("plan prices not seeded", "err", err)
+		return
+	}
+	if n > 0 {
+		a.log.Info("plan prices seeded", "prices", n)
+	}
 }
 
 // Consumer returns a change-stream consumer with every module's tallies,

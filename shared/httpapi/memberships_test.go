@@ -68,7 +68,7 @@ func TestInvite(t *testing.T) {
 	if len(invites) != 1 || invites[0]["_id"] != mem || invites[0]["name"] != "Ana's" {
 		t.Errorf("invites %v", invites)
 	}
-	if ms := g.mailsTo("joao@example.com", "Ana Souza convidou você para Ana's"); len(ms) != 1 || !strings.Contains(ms[0].text, "https://app.oficina.test/user/profile") {
+	if ms := g.mailsTo("joao@example.com", "Ana Souza convidou você para Ana's"); len(ms) != 1 || !strings.Contains(ms[0].text, "https://app.oficina.test/invite") {
 		t.Errorf("invitation mail to joao: %v", g.mailsTo("joao@example.com", ""))
 	}
 	// Server fields a client sends are overwritten.
