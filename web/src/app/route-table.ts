@@ -122,6 +122,7 @@ export const ROUTES: RouteDef[] = [
   { path: 'user/login', name: 'user#login', access: 'public', load: () => import('../features/auth/routes/Login') },
   { path: 'user/register', name: 'user#register', access: 'public', load: () => import('../features/auth/routes/Register') },
   { path: 'user/profile', name: 'user#profile', access: 'user', load: () => import('../features/profile/routes/Profile') },
+  { path: 'invite', name: 'invite', access: 'public', load: () => import('../features/profile/routes/Invite') },
   { path: 'user/newsletter', name: 'user#newsletter', access: 'user', load: () => import('../features/profile/routes/Newsletter') },
   { path: 'user/confirm/new', name: 'confirm#new', access: 'public', load: () => import('../features/auth/routes/ConfirmNew') },
   { path: 'user/confirm/:token', name: 'confirm#show', access: 'public', load: () => import('../features/auth/routes/ConfirmShow') },

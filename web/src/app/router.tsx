@@ -23,6 +23,28 @@ export async function loadSession(qc: QueryClient): Promise<Session | null> {
   }
 }
 
+/** mayUse: the session reaches db (a Group role, the personal db, or a server admin). */
+export function mayUse(s: Session, db: string): boolean {
+  return s.isServerAdmin || db === s.userId || s.roles.includes(db);
+}
+
+/**
+ * followActiveDb makes the route's db the active one only when the user
+ * may use it (the session is re-read once, for a Group just joined), so the
+ * navbar never points at a Group that refused them; a stale active db the
+ * user may not use is dropped.
+ */
+async function followActiveDb(qc: QueryClient, db: string): Promise<void> {
+  let s = await loadSession(qc);
+  if (s && !mayUse(s, db)) s = await qc.fetchQuery({ ...sessionQuery, staleTime: 0 }).catch(() => s);
+  if (!s || mayUse(s, db)) {
+    setActiveDb(db);
+    return;
+  }
+  const prev = getActiveDb();
+  if (prev && !mayUse(s, prev)) setActiveDb(null);
+}
+
 function guard(qc: QueryClient, def: RouteDef) {
   return async ({ request, params }: LoaderFunctionArgs) => {
     if (!needsSignIn(def.access)) return null;
@@ -52,10 +74,10 @@ export function buildRoutes(qc: QueryClient): RouteObject[] {
     // Before every navigation: the route's account id becomes the active db.
     shouldRevalidate: () => true,
     loader: async ({ params, request }) => {
-      if (params.account_id) setActiveDb(params.account_id);
       const leaf = matchRoutes(children, new URL(request.url).pathname)?.at(-1)?.route.handle;
       if (isRouteHandle(leaf)) setRouteName(leaf.name);
-      await loadSession(qc);
+      if (params.account_id) await followActiveDb(qc, params.account_id);
+      else await loadSession(qc);
       return null;
     },
     children,

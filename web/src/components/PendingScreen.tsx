@@ -8,9 +8,12 @@ import { ButtonLink } from './RouterLink';
 
 /**
  * PendingScreen stands where a module's screen will be: the route already
- * resolves, guards and sets the active db; the screen says it is on its way.
+ * resolves, guards and sets the active db; the screen says plainly what
+ * is coming there and that it cannot be used yet.
  */
-export function PendingScreen({ title, icon = 'settings' }: { title: string; icon?: IconName }) {
+export type PendingArea = 'wiki' | 'walletsUpload' | 'disk' | 'billing' | 'usage';
+
+export function PendingScreen({ title, icon = 'settings', area }: { title: string; icon?: IconName; area: PendingArea }) {
   const { t } = useTranslation();
   const db = useActiveDb();
   return (
@@ -18,7 +21,7 @@ export function PendingScreen({ title, icon = 'settings' }: { title: string; ico
       <EmptyState
         icon={icon}
         title={t('pending.title')}
-        message={t('pending.message')}
+        message={t(`pending.areas.${area}`)}
         testId="pending-screen"
         action={
           <ButtonLink to={db ? paths.dashboard(db) : paths.home()} variation="primary">

@@ -13,7 +13,7 @@ const m = (id: string, extra: Partial<Membership> = {}): Membership => ({
 describe('decideStartup (SPEC §4)', () => {
   it('stays when an account is active or the route is exempt', () => {
     expect(decideStartup({ activeDb: 'acc-x', routeName: 'home', memberships: [m('a')] })).toEqual({ kind: 'stay' });
-    for (const r of ['account#new', 'checkout', 'icons', 'subscription#checkout', 'user#profile']) {
+    for (const r of ['account#new', 'checkout', 'icons', 'subscription#checkout', 'user#profile', 'invite']) {
       expect(decideStartup({ activeDb: null, routeName: r, memberships: [m('a')] })).toEqual({ kind: 'stay' });
     }
   });

@@ -14,6 +14,7 @@ export const STARTUP_EXEMPT = new Set([
   'subscription#checkout',
   'user#profile',
   'user#newsletter',
+  'invite',
   'confirm#show',
   'password#show',
   'terms',

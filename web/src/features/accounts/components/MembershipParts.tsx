@@ -6,6 +6,7 @@ import { Button, Flex, Text } from '@aws-amplify/ui-react';
 import { useTranslation } from 'react-i18next';
 import { AppIcon } from '../../../components/icons';
 import { ButtonLink } from '../../../components/RouterLink';
+import { useIsAdmin } from '../../../lib/accounts';
 import { isEmailConfirmed, useCurrentUser } from '../../../lib/current-user';
 import type { Membership } from '../../../lib/memberships';
 import { paths } from '../../../lib/paths';
@@ -24,14 +25,17 @@ export const CONFIRM_EMAIL_MESSAGE = 'errors.messages.you-need-to-confirm-your-e
 export function NewMembershipButton({ db }: { db: string }) {
   const { t } = useTranslation();
   const user = useCurrentUser();
-  if (user.data && !isEmailConfirmed(user.data)) {
+  const { admin, loading } = useIsAdmin(db);
+  // Offered only to who may use it; otherwise disabled, with the reason.
+  const reason = !loading && !admin ? t('accounts.memberships.adminsOnly') : user.data && !isEmailConfirmed(user.data) ? t(CONFIRM_EMAIL_MESSAGE) : null;
+  if (reason) {
     return (
       <Flex direction="column" alignItems="flex-end" gap="xxs">
-        <Button size="small" variation="primary" isDisabled data-testid="new-membership" title={t(CONFIRM_EMAIL_MESSAGE)}>
+        <Button size="small" variation="primary" isDisabled data-testid="new-membership" title={reason}>
           <AppIcon name="plus" /> {t('records.new')}
         </Button>
         <Text fontSize="small" variation="warning" data-testid="new-membership-disabled">
-          {t(CONFIRM_EMAIL_MESSAGE)}
+          {reason}
         </Text>
       </Flex>
     );

@@ -8,15 +8,14 @@ import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { CounterBadge } from '../../../components/CounterBadge';
-import { EmptyState } from '../../../components/EmptyState';
-import { ErrorAlert } from '../../../components/ErrorAlert';
+import { LoadError } from '../../../components/LoadError';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
 import { AppLink, ButtonLink } from '../../../components/RouterLink';
 import { accountQuery } from '../../../lib/accounts';
 import { useDashboardPanel } from '../../../lib/dashboard-slots';
 import { useCurrentUser } from '../../../lib/current-user';
-import { asApiError, reasonKey } from '../../../lib/errors';
+import { asApiError } from '../../../lib/errors';
 import { emitAppEvent, onAppEvent } from '../../../lib/events';
 import { useModule } from '../../../lib/module';
 import { useOpenTickets } from '../../../lib/open-tickets';
@@ -92,10 +91,7 @@ export function Component() {
               <Panel db={db} />
             </Suspense>
           ) : feedError ? (
-            <>
-              <ErrorAlert error={feedError} onDismiss={() => void refetch()} />
-              <EmptyState icon="history" title={reasonKey(feedError.reason || feedError.error)} testId="timeline-error" />
-            </>
+            <LoadError error={feedError} onRetry={() => void refetch()} icon="history" testId="timeline-error" />
           ) : (
             <Timeline db={db} cards={timeline.data ?? []} loading={timeline.isPending} />
           )}

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
+import { useIsAdmin } from '../../../lib/accounts';
 import { Page } from '../../../components/Page';
 import type { FieldDef, FormValues } from '../../../components/records/fields';
 import { RecordForm } from '../../../components/records/RecordForm';
@@ -24,6 +25,7 @@ export function Component() {
   const { t } = useTranslation();
   const { account_id: db = '', record_id: id = '' } = useParams();
   const qc = useQueryClient();
+  const { admin, loading: adminLoading } = useIsAdmin(db);
   const navigate = useNavigate();
   const q = useQuery(membershipQuery(db, id));
   const [values, setValues] = useState<FormValues | null>(null);
@@ -43,7 +45,9 @@ export function Component() {
       width="medium"
       breadcrumbs={<MembershipCrumbs db={db} current={t('records.edit')} />}
     >
-      {error ? (
+      {!adminLoading && !admin ? (
+        <EmptyState icon="members" title={t('records.edit')} message={t('accounts.memberships.adminsOnlyEdit')} testId="membership-admins-only" />
+      ) : error ? (
         <EmptyState icon="search" title={t('errors.titles.not_found')} message={t('errors.messages.could-not-find-this-member-subscription')} testId="membership-not-found" />
       ) : (
         <>

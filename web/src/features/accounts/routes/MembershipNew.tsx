@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
+import { useIsAdmin } from '../../../lib/accounts';
 import { Page } from '../../../components/Page';
 import type { FieldDef, FormValues } from '../../../components/records/fields';
 import { RecordForm } from '../../../components/records/RecordForm';
@@ -26,6 +27,7 @@ export function Component() {
   const { t } = useTranslation();
   const { account_id: db = '' } = useParams();
   const qc = useQueryClient();
+  const { admin, loading: adminLoading } = useIsAdmin(db);
   const navigate = useNavigate();
   const user = useCurrentUser();
   const [values, setValues] = useState<FormValues>({ email: '', editor: false, report_view: false });
@@ -40,7 +42,9 @@ export function Component() {
   const confirmed = !user.data || isEmailConfirmed(user.data);
   return (
     <Page title={t('accounts.memberships.invite')} width="medium" breadcrumbs={<MembershipCrumbs db={db} current={t('records.new')} />}>
-      {!confirmed ? (
+      {!adminLoading && !admin ? (
+        <EmptyState icon="members" title={t('accounts.memberships.invite')} message={t('accounts.memberships.adminsOnly')} testId="invite-admins-only" />
+      ) : !confirmed ? (
         <EmptyState icon="mail" title={t('accounts.memberships.invite')} message={t(CONFIRM_EMAIL_MESSAGE)} testId="invite-needs-confirmation" />
       ) : (
         <>

@@ -34,7 +34,7 @@ export function Component() {
       footer={
         <>
           <Text>
-            {t('auth.login.noAccount')} <AppLink to={paths.register()}>{t('auth.login.register')}</AppLink>
+            {t('auth.login.noAccount')} <AppLink to={paths.register(safeReturnPath(params.get('return')) ?? undefined)}>{t('auth.login.register')}</AppLink>
           </Text>
           <AppLink to={paths.confirmNew()}>{t('auth.login.resend')}</AppLink>
         </>

@@ -7,7 +7,7 @@ import { PasswordInput } from '../../../components/PasswordInput';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { AppLink } from '../../../components/RouterLink';
 import { asApiError, type ApiError } from '../../../lib/errors';
@@ -17,12 +17,16 @@ import { sessionQuery } from '../../../lib/session';
 import { login } from '../api/login';
 import { register } from '../api/register';
 import { AuthCard } from '../components/AuthCard';
-import { validateRegistration } from '../validation';
+import { safeReturnPath, validateRegistration } from '../validation';
 
 export function Component() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  // Where to go once signed up (an invitation); without one, the app's
+  // entry, which shows the "check your inbox" note and the first steps.
+  const back = safeReturnPath(params.get('return')) ?? undefined;
   const [form, setForm] = useState({ email: '', fullname: '', password: '', password_confirmation: '', accept_terms: false });
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -50,7 +54,7 @@ export function Component() {
     try {
       await login({ email: form.email, password: form.password, remember: false });
       await qc.fetchQuery({ ...sessionQuery, staleTime: 0 });
-      navigate(paths.app(), { replace: true });
+      navigate(back ?? paths.app(), { replace: true });
     } catch {
       // The account exists; signing in is left to the user.
       setCreated(true);
@@ -64,7 +68,7 @@ export function Component() {
       <AuthCard title={t('auth.register.createdTitle')}>
         <Alert variation="success">{t('auth.register.created')}</Alert>
         <Flex marginTop="medium">
-          <AppLink to={paths.login()}>{t('auth.register.goLogin')}</AppLink>
+          <AppLink to={paths.login(back)}>{t('auth.register.goLogin')}</AppLink>
         </Flex>
       </AuthCard>
     );
@@ -78,7 +82,7 @@ export function Component() {
       subtitle={t('auth.register.subtitle')}
       footer={
         <Text>
-          {t('auth.register.haveAccount')} <AppLink to={paths.login()}>{t('auth.register.login')}</AppLink>
+          {t('auth.register.haveAccount')} <AppLink to={paths.login(back)}>{t('auth.register.login')}</AppLink>
         </Text>
       }
     >

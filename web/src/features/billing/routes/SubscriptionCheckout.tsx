@@ -6,5 +6,5 @@ import { PendingScreen } from '../../../components/PendingScreen';
 
 export function Component() {
   const { t } = useTranslation();
-  return <PendingScreen title={t('billing.checkout')} icon="billing" />;
+  return <PendingScreen title={t('billing.checkout')} icon="billing" area="billing" />;
 }

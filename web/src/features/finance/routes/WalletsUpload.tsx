@@ -6,5 +6,5 @@ import { PendingScreen } from '../../../components/PendingScreen';
 
 export function Component() {
   const { t } = useTranslation();
-  return <PendingScreen title={t('nav.walletsUpload')} icon="upload" />;
+  return <PendingScreen title={t('nav.walletsUpload')} icon="upload" area="walletsUpload" />;
 }

@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { AppIcon } from '../../../components/icons';
 import { AppLink } from '../../../components/RouterLink';
+import { isEmailConfirmed, useCurrentUser } from '../../../lib/current-user';
 import { accountOf, isPendingMembership, membershipsQuery } from '../../../lib/memberships';
 import { paths } from '../../../lib/paths';
 
@@ -13,14 +14,24 @@ export function SelectGroupWarning({ userId }: { userId: string }) {
   const { t } = useTranslation();
   const q = useQuery(membershipsQuery(userId));
   const memberships = q.data ?? [];
+  const user = useCurrentUser();
   const none = q.isSuccess && memberships.length === 0;
+  const onlyInvites = q.isSuccess && memberships.length > 0 && memberships.every(isPendingMembership);
+  const unconfirmed = !!user.data && !isEmailConfirmed(user.data);
+  // A new account has no Group yet: it is a welcome, not a choice.
+  const kind = none ? 'none' : onlyInvites ? 'invited' : 'several';
   return (
-    <section aria-labelledby="select-group-title" className="landing-section" data-testid="select-group">
-      <Alert variation="warning" marginBottom="medium">
+    <section aria-labelledby="select-group-title" className="landing-section" data-testid="select-group" data-kind={kind}>
+      {unconfirmed ? (
+        <Alert variation="info" marginBottom="small" data-testid="check-inbox">
+          {t('home.selectGroup.checkInbox', { email: user.data?.unconfirmed_email || user.data?.email || '' })}
+        </Alert>
+      ) : null}
+      <Alert variation={kind === 'several' ? 'warning' : 'info'} marginBottom="medium">
         <Heading level={4} id="select-group-title">
-          {t('home.selectGroup.title')}
+          {t(`home.selectGroup.titles.${kind}`)}
         </Heading>
-        <Text>{none ? t('home.selectGroup.none') : t('home.selectGroup.message')}</Text>
+        <Text>{t(`home.selectGroup.messages.${kind}`)}</Text>
       </Alert>
       <Grid templateColumns={{ base: '1fr', medium: 'repeat(3, 1fr)' }} gap="medium">
         <Card variation="outlined" className="group-card group-card--create">
@@ -45,7 +56,7 @@ export function SelectGroupWarning({ userId }: { userId: string }) {
               const account = accountOf(m);
               return (
                 <Card key={m._id} variation="outlined" className="group-card" data-testid="group-card">
-                  <AppLink to={pending ? paths.profile('invites') : paths.dashboard(account)}>
+                  <AppLink to={pending ? paths.invite() : paths.dashboard(account)}>
                     <Flex alignItems="center" gap="small">
                       <AppIcon name={m.bookmark ? 'bookmark' : 'groups'} size={22} />
                       <Text fontWeight="bold" className="truncate-10em">

@@ -10,10 +10,11 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
+import { LoadError } from '../../../components/LoadError';
 import { AppIcon } from '../../../components/icons';
 import { NumberedPaging } from '../../../components/records/Paging';
 import { ButtonLink } from '../../../components/RouterLink';
-import { asApiError, reasonKey } from '../../../lib/errors';
+import { asApiError } from '../../../lib/errors';
 import { onAppEvent } from '../../../lib/events';
 import { paths } from '../../../lib/paths';
 import { useSession } from '../../../lib/session';
@@ -179,10 +180,7 @@ export function FeedList({ db }: { db: string }) {
       <ErrorAlert error={refresh.error ? asApiError(refresh.error) : null} onDismiss={() => refresh.reset()} />
       <ErrorAlert error={toggle.error ? asApiError(toggle.error) : null} onDismiss={() => toggle.reset()} />
       {error ? (
-        <>
-          <ErrorAlert error={error} onDismiss={() => void refetch()} />
-          <EmptyState icon="reader" title={reasonKey(error.reason || error.error)} testId="feed-error" />
-        </>
+        <LoadError error={error} onRetry={() => void refetch()} icon="reader" testId="feed-error" />
       ) : feed.isPending ? (
         <Flex direction="column" gap="small" aria-busy="true" data-testid="feed-loading">
           {[0, 1, 2].map((i) => (

@@ -77,6 +77,14 @@ export function fieldContext(def: FieldDef | undefined, name: string, db: string
   };
 }
 
+/** moneyOf: a record's own currency and precision (a wallet's), for its amounts. */
+export function moneyOf(doc: Record<string, unknown> | undefined): Pick<ValueContext, 'currency' | 'precision'> {
+  return {
+    ...(typeof doc?.currency === 'string' ? { currency: doc.currency } : {}),
+    ...(typeof doc?.precision === 'number' ? { precision: doc.precision } : {}),
+  };
+}
+
 /** kindOf guesses how to show a field that has no column definition. */
 export function kindOf(name: string, value: unknown): ColumnKind {
   if (typeof value === 'boolean') return 'boolean';

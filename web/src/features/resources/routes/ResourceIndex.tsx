@@ -19,7 +19,7 @@ import { asApiError } from '../../../lib/errors';
 import { onAppEvent } from '../../../lib/events';
 import { paths } from '../../../lib/paths';
 import { listRecordsQuery } from '../api/list-records';
-import { fieldContext, formatValue } from '../components/format-value';
+import { fieldContext, formatValue, moneyOf } from '../components/format-value';
 import { ResourceCrumbs } from '../components/ResourceCrumbs';
 import { useResource } from '../components/useResource';
 
@@ -51,7 +51,7 @@ export function Component() {
   const columns: Column<Doc>[] = def.columns.map((c) => ({
     key: c.name,
     label: `fields.${c.name}`,
-    render: (row) => formatValue(c.kind, row[c.name], i18n.language, t, fieldContext(def.fields.find((f) => f.name === c.name), c.name, db)),
+    render: (row) => formatValue(c.kind, row[c.name], i18n.language, t, { ...fieldContext(def.fields.find((f) => f.name === c.name), c.name, db), ...moneyOf(row) }),
   }));
   const title = t(`nav.${def.set}`);
 

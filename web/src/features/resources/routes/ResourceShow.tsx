@@ -19,7 +19,7 @@ import { asApiError } from '../../../lib/errors';
 import { paths } from '../../../lib/paths';
 import { deleteRecord } from '../api/delete-record';
 import { recordQuery } from '../api/get-record';
-import { fieldContext, fieldKind, formatValue, kindOf } from '../components/format-value';
+import { fieldContext, fieldKind, formatValue, kindOf, moneyOf } from '../components/format-value';
 import { ResourceCrumbs } from '../components/ResourceCrumbs';
 import { useResource } from '../components/useResource';
 
@@ -55,7 +55,7 @@ export function Component() {
     const f = def.fields.find((x) => x.name === n);
     const col = def.columns.find((c) => c.name === n);
     const kind = f ? fieldKind(f) : (col?.kind ?? kindOf(n, doc?.[n]));
-    return formatValue(kind, doc?.[n], i18n.language, t, fieldContext(f, n, db));
+    return formatValue(kind, doc?.[n], i18n.language, t, { ...fieldContext(f, n, db), ...moneyOf(doc) });
   };
   const rows: DetailRow[] = doc
     ? [
