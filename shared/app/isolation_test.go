@@ -21,10 +21,15 @@ func TestMain(m *testing.M) { os.Exit(apptest.Main(m)) }
 // real ids. Each module adds its own klasses here.
 var isolationFixtures = []map[string]any{
 	{"klass": "Customer", "name": "Bobs Secret Customer", "email": "client-of-bob@example.com"},
+	{"klass": "Equipment", "identifier": "Bobs secret equipment", "customer_id": "{Customer}"},
 	{"klass": "Ticket", "content": "Bobs secret ticket", "priority": "high", "status": "open"},
 	{"klass": "ReaderLabel", "name": "Bobs secret label"},
 	{"klass": "ReaderSubscription", "url": "https://secret.example/bobs-feed.xml", "title": "Bobs secret feed"},
 	{"klass": "ReaderItem", "title": "Bobs secret item", "url": "https://secret.example/bobs-item", "content": "<p>Bobs secret content</p>"},
+	// A "{Klass}" value is the id of B's fixture of that klass, made above it.
+	{"klass": "Estimate", "description": "Bobs secret estimate", "customer_id": "{Customer}",
+		"items": []any{map[string]any{"description": "Bobs secret part", "quantity": 1, "value": 100}}},
+	{"klass": "Maintenance", "date": "2026-01-10", "next_maintenance": "2026-01-20", "equipment_id": "{Equipment}"},
 }
 
 // extraIsolationRoutes are calls the registry cannot derive (bodies that
@@ -37,6 +42,9 @@ var extraIsolationRoutes = []struct{ method, path string }{
 	{"GET", "/api/{B}/_design/reader/_view/feed?starred=starred&page=2"},
 	{"GET", "/api/{B}/_reader/notifications?locale=pt-BR"},
 	{"GET", "/api/{B}/{ReaderItem}?fields=content,content_type"},
+	{"GET", "/api/{B}/_maintenances/plan?days=366"},
+	{"GET", "/api/{B}/_tickets/{Ticket}/receipt.pdf?locale=pt-BR"},
+	{"GET", "/api/{B}/_estimates/{Estimate}/receipt.pdf?locale=en"},
 }
 
 var wildcardRE = regexp.MustCompile(`\{([a-zA-Z_]+)\}`)
@@ -59,6 +67,11 @@ func TestModuleIsolation(t *testing.T) {
 	secrets := []string{b, bob.ID, "bob@example.com", "Bobs Repair Shop", carolMem}
 	byKlass := map[string]string{"Membership": carolMem}
 	for _, f := range isolationFixtures {
+		for k, v := range f {
+			if s, ok := v.(string); ok && wildcardRE.MatchString(s) {
+				f[k] = byKlass[strings.Trim(s, "{}")]
+			}
+		}
 		r := bob.Do("POST", "/api/"+b, f).Expect(t, http.StatusCreated)
 		id := r["id"].(string)
 		byKlass[ids.Klass(id)] = id

@@ -4,6 +4,7 @@ import (
 	"github.com/oficina/oficina/shared/accounts"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/reader"
+	"github.com/oficina/oficina/shared/servicedocs"
 	"github.com/oficina/oficina/shared/specfields"
 	"github.com/oficina/oficina/shared/ticket"
 )
@@ -14,6 +15,7 @@ func Modules(d module.Deps, acc *accounts.Service) []module.Module {
 	return []module.Module{
 		acc, // Groups: accept, bookmark, tokens
 		ticket.New(d),
+		servicedocs.New(d),  // estimates, contracts, maintenances, receipts, public pages, calendar
 		reader.New(d),       // exoreader: feeds, items, labels, OPML
 		specfields.Module{}, // SPEC §3 field rules of klasses whose module is still to come
 	}

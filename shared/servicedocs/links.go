@@ -1,0 +1,154 @@
+package servicedocs
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+
+	"github.com/oficina/oficina/shared/docs"
+	"github.com/oficina/oficina/shared/httpjson"
+	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/store"
+)
+
+// Public links: a document's secret token (160 random bits, base64url) is
+// kept on the document, so members can print and share it; a record keyed
+// by the token's SHA-256 finds the document from the public page. A lookup
+// also checks the token still stands on the live document, so a re-issued,
+// deleted or moved-on token answers the same 404 as an unknown one.
+const (
+	recordKind   = "public-link"
+	kindStatus   = "status"
+	kindEstimate = "estimate"
+	kindCalendar = "calendar"
+	tokenBytes   = 20
+)
+
+// tokenRe is the shape of a token; anything else is refused before a read.
+var tokenRe = regexp.MustCompile(`^[A-Za-z0-9_-]{27}$`)
+
+func newToken() (string, error) {
+	b := make([]byte, tokenBytes)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("servicedocs: token: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+func linkKey(kind, token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return kind + ":" + hex.EncodeToString(sum[:])
+}
+
+type link struct {
+	DB string `json:"db"`
+	ID string `json:"id,omitempty"`
+}
+
+func (m *Module) putLink(ctx context.Context, kind, token string, l link) error {
+	v, err := json.Marshal(l)
+	if err != nil {
+		return err
+	}
+	if err := m.deps.Store.PutRecord(ctx, store.Record{Kind: recordKind, Key: linkKey(kind, token), Value: v}, false); err != nil {
+		return fmt.Errorf("servicedocs: store link: %w", err)
+	}
+	return nil
+}
+
+func (m *Module) dropLink(ctx context.Context, kind, token string) error {
+	if token == "" {
+		return nil
+	}
+	if err := m.deps.Store.DeleteRecord(ctx, recordKind, linkKey(kind, token)); err != nil {
+		return fmt.Errorf("servicedocs: drop link: %w", err)
+	}
+	return nil
+}
+
+// lookup finds the live document a token of kind stands on (field holds
+// it); every miss is the same 404.
+func (m *Module) lookup(ctx context.Context, kind, field, klass, token string) (link, store.Doc, map[string]any, error) {
+	if !tokenRe.MatchString(token) {
+		return link{}, store.Doc{}, nil, notFound()
+	}
+	rec, err := m.deps.Store.GetRecord(ctx, recordKind, linkKey(kind, token))
+	if errors.Is(err, store.ErrNotFound) {
+		return link{}, store.Doc{}, nil, notFound()
+	}
+	if err != nil {
+		return link{}, store.Doc{}, nil, fmt.Errorf("servicedocs: read link: %w", err)
+	}
+	var l link
+	if err := json.Unmarshal(rec.Value, &l); err != nil {
+		return link{}, store.Doc{}, nil, fmt.Errorf("servicedocs: decode link: %w", err)
+	}
+	d, body, err := m.get(ctx, l.DB, l.ID)
+	if err != nil {
+		return l, d, nil, err
+	}
+	if body == nil || str(body["klass"]) != klass || str(body[field]) != token {
+		return l, d, nil, notFound()
+	}
+	return l, d, body, nil
+}
+
+// tokenEffect keeps the link record of a document's token: written after
+// every save (it runs again safely), dropped with the document.
+func (m *Module) tokenEffect(kind, field string) docs.Effect {
+	return func(ctx context.Context, w *docs.Write, saved store.Doc) error {
+		if w.Deleting {
+			return m.dropLink(ctx, kind, str(w.Old[field]))
+		}
+		if old := str(w.Old[field]); old != "" && old != str(w.New[field]) {
+			if err := m.dropLink(ctx, kind, old); err != nil {
+				return err
+			}
+		}
+		if t := str(w.New[field]); t != "" {
+			return m.putLink(ctx, kind, t, link{DB: w.DB, ID: saved.ID})
+		}
+		return nil
+	}
+}
+
+// reissue answers POST …/status-link and …/approval-link: a new token, so
+// whoever holds the old link sees the 404 of an unknown one.
+func (m *Module) reissue(kind string) func(w http.ResponseWriter, r *http.Request) error {
+	klass, field := KlassTicket, "status_token"
+	if kind == kindEstimate {
+		klass, field = KlassEstimate, "approval_token"
+	}
+	return func(w http.ResponseWriter, r *http.Request) error {
+		ctx := r.Context()
+		db, id := r.PathValue("db"), r.PathValue("id")
+		d, body, err := m.getKlass(ctx, db, id, klass)
+		if err != nil {
+			return err
+		}
+		token, err := newToken()
+		if err != nil {
+			return err
+		}
+		ctx = context.WithValue(ctx, reissueKey{}, reissue{field: field, token: token})
+		if _, err := m.deps.Docs.Save(ctx, module.Principal(r), db, id, d.Rev, body); err != nil {
+			return err
+		}
+		httpjson.Write(w, http.StatusOK, map[string]any{field: token})
+		return nil
+	}
+}
+
+// derivedID is a stable id made from seed, so an effect or handler that
+// runs again finds the document it made instead of making a second one.
+func derivedID(prefix, seed string) string {
+	sum := sha256.Sum256([]byte(seed))
+	return prefix + "-" + hex.EncodeToString(sum[:16])
+}
