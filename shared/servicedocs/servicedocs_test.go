@@ -36,7 +36,7 @@ type shop struct {
 	otherEquipment, otherTiket string
 }
 
-func newShop(t *testing.T, e *apptest.Env) *shop {
+func newShop(t testing.TB, e *apptest.Env) *shop {
 	s := &shop{e: e}
 	s.ana, s.bia, s.zed = e.SignUp("ana@example.com"), e.SignUp("bia@example.com"), e.SignUp("zed@example.com")
 	s.db = e.Group(s.ana, "Assistência Técnica São João")
@@ -54,11 +54,11 @@ func newShop(t *testing.T, e *apptest.Env) *shop {
 	return s
 }
 
-func (s *shop) create(t *testing.T, c *apptest.Client, body map[string]any) string {
+func (s *shop) create(t testing.TB, c *apptest.Client, body map[string]any) string {
 	return s.createIn(t, c, s.db, body)
 }
 
-func (s *shop) createIn(t *testing.T, c *apptest.Client, db string, body map[string]any) string {
+func (s *shop) createIn(t testing.TB, c *apptest.Client, db string, body map[string]any) string {
 	t.Helper()
 	return c.Do("POST", "/api/"+db, body).Expect(t, http.StatusCreated)["id"].(string)
 }
@@ -72,7 +72,7 @@ func (s *shop) put(c *apptest.Client, id string, fields map[string]any) apptest.
 }
 
 // setting sets a Group adjustment, creating it when the Group has none.
-func (s *shop) setting(t *testing.T, key string, value any) {
+func (s *shop) setting(t testing.TB, key string, value any) {
 	t.Helper()
 	r := s.ana.Do("POST", "/api/"+s.db+"/_find", map[string]any{"selector": map[string]any{"klass": "Adjustment", "key": key}}).Expect(t, http.StatusOK)
 	if list := r["docs"].([]any); len(list) > 0 {
