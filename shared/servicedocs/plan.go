@@ -38,7 +38,7 @@ func (m *Module) listAll(ctx context.Context, db, klass string, max int) ([]stor
 // whose next date falls within the coming days, overdue ones first (the
 // earliest date first), with the names of their equipment and customers.
 //
-//	200 {"rows":[{"maintenance":{…},"days_left":-3}],"equipment":{"eqi-…":"name"},"customers":{"cus-…":"name"}}
+//	200 {"rows":[{"maintenance":{…},"days_left":-3,"customer_id":"cus-…"}],"equipment":{"eqi-…":"name"},"customers":{"cus-…":"name"}}
 func (m *Module) plan(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	db := r.PathValue("db")
@@ -57,10 +57,13 @@ func (m *Module) plan(w http.ResponseWriter, r *http.Request) error {
 	type row struct {
 		Maintenance json.RawMessage `json:"maintenance"`
 		DaysLeft    int             `json:"days_left"`
-		next        string
+		// CustomerID is the equipment's customer (a key of "customers").
+		CustomerID string `json:"customer_id,omitempty"`
+		next       string
+		equipment  string
 	}
 	rows := []row{}
-	equipment, customers := map[string]string{}, map[string]string{}
+	equipment, customers, owner := map[string]string{}, map[string]string{}, map[string]string{}
 	for _, d := range all {
 		var f struct {
 			Next      string `json:"next_maintenance"`
@@ -77,7 +80,7 @@ func (m *Module) plan(w http.ResponseWriter, r *http.Request) error {
 		if left > days {
 			continue
 		}
-		rows = append(rows, row{Maintenance: docs.WithMeta(d), DaysLeft: left, next: f.Next})
+		rows = append(rows, row{Maintenance: docs.WithMeta(d), DaysLeft: left, next: f.Next, equipment: f.Equipment})
 		equipment[f.Equipment] = ""
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].next < rows[j].next })
@@ -88,6 +91,7 @@ func (m *Module) plan(w http.ResponseWriter, r *http.Request) error {
 		}
 		equipment[id] = equipmentName(e)
 		if c := str(e["customer_id"]); c != "" {
+			owner[id] = c
 			if _, ok := customers[c]; !ok {
 				_, cb, err := m.get(ctx, db, c)
 				if err != nil {
@@ -96,6 +100,9 @@ func (m *Module) plan(w http.ResponseWriter, r *http.Request) error {
 				customers[c] = str(cb["name"])
 			}
 		}
+	}
+	for i := range rows {
+		rows[i].CustomerID = owner[rows[i].equipment]
 	}
 	httpjson.Write(w, http.StatusOK, map[string]any{"rows": rows, "equipment": equipment, "customers": customers})
 	return nil

@@ -302,6 +302,9 @@ func TestMaintenancePlan(t *testing.T) {
 			var out []string
 			for _, row := range r["rows"].([]any) {
 				out = append(out, row.(map[string]any)["maintenance"].(map[string]any)["_id"].(string))
+				if row.(map[string]any)["customer_id"] != s.customer {
+					t.Fatalf("plan row without its customer: %v", row)
+				}
 			}
 			if r["equipment"].(map[string]any)[s.equipment] != "Câmera Sôny SN-123" || r["customers"].(map[string]any)[s.customer] != "Cida Conceição" {
 				t.Fatalf("plan names %v", r)

@@ -93,6 +93,25 @@ const SCREENS: Record<string, Partial<Record<Screen, () => Promise<ScreenModule>
     edit: () => import('../features/tickets/routes/TicketEdit'),
   },
   customers: { show: () => import('../features/tickets/routes/CustomerShow') },
+  // Service documents (features/tickets, server shared/servicedocs).
+  estimates: {
+    index: () => import('../features/tickets/routes/EstimatesIndex'),
+    new: () => import('../features/tickets/routes/EstimateForm'),
+    show: () => import('../features/tickets/routes/EstimateShow'),
+    edit: () => import('../features/tickets/routes/EstimateForm'),
+  },
+  contracts: {
+    index: () => import('../features/tickets/routes/ContractsIndex'),
+    new: () => import('../features/tickets/routes/ContractForm'),
+    show: () => import('../features/tickets/routes/ContractShow'),
+    edit: () => import('../features/tickets/routes/ContractForm'),
+  },
+  maintenances: {
+    index: () => import('../features/tickets/routes/MaintenancesIndex'),
+    new: () => import('../features/tickets/routes/MaintenanceForm'),
+    show: () => import('../features/tickets/routes/MaintenanceShow'),
+    edit: () => import('../features/tickets/routes/MaintenanceForm'),
+  },
   equipment: {
     new: () => import('../features/tickets/routes/EquipmentForm'),
     show: () => import('../features/tickets/routes/EquipmentShow'),
@@ -134,6 +153,8 @@ export const ROUTES: RouteDef[] = [
   { path: `${A}/admin`, name: 'admin', access: 'account', load: () => import('../features/accounts/routes/Admin') },
   { path: `${A}/noop`, name: 'adminnoop', access: 'account', load: () => import('../features/accounts/routes/AdminNoop') },
 
+  // Before the set's :record_id route, so "plan" is not read as an id.
+  { path: `${A}/maintenances/plan`, name: 'maintenances#plan', access: 'account', set: 'maintenances', load: () => import('../features/tickets/routes/MaintenancePlan') },
   ...FULL_SETS.flatMap(fullSet),
   { path: `${A}/groups`, name: 'groups#index', access: 'account', load: () => import('../features/accounts/routes/GroupsIndex') },
   { path: `${A}/groups/new`, name: 'groups#new', access: 'account', load: () => import('../features/accounts/routes/GroupsNew') },
@@ -154,6 +175,10 @@ export const ROUTES: RouteDef[] = [
   { path: 'billing', name: 'subscription#billing', access: 'account', load: () => import('../features/billing/routes/Billing') },
   { path: 'checkout/:price_id', name: 'subscription#checkout', access: 'account', load: () => import('../features/billing/routes/SubscriptionCheckout') },
   { path: 'checkout', name: 'checkout', access: 'user-no-account', load: () => import('../features/billing/routes/Checkout') },
+
+  // The customer's pages, opened from a receipt's QR code or a shared link (no sign-in).
+  { path: 's/:token', name: 'status#public', access: 'public', load: () => import('../features/tickets/routes/PublicStatus') },
+  { path: 'e/:token', name: 'estimate#public', access: 'public', load: () => import('../features/tickets/routes/PublicEstimate') },
 
   { path: 'noop', name: 'noop', access: 'public', load: () => import('../features/system/routes/Noop') },
   { path: 'icons', name: 'icons', access: 'public', load: () => import('../features/system/routes/Icons') },

@@ -15,6 +15,8 @@ export const STARTUP_EXEMPT = new Set([
   'user#profile',
   'user#newsletter',
   'invite',
+  'status#public',
+  'estimate#public',
   'confirm#show',
   'password#show',
   'terms',

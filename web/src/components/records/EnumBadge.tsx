@@ -10,6 +10,7 @@ const TONES: Record<string, Record<string, BadgeVariations>> = {
   priority: { high: 'error', medium: 'warning', low: 'info' },
   ticket_kind: { bug: 'error', story: 'info' },
   fetch_status: { ok: 'success', error: 'error', pending: 'info' },
+  estimate_state: { sent: 'info', approved: 'success', refused: 'error' },
 };
 
 export function enumTone(name: string, value: string): BadgeVariations | undefined {

@@ -72,6 +72,9 @@ describe('timeline (SPEC §7)', () => {
     expect(cards.map((c) => [c.itemType, c.changed])).toEqual([['Membership', ['email', 'name']]]);
     const raw = toCards({ last_seq: 1, results: [{ seq: 1, id: 'adj-1', changes: [{ rev: '1-a' }], doc: { _id: 'adj-1', klass: 'Adjustment', key: 'checklist' } }] });
     expect(raw).toEqual([]);
+    // The service documents' secrets and status list are the server's own too.
+    const ticket = toCards({ last_seq: 1, results: [ver(1, 'Ticket', ['content', 'status_history', 'status_token'])] });
+    expect(ticket.map((c) => c.changed)).toEqual([['content']]);
   });
 
   it("names a module's own event: close before status, comment on a comment's creation", () => {

@@ -39,6 +39,9 @@ export interface Ticket extends Doc {
   estimation?: string;
   checklist?: { done?: number; total?: number };
   status_at?: string;
+  contract_id?: string | null;
+  /** The public status page's secret (shared/servicedocs). */
+  status_token?: string;
   created_at?: string;
   updated_at?: string;
 }

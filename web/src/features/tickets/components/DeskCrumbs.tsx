@@ -4,7 +4,7 @@ import { Crumbs } from '../../../components/Crumbs';
 import './tickets.css';
 import { paths } from '../../../lib/paths';
 
-export type DeskSet = 'tickets' | 'customers' | 'equipment' | 'categories';
+export type DeskSet = 'tickets' | 'customers' | 'equipment' | 'categories' | 'estimates' | 'contracts' | 'maintenances';
 
 /** DeskCrumbs: Dashboard > <set> > current. */
 export function DeskCrumbs({ db, set, current }: { db: string; set: DeskSet; current?: string | undefined }) {

@@ -28,6 +28,7 @@ import { membersQuery, moveTicket, ticketQuery, whatsappLink } from '../api/tick
 import { TRANSITIONS, type Status, type Ticket } from '../api/types';
 import { CategoryChip } from '../components/CategoryChip';
 import { ChecklistPanel } from '../components/ChecklistPanel';
+import { TicketDocuments } from '../components/TicketDocuments';
 import { DeskCrumbs } from '../components/DeskCrumbs';
 import { useShortcuts } from '../components/useShortcuts';
 
@@ -160,6 +161,11 @@ export function Component() {
             details={
               <Flex direction="column" gap="medium">
                 <DetailList rows={rows} loading={q.isPending} />
+                {tk ? (
+                  <Panel title={t('docs.documents')} icon="info" testId="documents-panel">
+                    <TicketDocuments db={db} ticket={tk} />
+                  </Panel>
+                ) : null}
                 {tk ? (
                   <Panel title={t('tickets.checklist')} icon="info" testId="checklist-panel">
                     <ChecklistPanel db={db} ticketId={id} />

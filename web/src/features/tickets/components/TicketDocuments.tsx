@@ -1,0 +1,99 @@
+// A ticket's paper: print the two-copy receipt (and the contract receipt on
+// demand), its public status link with "send by WhatsApp", and its
+// estimates and maintenances with buttons to start one from the ticket.
+
+import { Button, Flex, Text } from '@aws-amplify/ui-react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { AppIcon } from '../../../components/icons';
+import { EnumBadge } from '../../../components/records/EnumBadge';
+import { MoneyText } from '../../../components/records/Money';
+import { AppLink, ButtonLink } from '../../../components/RouterLink';
+import { useAccountConfig } from '../../../lib/account-config';
+import { formatDate } from '../../../lib/format';
+import { paths } from '../../../lib/paths';
+import { customerQuery } from '../api/customers';
+import { currencyOf, ofTicketQuery, pdfUrls, publicUrls, reissueStatusLink, type Estimate, type Maintenance } from '../api/servicedocs';
+import { whatsappLink } from '../api/tickets';
+import type { Ticket } from '../api/types';
+import { PublicLink } from './PublicLink';
+
+export function TicketDocuments({ db, ticket }: { db: string; ticket: Ticket }) {
+  const { t, i18n } = useTranslation();
+  const cfg = useAccountConfig(db);
+  const customer = useQuery({ ...customerQuery(db, ticket.customer_id ?? ''), enabled: !!ticket.customer_id });
+  const estimates = useQuery(ofTicketQuery<Estimate>(db, 'Estimate', ticket._id));
+  const maintenances = useQuery(ofTicketQuery<Maintenance>(db, 'Maintenance', ticket._id));
+  const phones = customer.data?.phones ?? [];
+  const mobile = phones.find((p) => p.main) ?? phones[0];
+  const statusUrl = ticket.status_token ? publicUrls.status(ticket.status_token) : '';
+  const wa = mobile && statusUrl ? whatsappLink(mobile.number, t('docs.statusMessage', { name: customer.data?.name ?? '', number: ticket.number, url: statusUrl })) : null;
+  const onDemand = cfg['contract-receipt'] !== 'always' && !!ticket.contract_id;
+  return (
+    <Flex direction="column" gap="small" data-testid="ticket-documents">
+      <Flex gap="small" wrap="wrap">
+        <a className="amplify-button amplify-button--small" href={pdfUrls.receipt(db, ticket._id, i18n.language)} target="_blank" rel="noopener noreferrer" data-testid="print-receipt">
+          <AppIcon name="file" /> {t('docs.printReceipt')}
+        </a>
+        {onDemand ? (
+          <a className="amplify-button amplify-button--small" href={pdfUrls.contractReceipt(db, ticket._id, i18n.language)} target="_blank" rel="noopener noreferrer" data-testid="print-contract">
+            <AppIcon name="contract" /> {t('docs.printContract')}
+          </a>
+        ) : null}
+        <ButtonLink to={`${paths.create(db, 'estimates')}?ticket=${encodeURIComponent(ticket._id)}`} size="small" data-testid="new-estimate">
+          <AppIcon name="estimate" /> {t('docs.estimates.new')}
+        </ButtonLink>
+        {ticket.status === 'done' ? (
+          <ButtonLink to={`${paths.create(db, 'maintenances')}?ticket=${encodeURIComponent(ticket._id)}`} size="small" data-testid="new-maintenance">
+            <AppIcon name="maintenance" /> {t('docs.maintenances.new')}
+          </ButtonLink>
+        ) : null}
+      </Flex>
+      {statusUrl ? (
+        <>
+          <PublicLink db={db} url={statusUrl} label={t('docs.statusLink')} onReissue={() => reissueStatusLink(db, ticket._id)} testId="status-link" />
+          {wa ? (
+            <a href={wa} target="_blank" rel="noopener noreferrer" className="whatsapp-link" data-testid="send-status-link">
+              <AppIcon name="external" /> {t('docs.sendStatusLink')}
+            </a>
+          ) : (
+            <Button size="small" isDisabled alignSelf="flex-start" title={t('docs.noPhone')} data-testid="send-status-link-disabled">
+              {t('docs.sendStatusLink')}
+            </Button>
+          )}
+          {!wa ? (
+            <Text fontSize="small" variation="tertiary">
+              {t('docs.noPhone')}
+            </Text>
+          ) : null}
+        </>
+      ) : null}
+      {(estimates.data ?? []).length > 0 ? (
+        <Flex direction="column" gap="xxs" data-testid="ticket-estimates">
+          <Text fontSize="small" fontWeight="bold">
+            {t('nav.estimates')}
+          </Text>
+          {(estimates.data ?? []).map((e) => (
+            <Flex key={e._id} gap="xs" alignItems="center">
+              <AppLink to={paths.show(db, 'estimates', e._id)}>#{e.number}</AppLink>
+              <EnumBadge name="estimate_state" value={e.state} />
+              <MoneyText units={e.total} currency={currencyOf(i18n.language)} />
+            </Flex>
+          ))}
+        </Flex>
+      ) : null}
+      {(maintenances.data ?? []).length > 0 ? (
+        <Flex direction="column" gap="xxs">
+          <Text fontSize="small" fontWeight="bold">
+            {t('nav.maintenances')}
+          </Text>
+          {(maintenances.data ?? []).map((m) => (
+            <AppLink key={m._id} to={paths.show(db, 'maintenances', m._id)}>
+              {formatDate(m.date, i18n.language)}
+            </AppLink>
+          ))}
+        </Flex>
+      ) : null}
+    </Flex>
+  );
+}
