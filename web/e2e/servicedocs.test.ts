@@ -23,6 +23,8 @@ let customer: Browser;
 let group = '';
 let ticketId = '';
 let customerId = '';
+let approvalUrl = '';
+let statusUrl = '';
 const shots: string[] = [];
 
 /** pdfText fetches a PDF with the page's session and reads its text with poppler. */
@@ -93,6 +95,7 @@ describe('service documents in a real browser', () => {
   it('opens the status page from the ticket link without a session', async () => {
     const url = (await tid(shop.page, 'status-link-url').textContent()) ?? '';
     expect(url).toMatch(/\/s\/[A-Za-z0-9_-]{27}$/);
+    statusUrl = url;
     const page = customer.page;
     await page.goto(url);
     await tid(page, 'status-page').waitFor();
@@ -136,6 +139,7 @@ describe('service documents in a real browser', () => {
   it('lets the customer approve it by name on the approval page, signed out', async () => {
     const url = (await tid(shop.page, 'approval-link-url').textContent()) ?? '';
     expect(url).toMatch(/\/e\/[A-Za-z0-9_-]{27}$/);
+    approvalUrl = url;
     const page = customer.page;
     await page.goto(url);
     await tid(page, 'estimate-page').waitFor();
@@ -206,5 +210,32 @@ describe('service documents in a real browser', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     shots.push(await shot(page, 'docs-plan-390-light'));
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('gives the admin a calendar address with the maintenance on it', async () => {
+    const page = shop.page;
+    await page.goto(`/account/${group}/admin`);
+    await tid(page, 'calendar-link').click();
+    const url = ((await tid(page, 'calendar-url').textContent()) ?? '').trim();
+    expect(url).toMatch(/\/api\/_public\/calendar\/[A-Za-z0-9_-]{27}\.ics$/);
+    const res = await customer.page.request.get(url);
+    expect(res.status()).toBe(200);
+    const ics = await res.text();
+    expect(ics).toContain('BEGIN:VCALENDAR');
+    expect(ics).toContain('Lenovo NB-42');
+  });
+
+  it('reads on a phone: the status and approval pages at 390 px', async () => {
+    const page = customer.page;
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const [url, ready, name] of [
+      [statusUrl, 'status-page', 'docs-status-390-light'],
+      [approvalUrl, 'estimate-decision', 'docs-approval-390-light'],
+    ] as const) {
+      await page.goto(url);
+      await tid(page, ready).waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      shots.push(await shot(page, name));
+    }
   });
 });

@@ -18,6 +18,7 @@ import { useSession } from '../../../lib/session';
 import { subGroupsQuery } from '../api/sub-groups';
 import { groupedQuery } from '../api/views';
 import { AccountProfileCard } from '../components/AccountProfileCard';
+import { CalendarCard } from '../components/CalendarCard';
 import { ContactsCard } from '../components/ContactsCard';
 import { FeaturesCard } from '../components/FeaturesCard';
 import { PriorityBars } from '../components/PriorityBars';
@@ -72,6 +73,7 @@ export function Component() {
         <ContactsCard db={db} kind="phones" admin={admin} />
         <ContactsCard db={db} kind="addresses" admin={admin} />
         {module === 'ticket' ? <PriorityBars db={db} /> : null}
+        {module === 'ticket' && admin ? <CalendarCard db={db} /> : null}
         {!admin ? (
           <Card variation="outlined">
             <Flex gap="small" alignItems="center">

@@ -69,7 +69,7 @@ export function Component() {
                     <TableRow>
                       <TableCell as="th">{t('docs.itemDescription')}</TableCell>
                       <TableCell as="th">{t('docs.quantity')}</TableCell>
-                      <TableCell as="th">{t('docs.unitValue')}</TableCell>
+                      <TableCell as="th" className="hide-narrow">{t('docs.unitValue')}</TableCell>
                       <TableCell as="th">{t('docs.lineTotal')}</TableCell>
                     </TableRow>
                   </TableHead>
@@ -78,7 +78,7 @@ export function Component() {
                       <TableRow key={i}>
                         <TableCell>{it.description}</TableCell>
                         <TableCell>{it.quantity}</TableCell>
-                        <TableCell>
+                        <TableCell className="hide-narrow">
                           <MoneyText units={it.value} currency={currency} />
                         </TableCell>
                         <TableCell>
@@ -87,9 +87,10 @@ export function Component() {
                       </TableRow>
                     ))}
                     <TableRow>
-                      <TableCell colSpan={3}>
+                      <TableCell colSpan={2}>
                         <strong>{t('docs.total')}</strong>
                       </TableCell>
+                      <TableCell className="hide-narrow" />
                       <TableCell data-testid="public-total">
                         <strong>
                           <MoneyText units={est.total} currency={currency} />
