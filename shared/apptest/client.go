@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -158,6 +159,23 @@ func (r Response) ExpectFields(t testing.TB, field, msg string) map[string]any {
 	}
 	t.Fatalf("fields %v, want %s: %q", fields, field, msg)
 	return nil
+}
+
+// ExpectBulkField fails unless the answer is a _bulk_docs answer of one
+// refused member: CouchDB's per-document error, carrying the field errors a
+// 422 would (field with message msg among them).
+func (r Response) ExpectBulkField(t testing.TB, field, msg string) {
+	t.Helper()
+	var rows []struct {
+		Error  string              `json:"error"`
+		Fields map[string][]string `json:"fields"`
+	}
+	if r.Code != http.StatusCreated || json.Unmarshal(r.Body, &rows) != nil || len(rows) != 1 {
+		t.Fatalf("bulk answer %d %s", r.Code, r.Body)
+	}
+	if rows[0].Error != "unprocessable_entity" || !slices.Contains(rows[0].Fields[field], msg) {
+		t.Fatalf("bulk row %s, want %s: %q", r.Body, field, msg)
+	}
 }
 
 // Do sends a request to the API. A string or []byte body is sent as-is,

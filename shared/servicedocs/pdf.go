@@ -388,26 +388,44 @@ func localeOf(r *http.Request, group string) texts {
 	return textsFor(r.URL.Query().Get("locale"), user, r.Header.Get("Accept-Language"), group)
 }
 
-// ticketReceipt answers GET /api/{db}/_tickets/{id}/receipt.pdf: the
-// two-copy receipt, and the contract receipt after it when the Group's
-// contract-receipt setting is "always" and the ticket has a contract.
-func (m *Module) ticketReceipt(w http.ResponseWriter, r *http.Request) error {
+// ticketSheet loads what a ticket's receipts print, in the request's language.
+func (m *Module) ticketSheet(r *http.Request) (receiptData, texts, error) {
 	ctx := r.Context()
 	db := r.PathValue("db")
 	_, t, err := m.getKlass(ctx, db, r.PathValue("id"), KlassTicket)
 	if err != nil {
-		return err
+		return receiptData{}, texts{}, err
 	}
 	d, err := m.receiptData(ctx, db, t)
 	if err != nil {
+		return d, texts{}, err
+	}
+	return d, localeOf(r, d.shop.Locale), nil
+}
+
+// respondPDF finishes a sheet and answers it.
+func respondPDF(w http.ResponseWriter, s *sheet, name string) error {
+	pdf, err := s.bytes()
+	if err != nil {
 		return err
 	}
-	tr := localeOf(r, d.shop.Locale)
+	writePDF(w, name, pdf)
+	return nil
+}
+
+// ticketReceipt answers GET /api/{db}/_tickets/{id}/receipt.pdf: the
+// two-copy receipt, and the contract receipt after it when the Group's
+// contract-receipt setting is "always" and the ticket has a contract.
+func (m *Module) ticketReceipt(w http.ResponseWriter, r *http.Request) error {
+	d, tr, err := m.ticketSheet(r)
+	if err != nil {
+		return err
+	}
 	s, err := twoCopyReceipt(tr, d)
 	if err != nil {
 		return err
 	}
-	always, err := m.setting(ctx, db, "contract-receipt")
+	always, err := m.setting(r.Context(), r.PathValue("db"), "contract-receipt")
 	if err != nil {
 		return err
 	}
@@ -415,42 +433,25 @@ func (m *Module) ticketReceipt(w http.ResponseWriter, r *http.Request) error {
 		s.pdf.AddPage()
 		contractReceiptPage(s, d)
 	}
-	pdf, err := s.bytes()
-	if err != nil {
-		return err
-	}
-	writePDF(w, fmt.Sprintf("ticket-%v.pdf", t["number"]), pdf)
-	return nil
+	return respondPDF(w, s, fmt.Sprintf("ticket-%v.pdf", d.ticket["number"]))
 }
 
 // contractReceipt answers GET /api/{db}/_tickets/{id}/contract-receipt.pdf
 // (a ticket without a contract has none: 404).
 func (m *Module) contractReceipt(w http.ResponseWriter, r *http.Request) error {
-	ctx := r.Context()
-	db := r.PathValue("db")
-	_, t, err := m.getKlass(ctx, db, r.PathValue("id"), KlassTicket)
-	if err != nil {
-		return err
-	}
-	d, err := m.receiptData(ctx, db, t)
+	d, tr, err := m.ticketSheet(r)
 	if err != nil {
 		return err
 	}
 	if d.contract == nil {
 		return fault.New(fault.NotFound, "This ticket has no contract")
 	}
-	tr := localeOf(r, d.shop.Locale)
-	s, err := newSheet(tr, fmt.Sprintf("%s %v", tr.contract, t["number"]))
+	s, err := newSheet(tr, fmt.Sprintf("%s %v", tr.contract, d.ticket["number"]))
 	if err != nil {
 		return err
 	}
 	contractReceiptPage(s, d)
-	pdf, err := s.bytes()
-	if err != nil {
-		return err
-	}
-	writePDF(w, fmt.Sprintf("contract-%v.pdf", t["number"]), pdf)
-	return nil
+	return respondPDF(w, s, fmt.Sprintf("contract-%v.pdf", d.ticket["number"]))
 }
 
 // estimateReceipt answers GET /api/{db}/_estimates/{id}/receipt.pdf.
@@ -477,10 +478,5 @@ func (m *Module) estimateReceipt(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	pdf, err := s.bytes()
-	if err != nil {
-		return err
-	}
-	writePDF(w, fmt.Sprintf("estimate-%v.pdf", e["number"]), pdf)
-	return nil
+	return respondPDF(w, s, fmt.Sprintf("estimate-%v.pdf", e["number"]))
 }

@@ -2,7 +2,6 @@ package servicedocs_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"image/png"
 	"net/http"
@@ -153,7 +152,7 @@ func TestEstimateRules(t *testing.T) {
 					e.Unchanged(s.db, func() {
 						r := send(body)
 						if name == "bulk" {
-							expectBulkField(t, r, c.field, c.msg)
+							r.ExpectBulkField(t, c.field, c.msg)
 							return
 						}
 						r.ExpectFields(t, c.field, c.msg)
@@ -162,20 +161,6 @@ func TestEstimateRules(t *testing.T) {
 			}
 		}
 	})
-}
-
-func expectBulkField(t *testing.T, r apptest.Response, field, msg string) {
-	t.Helper()
-	var rows []struct {
-		Error  string              `json:"error"`
-		Fields map[string][]string `json:"fields"`
-	}
-	if r.Code != http.StatusCreated || json.Unmarshal(r.Body, &rows) != nil || len(rows) != 1 {
-		t.Fatalf("bulk answer %d %s", r.Code, r.Body)
-	}
-	if rows[0].Error != "unprocessable_entity" || !slices.Contains(rows[0].Fields[field], msg) {
-		t.Fatalf("bulk row %s, want %s: %q", r.Body, field, msg)
-	}
 }
 
 // TestEstimateLifecycle: numbers, totals, the approval page, a decision

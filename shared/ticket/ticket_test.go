@@ -1,7 +1,6 @@
 package ticket_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -115,7 +114,7 @@ func TestTicketRules(t *testing.T) {
 					e.Unchanged(s.db, func() {
 						r := send(body)
 						if name == "bulk" {
-							expectBulkField(t, r, c.field, c.msg)
+							r.ExpectBulkField(t, c.field, c.msg)
 							return
 						}
 						r.ExpectFields(t, c.field, c.msg)
@@ -124,22 +123,6 @@ func TestTicketRules(t *testing.T) {
 			}
 		}
 	})
-}
-
-// expectBulkField checks a _bulk_docs answer of one refused member: the
-// CouchDB per-document error, with the field errors a 422 would carry.
-func expectBulkField(t *testing.T, r apptest.Response, field, msg string) {
-	t.Helper()
-	var rows []struct {
-		Error  string              `json:"error"`
-		Fields map[string][]string `json:"fields"`
-	}
-	if r.Code != http.StatusCreated || json.Unmarshal(r.Body, &rows) != nil || len(rows) != 1 {
-		t.Fatalf("bulk answer %d %s", r.Code, r.Body)
-	}
-	if rows[0].Error != "unprocessable_entity" || !slices.Contains(rows[0].Fields[field], msg) {
-		t.Fatalf("bulk row %s, want %s: %q", r.Body, field, msg)
-	}
 }
 
 // TestTicketDerivedFields: number, title and status time are the server's.

@@ -2,19 +2,19 @@
 // name (and a note); the decision is recorded once, and the page then shows
 // it. No sign-in.
 
-import { Alert, Button, Card, Flex, Heading, Table, TableBody, TableCell, TableHead, TableRow, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
+import { Alert, Button, Card, Flex, Heading, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { EnumBadge } from '../../../components/records/EnumBadge';
-import { MoneyText } from '../../../components/records/Money';
 import { MultilineText } from '../../../components/records/MultilineText';
 import { Page } from '../../../components/Page';
 import { asApiError, clientValidationError, type ApiError } from '../../../lib/errors';
 import { formatDate, formatDateTime } from '../../../lib/format';
-import { currencyOf, decideEstimate, decided, lineTotal, publicEstimateQuery } from '../api/servicedocs';
+import { decideEstimate, decided, publicEstimateQuery } from '../api/servicedocs';
+import { EstimateLines } from '../components/EstimateLines';
 import { PublicError, ShopCard, usePublicLocale } from './PublicStatus';
 
 export function Component() {
@@ -37,7 +37,6 @@ export function Component() {
   });
   const fieldError = useFieldError(error);
   const est = q.data?.estimate;
-  const currency = currencyOf(i18n.language);
   const submit = (decision: 'approve' | 'refuse') => {
     if (!name.trim()) {
       setError(clientValidationError({ name: ["can't be blank"] }));
@@ -63,43 +62,7 @@ export function Component() {
               </Flex>
               <MultilineText text={est.description} />
               {est.valid_until ? <Text fontSize="small">{t('docs.public.validUntil', { date: formatDate(est.valid_until, i18n.language) })}</Text> : null}
-              <div className="table-scroll">
-                <Table size="small" aria-label={t('docs.items')}>
-                  <TableHead>
-                    <TableRow>
-                      <TableCell as="th">{t('docs.itemDescription')}</TableCell>
-                      <TableCell as="th">{t('docs.quantity')}</TableCell>
-                      <TableCell as="th" className="hide-narrow">{t('docs.unitValue')}</TableCell>
-                      <TableCell as="th">{t('docs.lineTotal')}</TableCell>
-                    </TableRow>
-                  </TableHead>
-                  <TableBody>
-                    {(est.items ?? []).map((it, i) => (
-                      <TableRow key={i}>
-                        <TableCell>{it.description}</TableCell>
-                        <TableCell>{it.quantity}</TableCell>
-                        <TableCell className="hide-narrow">
-                          <MoneyText units={it.value} currency={currency} />
-                        </TableCell>
-                        <TableCell>
-                          <MoneyText units={lineTotal(it)} currency={currency} />
-                        </TableCell>
-                      </TableRow>
-                    ))}
-                    <TableRow>
-                      <TableCell colSpan={2}>
-                        <strong>{t('docs.total')}</strong>
-                      </TableCell>
-                      <TableCell className="hide-narrow" />
-                      <TableCell data-testid="public-total">
-                        <strong>
-                          <MoneyText units={est.total} currency={currency} />
-                        </strong>
-                      </TableCell>
-                    </TableRow>
-                  </TableBody>
-                </Table>
-              </div>
+              <EstimateLines items={est.items ?? []} total={est.total} testId="public-lines" totalTestId="public-total" />
               {est.observation ? <MultilineText text={est.observation} /> : null}
             </Flex>
           </Card>
