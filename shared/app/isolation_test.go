@@ -30,6 +30,8 @@ var isolationFixtures = []map[string]any{
 	{"klass": "Estimate", "description": "Bobs secret estimate", "customer_id": "{Customer}",
 		"items": []any{map[string]any{"description": "Bobs secret part", "quantity": 1, "value": 100}}},
 	{"klass": "Maintenance", "date": "2026-01-10", "next_maintenance": "2026-01-20", "equipment_id": "{Equipment}"},
+	{"klass": "Wallet", "name": "Bobs secret wallet", "currency": "BRL", "start_balance": 424242},
+	{"klass": "Income", "description": "Bobs secret income", "value": 1000, "wallet_id": "{Wallet}"},
 }
 
 // extraIsolationRoutes are calls the registry cannot derive (bodies that

@@ -2,6 +2,7 @@ package app
 
 import (
 	"github.com/oficina/oficina/shared/accounts"
+	"github.com/oficina/oficina/shared/finance"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/reader"
 	"github.com/oficina/oficina/shared/servicedocs"
@@ -16,6 +17,7 @@ func Modules(d module.Deps, acc *accounts.Service) []module.Module {
 		acc, // Groups: accept, bookmark, tokens
 		ticket.New(d),
 		servicedocs.New(d),  // estimates, contracts, maintenances, receipts, public pages, calendar
+		finance.New(d),      // organize3: wallets, incomes, expenses, transfers, exchanges, balances
 		reader.New(d),       // exoreader: feeds, items, labels, OPML
 		specfields.Module{}, // SPEC §3 field rules of klasses whose module is still to come
 	}

@@ -28,6 +28,14 @@ type ViewRow struct {
 // (the default) gives one row with key null and the total, and a database
 // with nothing counted gives no rows.
 func CounterView(ddoc, name string, rows func(c stream.Counts) []ViewRow) View {
+	return CountsView(ddoc, name, func(_ context.Context, _ ViewCall, c stream.Counts) ([]ViewRow, error) { return rows(c), nil })
+}
+
+// CountsView is CounterView for rows that need a little more than the
+// counts (the finance balances add each wallet's opening balance and group
+// by its currency): rows may read the db, but only what does not grow with
+// the records (settings, the wallets), never the records themselves.
+func CountsView(ddoc, name string, rows func(ctx context.Context, c ViewCall, counts stream.Counts) ([]ViewRow, error)) View {
 	return View{DDoc: ddoc, Name: name, Serve: func(ctx context.Context, c ViewCall) (any, error) {
 		q, err := parseCounterViewQuery(c.Query)
 		if err != nil {
@@ -37,7 +45,11 @@ func CounterView(ddoc, name string, rows func(c stream.Counts) []ViewRow) View {
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"rows": q.apply(rows(counts))}, nil
+		out, err := rows(ctx, c, counts)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"rows": q.apply(out)}, nil
 	}}
 }
 

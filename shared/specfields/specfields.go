@@ -1,8 +1,8 @@
 // Package specfields holds the SPEC.md §3 field rules of the klasses whose
-// module has not landed yet (finance, wiki; ContractItem records, which
-// the service documents keep inside their Contract), so the
-// record kit's generic screens and every write route refuse a blank name,
-// an unknown enum value, a negative amount, an unknown currency or a
+// module has not landed yet (the finance import's mappings, the wiki;
+// ContractItem records, which the service documents keep inside their
+// Contract), so the record kit's generic screens and every write route
+// refuse a blank name, an unknown enum value, a negative amount or a
 // reference to another Group's record with the same 422 field errors a
 // module gives. A module that takes a klass over removes it from Klasses
 // and declares its own schema.
@@ -26,8 +26,6 @@ func (Module) Register(r *module.Registry) error {
 
 var (
 	zero        = schema.Int64(0)
-	maxMoney    = schema.Int64(1_000_000_000_000_00) // a trillion in cents: beyond any shop's books, inside float64's exact range
-	feeKinds    = []string{"source", "destination"}
 	mapTargets  = []string{"exchange", "income", "outgo", "transfer"}
 	mapFields   = []string{"description", "third_party", "categories"}
 	mapWatches  = []string{"contains", "ends_with", "equals", "starts_with"}
@@ -35,59 +33,8 @@ var (
 	contentType = []string{"text", "html", "markdown"}
 )
 
-func money(name string) schema.Field {
-	return schema.Field{Name: name, Type: schema.Money, Min: zero, MaxValue: maxMoney}
-}
-
-// moneyRecord is what incomes, expenses, transfers and exchanges share.
-func moneyRecord(extra ...schema.Field) []schema.Field {
-	return append([]schema.Field{
-		{Name: "description", Type: schema.String, Required: true},
-		{Name: "posted_at", Type: schema.Date},
-		{Name: "confirmed", Type: schema.Bool, Default: false},
-		{Name: "imported", Type: schema.Bool},
-		{Name: "categories", Type: schema.Tags},
-	}, extra...)
-}
-
 // Klasses are the rules, one per klass (SPEC.md §3 fields, §5 rules).
 var Klasses = []schema.Klass{
-	{Name: "Wallet", Fields: []schema.Field{
-		{Name: "name", Type: schema.String, Required: true, Max: 100},
-		{Name: "label", Type: schema.String, Max: 100},
-		{Name: "active", Type: schema.Bool, Default: true},
-		{Name: "card", Type: schema.Bool, Default: false},
-		{Name: "currency", Type: schema.Currency, Required: true},
-		{Name: "precision", Type: schema.Int, Min: zero, MaxValue: schema.Int64(4), Default: 2},
-		{Name: "start_balance", Type: schema.Money}, // may be negative: an account opened overdrawn
-		money("card_limit"),
-	}},
-	{Name: "Income", Fields: moneyRecord(
-		money("value"),
-		schema.Field{Name: "paid_by", Type: schema.String},
-		schema.Field{Name: "wallet_id", Type: schema.Ref, Ref: "Wallet", Required: true},
-	)},
-	{Name: "Outgo", Fields: moneyRecord(
-		money("value"),
-		schema.Field{Name: "paid_to", Type: schema.String},
-		schema.Field{Name: "wallet_id", Type: schema.Ref, Ref: "Wallet", Required: true},
-	)},
-	{Name: "Transfer", Fields: moneyRecord(
-		money("value"),
-		money("fee"),
-		schema.Field{Name: "fee_kind", Type: schema.Enum, Enum: feeKinds},
-		schema.Field{Name: "source_wallet_id", Type: schema.Ref, Ref: "Wallet", Required: true},
-		schema.Field{Name: "destination_wallet_id", Type: schema.Ref, Ref: "Wallet", Required: true},
-	)},
-	{Name: "Exchange", Fields: moneyRecord(
-		money("value_in"),
-		money("value_out"),
-		money("fee"),
-		schema.Field{Name: "fee_kind", Type: schema.Enum, Enum: feeKinds},
-		schema.Field{Name: "paid_to", Type: schema.String},
-		schema.Field{Name: "source_wallet_id", Type: schema.Ref, Ref: "Wallet", Required: true},
-		schema.Field{Name: "destination_wallet_id", Type: schema.Ref, Ref: "Wallet", Required: true},
-	)},
 	{Name: "Mapping", Fields: []schema.Field{
 		{Name: "description", Type: schema.String, Required: true},
 		{Name: "active", Type: schema.Bool, Default: true},
