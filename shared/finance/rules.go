@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 
+	"golang.org/x/text/currency"
+
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/module"
@@ -153,6 +155,7 @@ type WalletBalance struct {
 	PendingTransactions int64  `json:"pending_transactions"`
 	BalanceAfterPending int64  `json:"balance_after_pending"`
 	AvailableCredit     *int64 `json:"available_credit,omitempty"`
+	Precision           int    `json:"precision"`
 }
 
 // balances computes every wallet's figures from the tallies and the wallets
@@ -173,12 +176,17 @@ func (m *Module) balances(ctx context.Context, st store.Store, db string, counts
 				StartBalance json.Number `json:"start_balance"`
 				Card         bool        `json:"card"`
 				CardLimit    json.Number `json:"card_limit"`
+				Precision    *int        `json:"precision"`
 			}
 			if err := json.Unmarshal(d.Body, &wl); err != nil {
 				return nil, fmt.Errorf("finance: decode wallet %s: %w", d.ID, err)
 			}
 			start, _ := wl.StartBalance.Int64()
-			b := WalletBalance{Currency: wl.Currency, Balance: start + moved[d.ID], PendingTransactions: pending[d.ID]}
+			prec := 2
+			if wl.Precision != nil {
+				prec = *wl.Precision
+			}
+			b := WalletBalance{Currency: wl.Currency, Balance: start + moved[d.ID], PendingTransactions: pending[d.ID], Precision: prec}
 			b.BalanceAfterPending = b.Balance + b.PendingTransactions
 			if wl.Card {
 				limit, _ := wl.CardLimit.Int64()
@@ -213,7 +221,29 @@ func (m *Module) byCurrency(ctx context.Context, c module.ViewCall, counts strea
 	}
 	sums := map[string]int64{}
 	for _, b := range all {
-		sums[b.Currency] += b.Balance
+		sums[b.Currency] += ToStandard(b.Balance, b.Precision, b.Currency)
 	}
 	return module.TallyRows(sums), nil
+}
+
+// ToStandard rescales minor units at a wallet's precision to the
+// currency's ISO 4217 minor units (2 for BRL and USD, 0 for JPY), so wallets
+// of one currency kept at different precisions add up; the SPA divides by
+// the same digits. Rounding is half away from zero.
+func ToStandard(units int64, precision int, code string) int64 {
+	scale := 2
+	if u, err := currency.ParseISO(code); err == nil {
+		scale, _ = currency.Standard.Rounding(u)
+	}
+	for ; precision < scale; precision++ {
+		units *= 10
+	}
+	for ; precision > scale; precision-- {
+		if units < 0 {
+			units = (units - 5) / 10
+		} else {
+			units = (units + 5) / 10
+		}
+	}
+	return units
 }

@@ -108,17 +108,18 @@ describe('timeline (SPEC §7)', () => {
 });
 
 describe('balances (SPEC §2, §7)', () => {
-  it('keeps only currencies above 0', () => {
+  it('keeps only currencies above 0, read from minor units', () => {
     expect(
       positiveBalances({
         rows: [
-          { key: 'BRL', value: 1250.5 },
+          { key: 'BRL', value: 125050 },
           { key: 'USD', value: 0 },
-          { key: ['EUR'], value: -3 },
+          { key: ['EUR'], value: -300 },
           { key: 'JPY', value: { balance: 10 } },
         ],
       }),
     ).toEqual([
+      // Minor units read at each currency's ISO digits.
       { currency: 'BRL', balance: 1250.5 },
       { currency: 'JPY', balance: 10 },
     ]);

@@ -1,6 +1,7 @@
 // The balances panel (SPEC §7): the wallet-balances view by currency,
-// group_level=1 and reduce=true. Until finance builds that view the server
-// answers 404, which reads as "no balances".
+// group_level=1 and reduce=true. The server sums each currency in its ISO
+// 4217 minor units (cents for BRL and USD, none for JPY); an older server
+// without the view answers 404, which reads as "no balances".
 
 import { queryOptions } from '@tanstack/react-query';
 import { api, enc } from '../../../lib/api';
@@ -12,7 +13,16 @@ export interface Balance {
   balance: number;
 }
 
-function amount(v: unknown): number {
+/** minorDigits: the currency's ISO 4217 minor digits (2 when Intl does not know it). */
+export function minorDigits(currency: string): number {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+function units(v: unknown): number {
   if (typeof v === 'number') return v;
   if (v && typeof v === 'object') {
     const o = v as { balance?: unknown; sum?: unknown };
@@ -25,7 +35,10 @@ function amount(v: unknown): number {
 /** positiveBalances keeps only currencies whose balance is above 0 (SPEC §2). */
 export function positiveBalances(res: ViewResponse | undefined): Balance[] {
   return (res?.rows ?? [])
-    .map((r) => ({ currency: String(Array.isArray(r.key) ? r.key[0] : (r.key ?? '')), balance: amount(r.value) }))
+    .map((r) => {
+      const currency = String(Array.isArray(r.key) ? r.key[0] : (r.key ?? ''));
+      return { currency, balance: units(r.value) / 10 ** minorDigits(currency) };
+    })
     .filter((b) => b.currency && b.balance > 0);
 }
 
