@@ -3,9 +3,7 @@ package finance_test
 import (
 	"fmt"
 	"net/http"
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/oficina/oficina/shared/apptest"
 )
@@ -34,25 +32,9 @@ func BenchmarkBalances(b *testing.B) {
 				c.Do("POST", "/api/"+db+"/_bulk_docs", map[string]any{"docs": docs}).Expect(b, http.StatusCreated)
 			}
 			e.Drain()
-			if e.Meter != nil {
-				e.Meter.Reset()
-			}
-			var lat []time.Duration
-			for b.Loop() {
-				t0 := time.Now()
-				r := c.Do("GET", "/api/"+db+"/_design/wallet-balances/_view/by-currency?group_level=1&reduce=true", nil)
-				lat = append(lat, time.Since(t0))
-				if r.Code != http.StatusOK {
-					b.Fatalf("%d %s", r.Code, r.Body)
-				}
-			}
-			slices.Sort(lat)
-			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-			if e.Meter != nil {
-				read, _, calls := e.Meter.Totals()
-				b.ReportMetric(read/float64(len(lat)), "RCU/op")
-				b.ReportMetric(float64(calls)/float64(len(lat)), "calls/op")
-			}
+			e.Measure(b, func() apptest.Response {
+				return c.Do("GET", "/api/"+db+"/_design/wallet-balances/_view/by-currency?group_level=1&reduce=true", nil)
+			})
 		})
 	}
 }

@@ -3,27 +3,10 @@ package servicedocs_test
 import (
 	"fmt"
 	"net/http"
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/oficina/oficina/shared/apptest"
 )
-
-// p50 times fn over the benchmark's loop and reports its median.
-func p50(b *testing.B, fn func() apptest.Response) {
-	var lat []time.Duration
-	for b.Loop() {
-		t0 := time.Now()
-		r := fn()
-		lat = append(lat, time.Since(t0))
-		if r.Code != http.StatusOK {
-			b.Fatalf("%d %.200s", r.Code, r.Body)
-		}
-	}
-	slices.Sort(lat)
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-}
 
 // BenchmarkReceipt times the two-copy receipt through the API (the ticket,
 // customer, equipment and the Group's settings read, the PDF drawn with its
@@ -35,7 +18,7 @@ func BenchmarkReceipt(b *testing.B) {
 	s := newShop(b, e)
 	id := s.bia.Do("POST", "/api/"+s.db, map[string]any{"klass": "Ticket", "content": "Não liga após queda d'água\nTela trincada",
 		"customer_id": s.customer, "equipment_id": s.equipment}).Expect(b, http.StatusCreated)["id"].(string)
-	p50(b, func() apptest.Response {
+	e.Measure(b, func() apptest.Response {
 		return s.bia.Do("GET", "/api/"+s.db+"/_tickets/"+id+"/receipt.pdf?locale=pt-BR", nil)
 	})
 }
@@ -51,7 +34,7 @@ func BenchmarkStatusPage(b *testing.B) {
 	token := e.Doc(s.db, id)["status_token"].(string)
 	anon := e.Anonymous()
 	n := 0
-	p50(b, func() apptest.Response {
+	e.Measure(b, func() apptest.Response {
 		// A new address per call: the page's rate limit is not what is measured.
 		n++
 		anon.IP = fmt.Sprintf("10.%d.%d.%d", n>>16&255, n>>8&255, n&255)

@@ -3,9 +3,7 @@ package ticket_test
 import (
 	"fmt"
 	"net/http"
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/oficina/oficina/shared/apptest"
 )
@@ -43,25 +41,7 @@ func BenchmarkBoard(b *testing.B) {
 			if n := len(got["tickets"].([]any)); n != open+30 || fmt.Sprint(counts["open"]) != fmt.Sprint(open) || fmt.Sprint(counts["done"]) != fmt.Sprint(total-open) {
 				b.Fatalf("board: %d cards, counts %v", n, counts)
 			}
-			if e.Meter != nil {
-				e.Meter.Reset()
-			}
-			var lat []time.Duration
-			for b.Loop() {
-				t0 := time.Now()
-				r := c.Do("GET", "/api/"+db+"/_tickets/board", nil)
-				lat = append(lat, time.Since(t0))
-				if r.Code != http.StatusOK {
-					b.Fatalf("%d %s", r.Code, r.Body)
-				}
-			}
-			slices.Sort(lat)
-			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-			if e.Meter != nil {
-				read, _, calls := e.Meter.Totals()
-				b.ReportMetric(read/float64(len(lat)), "RCU/op")
-				b.ReportMetric(float64(calls)/float64(len(lat)), "calls/op")
-			}
+			e.Measure(b, func() apptest.Response { return c.Do("GET", "/api/"+db+"/_tickets/board", nil) })
 		})
 	}
 }
