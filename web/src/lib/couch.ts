@@ -81,3 +81,12 @@ export const deleteDoc = (db: string, id: string, rev: string) =>
   api.del<WriteResult>(`${enc(db)}/${enc(id)}`, { rev });
 
 export const dbInfo = (db: string) => api.get<DbInfo>(enc(db));
+
+/** saveDoc writes a record of klass: PUT when it has an id (an edit), else POST (the server makes the id). */
+export function saveDoc(db: string, klass: string, doc: Record<string, unknown> & { _id?: string }): Promise<WriteResult> {
+  const body = { ...doc, klass } as NewDoc;
+  return body._id ? putDoc(db, body as NewDoc & { _id: string }) : postDoc(db, body);
+}
+
+/** escapeRegex makes text a literal inside a Mango $regex. */
+export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -7,11 +7,9 @@ import { Autocomplete, Button, Flex, Text, type ComboBoxOption } from '@aws-ampl
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { find, getDoc, type Doc } from '../../lib/couch';
+import { escapeRegex, find, getDoc, type Doc } from '../../lib/couch';
 import { recordPath } from '../../lib/paths';
 import { AppLink } from '../RouterLink';
-
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** labelOf reads the label field of a record, falling back to other names. */
 export function labelOf(doc: Doc | undefined, field: string): string {

@@ -2,7 +2,7 @@
 // lists, the category list for pickers and filters, and saving.
 
 import { queryOptions } from '@tanstack/react-query';
-import { find, getDoc, postDoc, putDoc, type NewDoc, type WriteResult } from '../../../lib/couch';
+import { find, getDoc, saveDoc, type WriteResult } from '../../../lib/couch';
 import type { Category, Customer, Equipment } from './types';
 
 export const customerQuery = (db: string, id: string) =>
@@ -30,6 +30,5 @@ export const categoriesQuery = (db: string) =>
   });
 
 export function saveRecord(db: string, klass: string, doc: Record<string, unknown> & { _id?: string }): Promise<WriteResult> {
-  const body = { ...doc, klass } as NewDoc;
-  return body._id ? putDoc(db, body as NewDoc & { _id: string }) : postDoc(db, body);
+  return saveDoc(db, klass, doc);
 }

@@ -5,8 +5,7 @@
 
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, enc, parseError } from '../../../lib/api';
-import { find, getDoc, type Doc } from '../../../lib/couch';
-import { escapeRegex } from './tickets';
+import { escapeRegex, find, getDoc, type Doc } from '../../../lib/couch';
 
 export const ESTIMATE_STATES = ['draft', 'sent', 'approved', 'refused'] as const;
 export type EstimateState = (typeof ESTIMATE_STATES)[number];

@@ -4,10 +4,8 @@
 
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, enc } from '../../../lib/api';
-import { find, getDoc, postDoc, putDoc, type WriteResult } from '../../../lib/couch';
+import { escapeRegex, find, getDoc, postDoc, putDoc, type WriteResult } from '../../../lib/couch';
 import type { Checklist, Customer, Ticket } from './types';
-
-export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export interface TicketFilters {
   status?: string | undefined;

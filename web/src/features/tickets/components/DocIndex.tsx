@@ -22,7 +22,7 @@ import { asApiError } from '../../../lib/errors';
 import { paths } from '../../../lib/paths';
 import { docListQuery, type DocListInput } from '../api/servicedocs';
 import { DeskCrumbs } from './DeskCrumbs';
-import { useShortcuts } from './useShortcuts';
+import { useShortcuts } from '../../../components/records/useShortcuts';
 
 export interface DocFilter {
   /** The field filtered on and the URL parameter. */

@@ -30,7 +30,7 @@ import { CategoryChip } from '../components/CategoryChip';
 import { ChecklistPanel } from '../components/ChecklistPanel';
 import { TicketDocuments } from '../components/TicketDocuments';
 import { DeskCrumbs } from '../components/DeskCrumbs';
-import { useShortcuts } from '../components/useShortcuts';
+import { useShortcuts } from '../../../components/records/useShortcuts';
 
 function CustomerCard({ db, id, ticket }: { db: string; id: string; ticket: Ticket }) {
   const { t } = useTranslation();

@@ -29,7 +29,7 @@ import type { Ticket } from '../api/types';
 import { CategoryChip } from '../components/CategoryChip';
 import { DeskCrumbs } from '../components/DeskCrumbs';
 import { TicketFilters, useTicketFilters } from '../components/TicketFilters';
-import { useShortcuts } from '../components/useShortcuts';
+import { useShortcuts } from '../../../components/records/useShortcuts';
 
 const ORDER = ['number', 'created_at', 'updated_at', 'status_at', 'priority', 'title'];
 const DEFAULTS = { orderBy: 'number', direction: 'desc' as const };

@@ -1,5 +1,5 @@
-// Single-key shortcuts of a screen ("n" new, "b" board…), ignored while
-// typing in a field or with a modifier held.
+// Single-key shortcuts of a screen ("n" new, "e" edit, "b" board…), ignored
+// while typing in a field, with a modifier held or while a dialog is open.
 
 import { useEffect, useRef } from 'react';
 

@@ -1,0 +1,119 @@
+// The frame of a module's show screen: the actions (the module's own, then
+// edit on "e" unless the record is frozen, then delete), not-found and error
+// states, the details beside the comments and history panels, and the
+// delete confirmation.
+
+import { Button, Flex } from '@aws-amplify/ui-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { deleteDoc, type Doc } from '../../lib/couch';
+import { asApiError } from '../../lib/errors';
+import { EmptyState } from '../EmptyState';
+import { ErrorAlert } from '../ErrorAlert';
+import { AppIcon } from '../icons';
+import { Page } from '../Page';
+import { ButtonLink } from '../RouterLink';
+import { CommentsPanel } from './CommentsPanel';
+import { ConfirmDelete } from './ConfirmDelete';
+import { HistoryList } from './HistoryList';
+import { RecordShow } from './RecordShow';
+import { useShortcuts } from './useShortcuts';
+
+export function ShowFrame({
+  scope,
+  itemType,
+  title,
+  breadcrumbs,
+  doc,
+  error,
+  editTo,
+  afterDelete,
+  deleteBlocked,
+  actions,
+  top,
+  details,
+  width,
+}: {
+  /** The module's query-key root, refreshed after a delete. */
+  scope: string;
+  itemType: string;
+  title: string;
+  breadcrumbs?: ReactNode;
+  doc: Doc | undefined;
+  error: unknown;
+  /** Where edit goes; null when the record cannot be edited. */
+  editTo: string | null;
+  /** Where to go once deleted. */
+  afterDelete: string;
+  /** Why the record cannot be deleted (the button is disabled and says so). */
+  deleteBlocked?: string | undefined;
+  /** Actions before edit and delete. */
+  actions?: ReactNode;
+  /** What goes above the details (state moves, notices). */
+  top?: ReactNode;
+  details: ReactNode;
+  width?: 'narrow' | 'medium' | 'wide';
+}) {
+  const { t } = useTranslation();
+  const { account_id: db = '', record_id: id = '' } = useParams();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const del = useMutation({
+    mutationFn: () => deleteDoc(db, id, String(doc?._rev ?? '')),
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: [scope, db] });
+      navigate(afterDelete);
+    },
+    onSettled: () => setConfirming(false),
+  });
+  useShortcuts({ e: () => editTo && navigate(editTo) });
+  const notFound = !!error && asApiError(error).status === 404;
+  return (
+    <Page
+      title={title}
+      width={width}
+      breadcrumbs={breadcrumbs}
+      actions={
+        doc ? (
+          <>
+            {actions}
+            {editTo ? (
+              <ButtonLink to={editTo} size="small" data-testid="edit-record" aria-keyshortcuts="e">
+                <AppIcon name="edit" /> {t('records.edit')}
+              </ButtonLink>
+            ) : null}
+            <Button
+              size="small"
+              variation="destructive"
+              onClick={() => setConfirming(true)}
+              isDisabled={!!deleteBlocked}
+              title={deleteBlocked}
+              data-testid="delete-record"
+            >
+              <AppIcon name="trash" /> {t('records.delete')}
+            </Button>
+          </>
+        ) : null
+      }
+    >
+      {notFound ? (
+        <EmptyState icon="search" title={t('records.notFoundTitle')} message={t('records.notFoundMessage')} testId="record-not-found" />
+      ) : (
+        <Flex direction="column" gap="medium">
+          {error ? <ErrorAlert error={asApiError(error)} /> : null}
+          <ErrorAlert error={del.error ? asApiError(del.error) : null} onDismiss={() => del.reset()} />
+          {top}
+          <RecordShow
+            details={details}
+            comments={doc ? <CommentsPanel db={db} itemId={id} itemType={itemType} /> : null}
+            history={doc ? <HistoryList db={db} itemId={id} /> : null}
+          />
+        </Flex>
+      )}
+      <ConfirmDelete open={confirming} onCancel={() => setConfirming(false)} onConfirm={() => del.mutate()} busy={del.isPending} what={title} />
+    </Page>
+  );
+}
