@@ -54,7 +54,21 @@ export function formatMoney(value: number, locale: string, opts: MoneyOptions = 
       .map((p) => (p.type === 'currency' && currency === 'USD' && p.value === '$' ? 'US$' : p.value))
       .join('');
   } catch {
-    return `${currency} ${formatNumber(value, locale, precision)}`;
+    return `${currency} ${plainNumber(value, locale, precision)}`;
+  }
+}
+
+/**
+ * plainNumber is the number part of the money fallback: the locale's
+ * grouping and decimals when Intl can format numbers, else digits with the
+ * locale's decimal separator (pt-BR ",", en ".") and no grouping.
+ */
+export function plainNumber(value: number, locale: string, precision: number): string {
+  try {
+    return formatNumber(value, locale, precision);
+  } catch {
+    const fixed = value.toFixed(precision);
+    return locale === 'pt-BR' ? fixed.replace('.', ',') : fixed;
   }
 }
 

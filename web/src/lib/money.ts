@@ -70,3 +70,41 @@ export function parseAmount(text: string, locale: string, precision?: number | n
   if (!Number.isSafeInteger(units)) return Number.NaN;
   return negative ? -units : units;
 }
+
+/** minorDigits: a currency's ISO 4217 minor digits (2 for BRL and USD, 0 for JPY; 2 when Intl does not know it). */
+export function minorDigits(currency: string | null | undefined): number {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency: (currency || 'USD').toUpperCase() }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+/**
+ * rescaleUnits moves units from one precision to another (a wallet changed
+ * in a form): 1250 at 2 is 12500 at 3 and 125 at 1; NaN when the amount has
+ * more decimals than the new precision allows (12.55 at 1), null stays null.
+ */
+export function rescaleUnits(units: number | null, from: number, to: number): number | null {
+  if (units === null || Number.isNaN(units) || from === to) return units;
+  if (to > from) {
+    const n = units * 10 ** (to - from);
+    return Number.isSafeInteger(n) ? n : Number.NaN;
+  }
+  const d = 10 ** (from - to);
+  return units % d === 0 ? units / d : Number.NaN;
+}
+
+/**
+ * toStandardUnits mirrors the server's finance.ToStandard: units at a
+ * wallet's precision in the currency's ISO minor units, half away from
+ * zero, so wallets of one currency at different precisions add up.
+ */
+export function toStandardUnits(units: number, precision: number, currency: string): number {
+  const scale = minorDigits(currency);
+  let u = units;
+  let p = validPrecision(precision);
+  for (; p < scale; p++) u *= 10;
+  for (; p > scale; p--) u = u < 0 ? -Math.round(-u / 10) : Math.round(u / 10);
+  return u;
+}
