@@ -32,6 +32,8 @@ var isolationFixtures = []map[string]any{
 	{"klass": "Maintenance", "date": "2026-01-10", "next_maintenance": "2026-01-20", "equipment_id": "{Equipment}"},
 	{"klass": "Wallet", "name": "Bobs secret wallet", "currency": "BRL", "start_balance": 424242},
 	{"klass": "Income", "description": "Bobs secret income", "value": 1000, "wallet_id": "{Wallet}"},
+	{"klass": "Mapping", "description": "Bobs secret mapping", "target": "income", "field_to_watch": "description", "kind_of_watch": "contains",
+		"text_to_match": "secret", "kind_of_change": "append", "field_to_change": "description", "text_to_change": "Bobs secret text"},
 }
 
 // extraIsolationRoutes are calls the registry cannot derive (bodies that
@@ -47,6 +49,9 @@ var extraIsolationRoutes = []struct{ method, path string }{
 	{"GET", "/api/{B}/_maintenances/plan?days=366"},
 	{"GET", "/api/{B}/_tickets/{Ticket}/receipt.pdf?locale=pt-BR"},
 	{"GET", "/api/{B}/_estimates/{Estimate}/receipt.pdf?locale=en"},
+	// The finance import with B's wallet, and its detection reset.
+	{"POST", "/api/{B}/_finance/import/check?wallet_id={Wallet}&detect=true"},
+	{"POST", "/api/{B}/_finance/import?wallet_id={Wallet}&keep=1"},
 }
 
 var wildcardRE = regexp.MustCompile(`\{([a-zA-Z_]+)\}`)

@@ -61,6 +61,9 @@ func moneyRecord(extra ...schema.Field) []schema.Field {
 		{Name: "confirmed", Type: schema.Bool, Default: false},
 		{Name: "imported", Type: schema.Bool, Default: false},
 		{Name: "categories", Type: schema.Tags},
+		// Where an imported record came from (the file's hash and line).
+		{Name: "import_file", Type: schema.String, Max: 64},
+		{Name: "import_line", Type: schema.Int, Min: zero},
 		// The wallet's currency, kept by the server for the views.
 		{Name: "currency", Type: schema.String, ReadOnly: true},
 	}, extra...)
@@ -103,6 +106,19 @@ var schemas = []schema.Klass{
 		schema.Field{Name: "source_wallet_id", Type: schema.Ref, Ref: KlassWallet, Required: true},
 		schema.Field{Name: "destination_wallet_id", Type: schema.Ref, Ref: KlassWallet, Required: true},
 	)},
+	mappingSchema,
+	{Name: KlassCSV, Fields: []schema.Field{
+		{Name: "wallet", Type: schema.Ref, Ref: KlassWallet, Required: true},
+		{Name: "encoding", Type: schema.Enum, Enum: []string{EncUTF8, EncWin1252}},
+		{Name: "decimal", Type: schema.Enum, Enum: []string{",", "."}},
+		{Name: "date_format", Type: schema.String, Max: 20},
+		{Name: "most_items_are", Type: schema.Enum, Enum: []string{MostIncome, MostOutgo}},
+		{Name: "first_line_is_header", Type: schema.Bool},
+		{Name: "ignore_line_one", Type: schema.Bool},
+		{Name: "skip", Type: schema.Int, Min: zero, MaxValue: schema.Int64(100)},
+		{Name: "columns", Type: schema.Object},
+		{Name: "headers", Type: schema.List},
+	}},
 }
 
 // Module is finance on the module seam.
@@ -121,10 +137,19 @@ func (m *Module) Name() string { return "finance" }
 //	PUT /api/{db}/_design/money/_update/{confirm|unconfirm|import|unimport}/{id}  → 200 {ok,id,rev}
 //	GET /api/{db}/_design/wallet-balances/_view/by-currency?group_level=1          → rows {key: currency, value: minor units}
 //	GET /api/{db}/_design/wallet-balances/_view/by-wallet?group_level=1            → rows {key: wallet id, value: {balance,…}}
+//	POST /api/{db}/_finance/import/check?wallet_id=…&<options>  (body: the file)    → 200 CheckResult
+//	POST /api/{db}/_finance/import?wallet_id=…&<options>[&keep=lines] (the file)    → 200 ImportResult
+//	POST /api/{db}/_finance/mappings/preview {mapping, limit}                       → 200 {rows:[{…,matched,before,after}]}
 func (m *Module) Register(r *module.Registry) error {
 	for _, k := range schemas {
 		r.Schema(k)
 	}
+	r.NotRecords(KlassCSV)
+	r.SortKey(KlassIncome, moneySortKey)
+	r.SortKey(KlassOutgo, moneySortKey)
+	r.Route(module.Route{Pattern: "POST /api/{db}/_finance/import/check", Access: module.AccessRead, MaxBody: MaxImportBytes, Handle: m.checkImport})
+	r.Route(module.Route{Pattern: "POST /api/{db}/_finance/import", Access: module.AccessWrite, MaxBody: MaxImportBytes, Handle: m.runImport})
+	r.Route(module.Route{Pattern: "POST /api/{db}/_finance/mappings/preview", Access: module.AccessRead, Handle: m.previewMapping})
 	for _, k := range MoneyKlasses {
 		r.Rule(k, m.moneyRule)
 		r.Events(k, stateEvents)

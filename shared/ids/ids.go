@@ -20,6 +20,9 @@ var klassByPrefix = map[string]string{
 	"usr": "User", "ver": "DocumentChange", "wbl": "WalletBalance", "wll": "Wallet",
 	// Counter documents are written by the change stream (SPEC.md §3 Counter).
 	"cnr": "Counter",
+	// A wallet's CSV import profile (SPEC.md §3 "CSV import"; the table names
+	// no prefix for it).
+	"csv": "CSV",
 }
 
 // New returns a fresh id with prefix: "<prefix>-" + 32 random hex digits.

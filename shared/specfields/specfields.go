@@ -1,5 +1,5 @@
 // Package specfields holds the SPEC.md §3 field rules of the klasses whose
-// module has not landed yet (the finance import's mappings, the wiki;
+// module has not landed yet (the wiki;
 // ContractItem records, which the service documents keep inside their
 // Contract), so the record kit's generic screens and every write route
 // refuse a blank name, an unknown enum value, a negative amount or a
@@ -26,28 +26,11 @@ func (Module) Register(r *module.Registry) error {
 
 var (
 	zero        = schema.Int64(0)
-	mapTargets  = []string{"exchange", "income", "outgo", "transfer"}
-	mapFields   = []string{"description", "third_party", "categories"}
-	mapWatches  = []string{"contains", "ends_with", "equals", "starts_with"}
-	mapChanges  = []string{"replace", "append", "prepend"}
 	contentType = []string{"text", "html", "markdown"}
 )
 
 // Klasses are the rules, one per klass (SPEC.md §3 fields, §5 rules).
 var Klasses = []schema.Klass{
-	{Name: "Mapping", Fields: []schema.Field{
-		{Name: "description", Type: schema.String, Required: true},
-		{Name: "active", Type: schema.Bool, Default: true},
-		{Name: "order", Type: schema.Int, Min: zero},
-		{Name: "number", Type: schema.Int, Min: zero},
-		{Name: "target", Type: schema.Enum, Enum: mapTargets, Required: true},
-		{Name: "field_to_watch", Type: schema.Enum, Enum: mapFields, Required: true},
-		{Name: "kind_of_watch", Type: schema.Enum, Enum: mapWatches, Required: true},
-		{Name: "text_to_match", Type: schema.String, Required: true},
-		{Name: "kind_of_change", Type: schema.Enum, Enum: mapChanges, Required: true},
-		{Name: "field_to_change", Type: schema.Enum, Enum: mapFields, Required: true},
-		{Name: "text_to_change", Type: schema.String},
-	}},
 	{Name: "Handbook", Fields: []schema.Field{
 		{Name: "title", Type: schema.String, Required: true},
 		{Name: "content", Type: schema.Text},

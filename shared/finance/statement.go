@@ -1,0 +1,811 @@
+package finance
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/oficina/oficina/shared/fault"
+)
+
+// A bank statement is read in two steps: Detect looks at the first 64 KB
+// and proposes Options (encoding, delimiter, preamble, header, columns,
+// decimal mark, date format); a statementReader then streams every row of
+// the whole file with those Options, one Row at a time, so memory holds the
+// rows in flight, never the file.
+
+// Messages of the import (the catalogue's where it has one, SPEC.md §5, §8).
+const (
+	MsgDateFormat     = "The date column or format is wrong"
+	MsgHeaders        = "At least 3 column headers must be matched"
+	MsgBinary         = "This is not a CSV file or an OFX statement: it holds binary data"
+	MsgNotUTF8        = "the text is not UTF-8; choose ISO-8859-1 (Windows-1252) as the encoding"
+	MsgUnclosedQuote  = "a quoted field is not closed"
+	MsgBareQuote      = `a quote (") appears inside a field that is not quoted`
+	MsgEmptyStatement = "The file holds no rows to import"
+)
+
+// Columns are 0-based column indexes; -1 is "not in this file".
+type Columns struct {
+	Date        int `json:"date"`
+	Description int `json:"description"`
+	Value       int `json:"value"`
+	Debit       int `json:"debit"`
+	Credit      int `json:"credit"`
+	ThirdParty  int `json:"third_party"`
+	Categories  int `json:"categories"`
+}
+
+func noColumns() Columns { return Columns{-1, -1, -1, -1, -1, -1, -1} }
+
+// matched counts the columns that are set.
+func (c Columns) matched() int {
+	n := 0
+	for _, v := range []int{c.Date, c.Description, c.Value, c.Debit, c.Credit, c.ThirdParty, c.Categories} {
+		if v >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+func (c Columns) max() int {
+	return max(c.Date, c.Description, c.Value, c.Debit, c.Credit, c.ThirdParty, c.Categories)
+}
+
+// Options say how to read a statement; the import profile of a wallet keeps
+// them (klass CSV) for the next month's file.
+type Options struct {
+	Format     string  `json:"format"`   // csv | ofx
+	Encoding   string  `json:"encoding"` // utf-8 | windows-1252
+	Delimiter  string  `json:"delimiter"`
+	Decimal    string  `json:"decimal"` // "," or "."
+	DateFormat string  `json:"date_format"`
+	Header     bool    `json:"first_line_is_header"`
+	Skip       int     `json:"skip"` // preamble lines before the header or the first row
+	MostItems  string  `json:"most_items_are"`
+	Columns    Columns `json:"columns"`
+}
+
+// Encodings and most_items_are values.
+const (
+	EncUTF8    = "utf-8"
+	EncWin1252 = "windows-1252"
+	MostIncome = "income"
+	MostOutgo  = "outgo"
+)
+
+// DateFormats are the date formats a statement may use, as the picker shows
+// them, with their Go layouts.
+var DateFormats = []struct{ Name, Layout string }{
+	{"YYYY-MM-DD", "2006-01-02"},
+	{"DD/MM/YYYY", "02/01/2006"},
+	{"MM/DD/YYYY", "01/02/2006"},
+	{"DD.MM.YYYY", "02.01.2006"},
+	{"DD-MM-YYYY", "02-01-2006"},
+	{"MM-DD-YYYY", "01-02-2006"},
+	{"YYYY/MM/DD", "2006/01/02"},
+	{"DD/MM/YY", "02/01/06"},
+	{"MM/DD/YY", "01/02/06"},
+	{"YYYYMMDD", "20060102"},
+}
+
+func dateLayout(name string) string {
+	for _, f := range DateFormats {
+		if f.Name == name {
+			return f.Layout
+		}
+	}
+	return ""
+}
+
+// parseDate reads a date cell in layout; a time after the date ("2026-01-03
+// 10:22", "2026-01-03T10:22:00Z") is ignored.
+func parseDate(cell, layout string) (string, bool) {
+	cell = strings.TrimSpace(cell)
+	if i := strings.IndexAny(cell, " T"); i >= 8 {
+		cell = cell[:i]
+	}
+	if len(cell) != len(layout) {
+		return "", false
+	}
+	t, err := time.Parse(layout, cell)
+	if err != nil {
+		return "", false
+	}
+	return t.Format("2006-01-02"), true
+}
+
+// sampleSize is how much of a file Detect reads.
+const sampleSize = 64 << 10
+
+// Detect proposes how to read a statement from its first bytes. It fails
+// only on content that is no statement at all (binary data); anything it
+// cannot tell is left for the reader to report with its line.
+func Detect(sample []byte) (Options, error) {
+	o := Options{Format: "csv", Encoding: EncUTF8, MostItems: MostIncome, Columns: noColumns()}
+	if isBinary(sample) {
+		return o, fault.New(fault.Unprocessable, MsgBinary)
+	}
+	trimmed := bytes.TrimSpace(bytes.TrimPrefix(sample, bom))
+	head := strings.ToUpper(string(trimmed[:min(len(trimmed), 1024)]))
+	if strings.HasPrefix(head, "OFXHEADER") || strings.Contains(head, "<OFX>") {
+		o.Format = "ofx"
+		return o, nil
+	}
+	if !validUTF8Prefix(sample) {
+		o.Encoding = EncWin1252
+	}
+	lines := sampleLines(sample, o.Encoding, len(sample) == sampleSize)
+	o.Delimiter, o.Skip = detectDelimiter(lines)
+	if o.Skip >= len(lines) {
+		return o, nil
+	}
+	rows := [][]string{}
+	for _, l := range lines[o.Skip:] {
+		if cells, err := splitLine(l, o.Delimiter); err == nil {
+			rows = append(rows, cells)
+		}
+	}
+	if len(rows) == 0 {
+		return o, nil
+	}
+	o.Header = looksLikeHeader(rows[0])
+	data := rows
+	if o.Header {
+		o.Columns = matchHeaders(rows[0])
+		data = rows[1:]
+	}
+	if o.Columns.matched() < 3 {
+		guessColumns(&o.Columns, data)
+	}
+	o.Decimal = detectDecimal(data, o.Columns, o.Delimiter)
+	o.DateFormat = detectDateFormat(data, o.Columns.Date, o.Decimal == ",")
+	return o, nil
+}
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// isBinary: a NUL byte, or more than 1% control characters, is no text.
+func isBinary(b []byte) bool {
+	if bytes.IndexByte(b, 0) >= 0 {
+		return true
+	}
+	ctl := 0
+	for _, c := range b {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' {
+			ctl++
+		}
+	}
+	return ctl*100 > len(b)
+}
+
+// validUTF8Prefix allows a rune cut at the end of the sample.
+func validUTF8Prefix(b []byte) bool {
+	for i := 0; i < 3 && len(b) > 0 && !utf8.Valid(b); i++ {
+		b = b[:len(b)-1]
+	}
+	return utf8.Valid(b)
+}
+
+// sampleLines decodes the sample's first lines (dropping a cut last line).
+func sampleLines(sample []byte, enc string, cut bool) []string {
+	text := string(bytes.TrimPrefix(sample, bom))
+	if enc == EncWin1252 {
+		d, _ := charmap.Windows1252.NewDecoder().Bytes(sample)
+		text = string(d)
+	}
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	if cut && len(lines) > 1 {
+		lines = lines[:len(lines)-1]
+	}
+	out := lines[:0]
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+		if len(out) == 40 {
+			break
+		}
+	}
+	return out
+}
+
+// countOutsideQuotes counts the delimiter outside quoted parts of a line.
+func countOutsideQuotes(line string, d rune) int {
+	n, quoted := 0, false
+	for _, c := range line {
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case c == d && !quoted:
+			n++
+		}
+	}
+	return n
+}
+
+// detectDelimiter picks the delimiter whose count is the same on most lines
+// (a bank's preamble lines before the table have fewer) and the preamble:
+// the lines before the first that has that count.
+func detectDelimiter(lines []string) (string, int) {
+	best, bestScore, bestMode := ",", -1, 0
+	for _, d := range []rune{';', '\t', ','} {
+		freq := map[int]int{}
+		for _, l := range lines {
+			if n := countOutsideQuotes(l, d); n > 0 {
+				freq[n]++
+			}
+		}
+		mode, score := 0, 0
+		for n, f := range freq {
+			if f > score || f == score && n > mode {
+				mode, score = n, f
+			}
+		}
+		if score > bestScore {
+			best, bestScore, bestMode = string(d), score, mode
+		}
+	}
+	skip := 0
+	for skip < len(lines) && countOutsideQuotes(lines[skip], []rune(best)[0]) != bestMode {
+		skip++
+	}
+	if skip == len(lines) {
+		skip = 0
+	}
+	return best, skip
+}
+
+func splitLine(line, delim string) ([]string, error) {
+	r := csv.NewReader(strings.NewReader(line))
+	r.Comma = []rune(delim)[0]
+	r.FieldsPerRecord = -1
+	return r.Read()
+}
+
+// looksLikeHeader: no cell of the first row is a date or an amount.
+func looksLikeHeader(cells []string) bool {
+	for _, c := range cells {
+		c = strings.TrimSpace(c)
+		if c == "" {
+			continue
+		}
+		if _, ok := anyDate(c); ok {
+			return false
+		}
+		if _, err := parseAmount(c, ".", 4); err == nil {
+			return false
+		}
+		if _, err := parseAmount(c, ",", 4); err == nil {
+			return false
+		}
+	}
+	return true
+}
+
+func anyDate(cell string) (string, bool) {
+	for _, f := range DateFormats {
+		if d, ok := parseDate(cell, f.Layout); ok {
+			return d, true
+		}
+	}
+	return "", false
+}
+
+// Header names banks use, in English and Portuguese, without accents,
+// lower case, one word each where a word is enough.
+var headerWords = []struct {
+	field string
+	words []string
+}{
+	{"date", []string{"date", "data", "dt", "posted", "posting", "booking"}},
+	{"debit", []string{"debit", "debito", "debitos", "saida", "saidas", "withdrawal", "withdrawals", "outflow"}},
+	{"credit", []string{"credit", "credito", "creditos", "entrada", "entradas", "deposit", "deposits", "inflow"}},
+	{"value", []string{"value", "valor", "amount", "montante", "quantia", "total", "importe"}},
+	{"description", []string{"description", "descricao", "historico", "lancamento", "memo", "details", "detalhes", "narrative", "transaction", "transacao"}},
+	{"third_party", []string{"payee", "favorecido", "beneficiario", "pagador", "counterparty", "merchant", "estabelecimento", "name", "nome"}},
+	{"categories", []string{"category", "categories", "categoria", "categorias", "tags"}},
+}
+
+// headerKey lower-cases a header, strips accents and punctuation.
+func headerKey(s string) []string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(strings.ToLower(s)) {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	return strings.Fields(b.String())
+}
+
+// matchHeaders finds each field's column by the header's words: the first
+// column naming it, a column taken once, fields tried in headerWords' order
+// (so "Valor débito" is the debit, "Data lançamento" the date).
+func matchHeaders(cells []string) Columns {
+	c := noColumns()
+	taken := map[int]bool{}
+	for _, hw := range headerWords {
+		for i, cell := range cells {
+			if taken[i] {
+				continue
+			}
+			words := headerKey(cell)
+			if !hasAny(words, hw.words) {
+				continue
+			}
+			*c.field(hw.field) = i
+			taken[i] = true
+			break
+		}
+	}
+	if c.Value >= 0 && (c.Debit >= 0 || c.Credit >= 0) {
+		c.Value = -1 // separate columns win over a "balance"-like value
+	}
+	return c
+}
+
+func hasAny(words, want []string) bool {
+	for _, w := range words {
+		for _, x := range want {
+			if w == x {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (c *Columns) field(name string) *int {
+	switch name {
+	case "date":
+		return &c.Date
+	case "description":
+		return &c.Description
+	case "value":
+		return &c.Value
+	case "debit":
+		return &c.Debit
+	case "credit":
+		return &c.Credit
+	case "third_party":
+		return &c.ThirdParty
+	}
+	return &c.Categories
+}
+
+// guessColumns fills a header-less file's columns from their content: the
+// first column of dates, the last column of amounts, the longest text.
+func guessColumns(c *Columns, rows [][]string) {
+	if len(rows) == 0 {
+		return
+	}
+	width := len(rows[0])
+	all := func(i int, ok func(string) bool) bool {
+		seen := false
+		for _, r := range rows {
+			if i >= len(r) || strings.TrimSpace(r[i]) == "" {
+				continue
+			}
+			if !ok(r[i]) {
+				return false
+			}
+			seen = true
+		}
+		return seen
+	}
+	isAmount := func(s string) bool {
+		_, e1 := parseAmount(s, ".", 4)
+		_, e2 := parseAmount(s, ",", 4)
+		return e1 == nil || e2 == nil
+	}
+	isDate := func(s string) bool { _, ok := anyDate(s); return ok }
+	for i := range width {
+		if c.Date < 0 && all(i, isDate) {
+			c.Date = i
+		}
+	}
+	for i := width - 1; i >= 0; i-- {
+		if i != c.Date && c.Value < 0 && c.Debit < 0 && all(i, isAmount) {
+			c.Value = i
+		}
+	}
+	longest := 0
+	for i := range width {
+		if i == c.Date || i == c.Value || c.Description >= 0 {
+			continue
+		}
+		n := 0
+		for _, r := range rows {
+			if i < len(r) {
+				n += len(r[i])
+			}
+		}
+		if n > longest {
+			longest, c.Description = n, i
+		}
+	}
+}
+
+// detectDecimal votes on the amounts' decimal mark: the last separator
+// followed by one, two or four digits is the decimal one; a file separated
+// by semicolons leans to the comma (Brazil, most of Europe).
+func detectDecimal(rows [][]string, c Columns, delim string) string {
+	comma, point := 0, 0
+	for _, r := range rows {
+		for _, i := range []int{c.Value, c.Debit, c.Credit} {
+			if i < 0 || i >= len(r) {
+				continue
+			}
+			s := strings.TrimSpace(r[i])
+			j := strings.LastIndexAny(s, ".,")
+			if j < 0 {
+				continue
+			}
+			digits := 0
+			for _, ch := range s[j+1:] {
+				if ch >= '0' && ch <= '9' {
+					digits++
+				}
+			}
+			if digits == 3 && !strings.ContainsAny(s[:j], ".,") {
+				continue // "1,000" or "1.000": a thousands mark or three decimals, no vote
+			}
+			if s[j] == ',' {
+				comma++
+			} else {
+				point++
+			}
+		}
+	}
+	if comma > point || comma == point && delim == ";" {
+		return ","
+	}
+	return "."
+}
+
+// detectDateFormat picks the format most sample dates parse in (the first
+// of equals; day-first goes first in files with decimal commas).
+func detectDateFormat(rows [][]string, col int, dayFirst bool) string {
+	if col < 0 {
+		return ""
+	}
+	formats := append([]struct{ Name, Layout string }(nil), DateFormats...)
+	if !dayFirst { // MM/DD before DD/MM
+		for i := range formats {
+			if strings.HasPrefix(formats[i].Name, "MM") && i > 0 && strings.HasPrefix(formats[i-1].Name, "DD") {
+				formats[i-1], formats[i] = formats[i], formats[i-1]
+			}
+		}
+	}
+	best, bestN := "", 0
+	for _, f := range formats {
+		n := 0
+		for _, r := range rows {
+			if col < len(r) && strings.TrimSpace(r[col]) != "" {
+				if _, good := parseDate(r[col], f.Layout); good {
+					n++
+				}
+			}
+		}
+		if n > bestN { // the format most sample dates parse in; the reader names a line that does not
+			best, bestN = f.Name, n
+		}
+	}
+	return best
+}
+
+// maxIntDigits keeps amounts inside the schema's bound (10^14 minor units).
+const maxIntDigits = 12
+
+var errNotAmount = errors.New("not an amount")
+
+// parseAmount reads a bank's amount exactly, in minor units at precision:
+// "R$ -1.234,56", "(12.50)", "12,50-", "1 234,5 D" (a debit), "+3". More
+// decimals than the precision are refused unless they are zeros.
+func parseAmount(s, decimal string, precision int) (int64, error) {
+	s = strings.TrimSpace(strings.ReplaceAll(s, "\u00a0", " "))
+	if s == "" {
+		return 0, errNotAmount
+	}
+	neg := false
+	if up := strings.ToUpper(s); strings.HasSuffix(up, "D") || strings.HasSuffix(up, "C") {
+		rest := strings.TrimSpace(s[:len(s)-1])
+		if rest != "" && rest[len(rest)-1] >= '0' && rest[len(rest)-1] <= '9' {
+			neg, s = strings.HasSuffix(up, "D"), rest
+		}
+	}
+	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
+		neg, s = true, s[1:len(s)-1]
+	}
+	// Currency signs and codes in front: "R$", "US$", "$", "€", "BRL".
+	s = strings.TrimLeftFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsSymbol(r) || r == ' ' })
+	s = strings.TrimSpace(s)
+	switch {
+	case strings.HasPrefix(s, "-"):
+		neg, s = !neg, s[1:]
+	case strings.HasPrefix(s, "+"):
+		s = s[1:]
+	case strings.HasSuffix(s, "-"):
+		neg, s = !neg, s[:len(s)-1]
+	}
+	s = strings.TrimLeftFunc(s, func(r rune) bool { return unicode.IsSymbol(r) || r == ' ' })
+	thousands := "."
+	if decimal == "." {
+		thousands = ","
+	}
+	s = strings.NewReplacer(thousands, "", " ", "", "'", "").Replace(s)
+	whole, frac, _ := strings.Cut(s, decimal)
+	if whole == "" && frac == "" || !digitsOnly(whole) || !digitsOnly(frac) || len(strings.TrimLeft(whole, "0")) > maxIntDigits {
+		return 0, errNotAmount
+	}
+	if len(frac) > precision {
+		if strings.Trim(frac[precision:], "0") != "" {
+			return 0, fmt.Errorf("has more decimals than the wallet's %d", precision)
+		}
+		frac = frac[:precision]
+	}
+	frac += strings.Repeat("0", precision-len(frac))
+	var n int64
+	for _, ch := range whole + frac {
+		n = n*10 + int64(ch-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, nil
+}
+
+func digitsOnly(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Row is one statement line as a money record to be.
+type Row struct {
+	Line        int      `json:"line"`
+	Klass       string   `json:"klass"`
+	PostedAt    string   `json:"posted_at"`
+	Description string   `json:"description"`
+	ThirdParty  string   `json:"third_party,omitempty"`
+	Categories  []string `json:"categories,omitempty"`
+	Value       int64    `json:"value"`
+	FITID       string   `json:"-"`
+}
+
+// rowError names the line of a refusal.
+func rowError(line int, field, msg string) error {
+	return refusal(field, fmt.Sprintf("line %d: %s", line, msg))
+}
+
+// refusal is a 422 whose reason is the field's message, so a screen shows
+// it whole wherever it looks.
+func refusal(field, msg string) error {
+	return &fault.Error{Kind: fault.Unprocessable, Reason: msg, Fields: map[string][]string{field: {msg}}}
+}
+
+// csvRows streams the rows of a CSV statement.
+type csvRows struct {
+	o         Options
+	layout    string
+	precision int
+	r         *csv.Reader
+	width     int // the header's (or first row's) number of fields
+	started   bool
+	// Headers are the header row's cells (names "Column N" without one).
+	Headers []string
+	// Blank counts rows without an amount (or with zero), which are skipped.
+	Blank int
+}
+
+func newCSVRows(src io.Reader, o Options, precision int) (*csvRows, error) {
+	in := bufio.NewReaderSize(src, 64<<10)
+	if b, _ := in.Peek(3); bytes.Equal(b, bom) {
+		_, _ = in.Discard(3)
+	}
+	var text io.Reader = in
+	if o.Encoding == EncWin1252 {
+		text = charmap.Windows1252.NewDecoder().Reader(in)
+	}
+	if len([]rune(o.Delimiter)) != 1 || !strings.ContainsRune(",;\t|", []rune(o.Delimiter)[0]) {
+		return nil, fault.Invalid(map[string][]string{"delimiter": {"must be one of , ; tab |"}})
+	}
+	c := o.Columns
+	if c.Date < 0 || c.Description < 0 && c.ThirdParty < 0 || c.Value < 0 && c.Debit < 0 && c.Credit < 0 {
+		return nil, refusal("columns", MsgHeaders)
+	}
+	layout := dateLayout(o.DateFormat)
+	if layout == "" {
+		return nil, refusal("date_format", MsgDateFormat)
+	}
+	r := csv.NewReader(text)
+	r.Comma = []rune(o.Delimiter)[0]
+	r.FieldsPerRecord = -1
+	r.ReuseRecord = true
+	return &csvRows{o: o, layout: layout, precision: precision, r: r}, nil
+}
+
+// start skips the preamble and reads the header.
+func (s *csvRows) start() error {
+	s.started = true
+	for range s.o.Skip {
+		if _, err := s.read(); err != nil {
+			return err
+		}
+	}
+	if !s.o.Header {
+		return nil
+	}
+	cells, err := s.read()
+	if err != nil {
+		return err
+	}
+	s.width = len(cells)
+	s.Headers = append([]string(nil), cells...)
+	return nil
+}
+
+func (s *csvRows) read() ([]string, error) {
+	rec, err := s.r.Read()
+	var pe *csv.ParseError
+	switch {
+	case errors.As(err, &pe):
+		msg := pe.Err.Error()
+		switch {
+		case errors.Is(pe.Err, csv.ErrQuote):
+			msg = MsgUnclosedQuote
+		case errors.Is(pe.Err, csv.ErrBareQuote):
+			msg = MsgBareQuote
+		}
+		return nil, rowError(pe.StartLine, "file", msg)
+	case err != nil:
+		return nil, err
+	}
+	return rec, nil
+}
+
+// Next returns the next row with an amount (io.EOF at the end).
+func (s *csvRows) Next() (Row, error) {
+	if !s.started {
+		if err := s.start(); err != nil {
+			if err == io.EOF {
+				return Row{}, io.EOF
+			}
+			return Row{}, err
+		}
+	}
+	for {
+		cells, err := s.read()
+		if err != nil {
+			return Row{}, err
+		}
+		line, _ := s.r.FieldPos(0)
+		if len(cells) == 1 && strings.TrimSpace(cells[0]) == "" {
+			continue
+		}
+		if s.width == 0 {
+			s.width = len(cells)
+		}
+		if len(cells) != s.width {
+			return Row{}, rowError(line, "file", fmt.Sprintf("%d fields where the file has %d", len(cells), s.width))
+		}
+		if s.o.Encoding == EncUTF8 {
+			for _, c := range cells {
+				if !utf8.ValidString(c) {
+					return Row{}, rowError(line, "encoding", MsgNotUTF8)
+				}
+			}
+		}
+		if s.o.Columns.max() >= len(cells) {
+			return Row{}, rowError(line, "columns", fmt.Sprintf("%d fields, fewer than the columns chosen", len(cells)))
+		}
+		row, ok, err := s.row(line, cells)
+		if err != nil {
+			return Row{}, err
+		}
+		if !ok {
+			s.Blank++
+			continue
+		}
+		return row, nil
+	}
+}
+
+// row builds a Row from a line's cells; ok is false for a line without an
+// amount (a bank's "balance of the day" lines).
+func (s *csvRows) row(line int, cells []string) (Row, bool, error) {
+	c := s.o.Columns
+	cell := func(i int) string {
+		if i < 0 {
+			return ""
+		}
+		return strings.TrimSpace(cells[i])
+	}
+	amount := func(i int) (int64, bool, error) {
+		v := cell(i)
+		if v == "" {
+			return 0, false, nil
+		}
+		n, err := parseAmount(v, s.o.Decimal, s.precision)
+		if errors.Is(err, errNotAmount) {
+			return 0, false, rowError(line, "value", fmt.Sprintf("%q is not an amount", v))
+		}
+		if err != nil {
+			return 0, false, rowError(line, "value", fmt.Sprintf("%q %s", v, err))
+		}
+		return n, true, nil
+	}
+	var value int64
+	if c.Value >= 0 {
+		v, ok, err := amount(c.Value)
+		if err != nil || !ok {
+			return Row{}, false, err
+		}
+		value = v
+		if s.o.MostItems == MostOutgo {
+			value = -value
+		}
+	} else {
+		d, _, err := amount(c.Debit)
+		if err != nil {
+			return Row{}, false, err
+		}
+		cr, _, err := amount(c.Credit)
+		if err != nil {
+			return Row{}, false, err
+		}
+		value = abs(cr) - abs(d)
+	}
+	if value == 0 {
+		return Row{}, false, nil
+	}
+	date, ok := parseDate(cell(c.Date), s.layout)
+	if !ok {
+		return Row{}, false, rowError(line, "date_format", MsgDateFormat)
+	}
+	r := Row{Line: line, Klass: KlassIncome, PostedAt: date, Value: value, Description: cell(c.Description), ThirdParty: cell(c.ThirdParty)}
+	if value < 0 {
+		r.Klass, r.Value = KlassOutgo, -value
+	}
+	if cats := cell(c.Categories); cats != "" {
+		r.Categories = splitTags(cats)
+	}
+	return r, true, nil
+}
+
+func abs(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// splitTags is SPEC.md §5's categories: comma-separated, trimmed, spaces
+// inside turned to dashes.
+func splitTags(s string) []string {
+	var out []string
+	for _, t := range strings.Split(s, ",") {
+		if t = strings.Join(strings.Fields(t), "-"); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
