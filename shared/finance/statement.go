@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -532,9 +533,7 @@ func parseAmount(s, decimal string, precision int) (int64, error) {
 	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
 		neg, s = true, s[1:len(s)-1]
 	}
-	// Currency signs and codes in front: "R$", "US$", "$", "€", "BRL".
-	s = strings.TrimLeftFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsSymbol(r) || r == ' ' })
-	s = strings.TrimSpace(s)
+	s = stripCurrency(s)
 	switch {
 	case strings.HasPrefix(s, "-"):
 		neg, s = !neg, s[1:]
@@ -543,7 +542,7 @@ func parseAmount(s, decimal string, precision int) (int64, error) {
 	case strings.HasSuffix(s, "-"):
 		neg, s = !neg, s[:len(s)-1]
 	}
-	s = strings.TrimLeftFunc(s, func(r rune) bool { return unicode.IsSymbol(r) || r == ' ' })
+	s = stripCurrency(s)
 	thousands := "."
 	if decimal == "." {
 		thousands = ","
@@ -568,6 +567,14 @@ func parseAmount(s, decimal string, precision int) (int64, error) {
 		n = -n
 	}
 	return n, nil
+}
+
+// currencyPrefix is a currency sign or code in front of an amount, before
+// or after its sign: "R$", "US$", "$", "€", "BRL ".
+var currencyPrefix = regexp.MustCompile(`^(?:[A-Z]{0,3}\$|[A-Z]{3} |[€£¥])\s*`)
+
+func stripCurrency(s string) string {
+	return strings.TrimSpace(currencyPrefix.ReplaceAllString(strings.TrimSpace(s), ""))
 }
 
 func digitsOnly(s string) bool {
