@@ -121,6 +121,31 @@ const SCREENS: Record<string, Partial<Record<Screen, () => Promise<ScreenModule>
     new: () => import('../features/tickets/routes/CategoryForm'),
     edit: () => import('../features/tickets/routes/CategoryForm'),
   },
+  // Finance (features/finance, server shared/finance): the four money sets
+  // share their screens, which read the set from the route.
+  wallets: {
+    index: () => import('../features/finance/routes/WalletsIndex'),
+    new: () => import('../features/finance/routes/WalletForm'),
+    show: () => import('../features/finance/routes/WalletShow'),
+    edit: () => import('../features/finance/routes/WalletForm'),
+  },
+  ...Object.fromEntries(
+    (['incomes', 'outgos', 'transfers', 'exchanges'] as const).map((set) => [
+      set,
+      {
+        index: () => import('../features/finance/routes/MoneyIndex'),
+        new: () => import('../features/finance/routes/MoneyForm'),
+        show: () => import('../features/finance/routes/MoneyShow'),
+        edit: () => import('../features/finance/routes/MoneyForm'),
+      },
+    ]),
+  ),
+  mappings: {
+    index: () => import('../features/finance/routes/MappingsIndex'),
+    new: () => import('../features/finance/routes/MappingForm'),
+    show: () => import('../features/finance/routes/MappingShow'),
+    edit: () => import('../features/finance/routes/MappingForm'),
+  },
 };
 
 function fullSet(set: string): RouteDef[] {
