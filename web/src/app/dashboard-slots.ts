@@ -6,4 +6,5 @@ import type { DashboardSlots } from '../lib/dashboard-slots';
 
 export const dashboardSlots: DashboardSlots = {
   exoreader: lazy(() => import('../features/reader/components/DashboardFeed')),
+  organize3: lazy(() => import('../features/finance/components/FinanceDashboard')),
 };
