@@ -98,7 +98,7 @@ function WalletRecords({ db, wallet }: { db: string; wallet: Wallet }) {
       <Heading level={5} id="wallet-records">
         {t('finance.wallets.records')}
       </Heading>
-      <ToggleButtonGroup value={kind.kind} isExclusive isSelectionRequired size="small" onChange={(v) => go({ kind: v === 'income' ? null : String(v), page: null })} aria-label={t('finance.wallets.recordsKind')}>
+      <ToggleButtonGroup className="fin-kind-toggle" value={kind.kind} isExclusive isSelectionRequired size="small" onChange={(v) => go({ kind: v === 'income' ? null : String(v), page: null })} aria-label={t('finance.wallets.recordsKind')}>
         {KIND_LIST.map((k) => (
           <ToggleButton key={k.kind} value={k.kind} data-testid={`wallet-records-${k.kind}`}>
             <AppIcon name={k.icon} /> {t(`nav.${k.set}`)}
