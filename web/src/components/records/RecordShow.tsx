@@ -60,7 +60,7 @@ export function RecordShow({
   const { t } = useTranslation();
   const side = comments !== undefined || history !== undefined;
   return (
-    <Grid templateColumns={{ base: '1fr', large: side ? '2fr 1fr' : '1fr' }} gap="medium">
+    <Grid templateColumns={{ base: 'minmax(0, 1fr)', large: side ? 'minmax(0, 2fr) minmax(0, 1fr)' : 'minmax(0, 1fr)' }} gap="medium">
       <Card variation="outlined">{details}</Card>
       {side ? (
         <View>

@@ -83,7 +83,7 @@ export function MappingPreview({ db, mapping }: { db: string; mapping: Partial<M
                         </>
                       ) : null}
                     </TableCell>
-                    <TableCell>{r.matched ? <span className="preview-before">{r.before}</span> : <Text as="span" variation="tertiary">{r.before}</Text>}</TableCell>
+                    <TableCell>{r.matched && r.before ? <span className="preview-before">{r.before}</span> : <Text as="span" variation="tertiary">{r.before || '—'}</Text>}</TableCell>
                     <TableCell>{r.matched ? <span className="preview-after">{r.after || '—'}</span> : <Text as="span" variation="tertiary">{t('finance.mappings.preview.unchanged')}</Text>}</TableCell>
                   </TableRow>
                 ))}
