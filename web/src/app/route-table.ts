@@ -61,6 +61,18 @@ const resourceEdit = () => import('../features/resources/routes/ResourceEdit');
 
 type Screen = 'index' | 'new' | 'show' | 'edit';
 
+// Screens used by more than one route, loaded from one place (each import()
+// site costs the entry chunk its list of preloads).
+const walletForm = () => import('../features/finance/routes/WalletForm');
+const mappingForm = () => import('../features/finance/routes/MappingForm');
+const moneyForm = () => import('../features/finance/routes/MoneyForm');
+const moneyScreens = {
+  index: () => import('../features/finance/routes/MoneyIndex'),
+  new: moneyForm,
+  show: () => import('../features/finance/routes/MoneyShow'),
+  edit: moneyForm,
+};
+
 /**
  * The module screens that replace the generic kit for a set, by kind; a kind
  * left out keeps the kit's screen.
@@ -123,29 +135,9 @@ const SCREENS: Record<string, Partial<Record<Screen, () => Promise<ScreenModule>
   },
   // Finance (features/finance, server shared/finance): the four money sets
   // share their screens, which read the set from the route.
-  wallets: {
-    index: () => import('../features/finance/routes/WalletsIndex'),
-    new: () => import('../features/finance/routes/WalletForm'),
-    show: () => import('../features/finance/routes/WalletShow'),
-    edit: () => import('../features/finance/routes/WalletForm'),
-  },
-  ...Object.fromEntries(
-    (['incomes', 'outgos', 'transfers', 'exchanges'] as const).map((set) => [
-      set,
-      {
-        index: () => import('../features/finance/routes/MoneyIndex'),
-        new: () => import('../features/finance/routes/MoneyForm'),
-        show: () => import('../features/finance/routes/MoneyShow'),
-        edit: () => import('../features/finance/routes/MoneyForm'),
-      },
-    ]),
-  ),
-  mappings: {
-    index: () => import('../features/finance/routes/MappingsIndex'),
-    new: () => import('../features/finance/routes/MappingForm'),
-    show: () => import('../features/finance/routes/MappingShow'),
-    edit: () => import('../features/finance/routes/MappingForm'),
-  },
+  wallets: { index: () => import('../features/finance/routes/WalletsIndex'), new: walletForm, show: () => import('../features/finance/routes/WalletShow'), edit: walletForm },
+  ...Object.fromEntries((['incomes', 'outgos', 'transfers', 'exchanges'] as const).map((set) => [set, moneyScreens])),
+  mappings: { index: () => import('../features/finance/routes/MappingsIndex'), new: mappingForm, show: () => import('../features/finance/routes/MappingShow'), edit: mappingForm },
 };
 
 function fullSet(set: string): RouteDef[] {
