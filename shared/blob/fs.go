@@ -141,8 +141,10 @@ func (s *FS) Put(ctx context.Context, key string, r io.Reader) (Version, error) 
 		return Version{}, fmt.Errorf("blob: put %q: %w", key, err)
 	}
 	committed = true
-	// The rename is durable once the directory entry is.
-	if err := syncDir(dir); err != nil {
+	// The rename is durable once the directory entry is. A directory gone
+	// by now was taken by a Delete after the commit (which synced its
+	// parent): the version existed and was deleted, as the calls ordered.
+	if err := syncDir(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return Version{}, fmt.Errorf("blob: put %q: %w", key, err)
 	}
 	return Version{ID: id, Size: n, ETag: sum, Modified: at}, nil

@@ -2,10 +2,13 @@ package blob_test
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -156,5 +159,61 @@ func TestFSVersionIDsOrdered(t *testing.T) {
 	vs, err := s.Versions(t.Context(), "tick")
 	if err != nil || len(vs) != 200 || vs[0].ID != prev {
 		t.Fatalf("Versions: %d versions, newest %v, err %v", len(vs), vs[0].ID, err)
+	}
+}
+
+// TestFSConcurrentUse mixes Puts, Gets, DeleteVersions and Deletes of one
+// key: every call either succeeds or finds nothing, and every read is a
+// whole version, never a file being written or removed.
+func TestFSConcurrentUse(t *testing.T) {
+	s := openFS(t)
+	ctx := t.Context()
+	const rounds = 40
+	bodies := []blobtest.Body{{Seed: 1, Size: 70_000}, {Seed: 2, Size: 130_000}}
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	report := func(op string, err error) {
+		if err != nil && !errors.Is(err, blob.ErrNotFound) {
+			errs <- fmt.Errorf("%s: %w", op, err)
+		}
+	}
+	for w := range 3 {
+		wg.Go(func() {
+			for range rounds {
+				_, err := s.Put(ctx, "busy", bodies[w%2].Reader())
+				report("Put", err)
+			}
+		})
+	}
+	wg.Go(func() {
+		for range rounds {
+			report("Delete", s.Delete(ctx, "busy"))
+		}
+	})
+	wg.Go(func() {
+		for range rounds {
+			if vs, err := s.Versions(ctx, "busy"); err == nil {
+				report("DeleteVersion", s.DeleteVersion(ctx, "busy", vs[len(vs)-1].ID))
+			}
+		}
+	})
+	wg.Go(func() {
+		for range rounds * 2 {
+			rc, v, err := s.Get(ctx, "busy", "", nil)
+			report("Get", err)
+			if err != nil {
+				continue
+			}
+			n, err := io.Copy(io.Discard, rc)
+			rc.Close()
+			if err != nil || n != v.Size || (n != bodies[0].Size && n != bodies[1].Size) {
+				errs <- fmt.Errorf("Get read %d bytes of %d (%v): not a whole version", n, v.Size, err)
+			}
+		}
+	})
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
