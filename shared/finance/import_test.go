@@ -157,6 +157,17 @@ func TestImportShapes(t *testing.T) {
 				}
 			})
 		}
+		// Confirming an imported record reviews it: it joins the balance.
+		fee := b.imported(t, b.brl2)["TARIFA PACOTE SERVIÇOS"]
+		before := num(b.wallets(t)[b.brl2]["balance"])
+		b.flag("confirm", fee["_id"].(string)).Expect(t, http.StatusOK)
+		if d := e.Doc(b.db, fee["_id"].(string)); d["imported"] != false || d["confirmed"] != true {
+			t.Fatalf("confirmed import %v", d)
+		}
+		e.Drain()
+		if after := num(b.wallets(t)[b.brl2]["balance"]); after != before-3990 {
+			t.Fatalf("balance %d → %d after confirming an imported expense of 39,90", before, after)
+		}
 		// The Brazilian file's third party and the US file's payee.
 		if d := b.imported(t, b.usd)["Repair job #12"]; d["paid_by"] != "Cida Lima" || d["import_line"] == nil {
 			t.Errorf("payee not kept: %v", d)

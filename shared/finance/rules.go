@@ -100,7 +100,8 @@ func stateEvents(old, new stream.Fields) []string {
 
 // flag is the confirm, unconfirm, import and unimport update handlers: the
 // record's state changes, or the catalogue's message says it is there
-// already.
+// already. Confirming an imported record also marks it reviewed (imported
+// false), so a statement's rows reach the balance as they are confirmed.
 func (m *Module) flag(fn string) func(ctx context.Context, c module.UpdateCall) (module.UpdateResult, error) {
 	field, want := "confirmed", true
 	switch fn {
@@ -131,6 +132,9 @@ func (m *Module) flag(fn string) func(ctx context.Context, c module.UpdateCall) 
 			return module.UpdateResult{}, fault.New(fault.Unprocessable, already(fn, klass))
 		}
 		body[field] = want
+		if fn == "confirm" {
+			body["imported"] = false // confirming an imported record is reviewing it: it joins the balance
+		}
 		saved, err := m.deps.Docs.Save(ctx, c.Principal, c.DB, c.DocID, d.Rev, body)
 		return module.UpdateResult{Doc: saved}, err
 	}
