@@ -60,21 +60,32 @@ function bearerToken(): string | null {
   return t && t.trim() ? t.trim() : null;
 }
 
-function buildInit(method: Method, body: unknown, signal?: AbortSignal): RequestInit {
+/**
+ * requestHeaders are the headers every call carries: JSON accepted, the
+ * route name, and the bearer token or (on unsafe methods) the XSRF header.
+ * withCredentials says whether the session cookies go along.
+ */
+export function requestHeaders(method: Method): { headers: Record<string, string>; withCredentials: boolean } {
   const headers: Record<string, string> = {
     Accept: 'application/json',
     [ROUTE_NAME_HEADER]: routeName,
   };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
   const token = bearerToken();
-  let credentials: RequestCredentials = 'same-origin';
   if (token) {
     headers.Authorization = `Bearer ${token}`;
-    credentials = 'omit';
-  } else if (method !== 'GET' && method !== 'HEAD') {
+    return { headers, withCredentials: false };
+  }
+  if (method !== 'GET' && method !== 'HEAD') {
     const xsrf = readCookie(XSRF_COOKIE);
     if (xsrf) headers[XSRF_HEADER] = xsrf;
   }
+  return { headers, withCredentials: true };
+}
+
+function buildInit(method: Method, body: unknown, signal?: AbortSignal): RequestInit {
+  const { headers, withCredentials } = requestHeaders(method);
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const credentials: RequestCredentials = withCredentials ? 'same-origin' : 'omit';
   const init: RequestInit = { method, headers, credentials };
   if (body !== undefined) init.body = JSON.stringify(body);
   if (signal) init.signal = signal;
