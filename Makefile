@@ -21,7 +21,13 @@ node_modules/.package-lock.json: package-lock.json package.json
 	@for d in node_modules */node_modules; do [ -d "$$d" ] && echo 'module ignored/nodemodules' > "$$d/go.mod"; done; true
 	@touch $@
 
-deps: node_modules/.package-lock.json ## install Go modules and npm packages
+# The S3 server the blob tests start themselves (shared/blob/blobtest): Versity's gateway, from the Go module proxy.
+VERSITYGW_VERSION := v1.8.0
+bin/.versitygw-$(VERSITYGW_VERSION):
+	GOBIN=$(CURDIR)/bin $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
+	@touch $@
+
+deps: node_modules/.package-lock.json bin/.versitygw-$(VERSITYGW_VERSION) ## install Go modules, npm packages and the S3 test server
 	$(GO) mod download
 
 build: deps ## build the local server into bin/oficina
