@@ -60,7 +60,23 @@ var safeURL = regexp.MustCompile(`(?i)^(https?://|mailto:)`)
 // CheckInert parses out as the browser would (inside <body>) and returns an
 // error naming the first element, attribute or URL that could run script,
 // load a style, clobber the page's DOM or open a window with an opener.
-func CheckInert(out string) error {
+func CheckInert(out string) error { return CheckInertAllowing(out, Allow{}) }
+
+// Allow is what a renderer's own output may carry beyond CheckInert's
+// rules (the wiki's Markdown: highlighting classes, disabled task-list
+// checkboxes, links to its own pages). The zero value allows nothing more.
+type Allow struct {
+	// Class, when set, allows class attributes whose value matches it.
+	Class *regexp.Regexp
+	// Checkbox allows <input type="checkbox" disabled> and nothing else
+	// of input: no other type, no other attribute than checked.
+	Checkbox bool
+	// RelativeURL, when set, allows relative URLs that match it.
+	RelativeURL *regexp.Regexp
+}
+
+// CheckInertAllowing is CheckInert with a renderer's allowances.
+func CheckInertAllowing(out string, allow Allow) error {
 	nodes, err := html.ParseFragment(strings.NewReader(out), &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body})
 	if err != nil {
 		return fmt.Errorf("unparseable output: %w", err)
@@ -69,7 +85,11 @@ func CheckInert(out string) error {
 	check = func(n *html.Node) error {
 		if n.Type == html.ElementNode {
 			name := strings.ToLower(n.Data)
-			if forbidden[name] || n.Namespace != "" {
+			if name == "input" && allow.Checkbox {
+				if err := checkbox(n); err != nil {
+					return err
+				}
+			} else if forbidden[name] || n.Namespace != "" {
 				return fmt.Errorf("element <%s> survived", name)
 			}
 			var rel, target string
@@ -77,6 +97,12 @@ func CheckInert(out string) error {
 				key := strings.ToLower(a.Key)
 				if a.Namespace != "" {
 					key = a.Namespace + ":" + key
+				}
+				if key == "class" && allow.Class != nil && allow.Class.MatchString(a.Val) {
+					continue
+				}
+				if name == "input" && allow.Checkbox {
+					continue // checked by checkbox
 				}
 				if strings.HasPrefix(key, "on") || forbiddenAttrs[key] {
 					return fmt.Errorf("attribute %s on <%s> survived", key, name)
@@ -88,7 +114,7 @@ func CheckInert(out string) error {
 						}
 						return r
 					}, a.Val)
-					if !safeURL.MatchString(v) {
+					if !safeURL.MatchString(v) && (allow.RelativeURL == nil || v != a.Val || !allow.RelativeURL.MatchString(v)) {
 						return fmt.Errorf("%s=%q on <%s> is not an http(s) or mailto URL", key, a.Val, name)
 					}
 				}
@@ -131,6 +157,27 @@ func CheckInert(out string) error {
 		if err := check(n); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkbox accepts only a disabled checkbox with no other attribute than
+// checked.
+func checkbox(n *html.Node) error {
+	typ, disabled := "", false
+	for _, a := range n.Attr {
+		switch strings.ToLower(a.Key) {
+		case "type":
+			typ = strings.ToLower(a.Val)
+		case "disabled":
+			disabled = true
+		case "checked":
+		default:
+			return fmt.Errorf("attribute %s on <input> survived", a.Key)
+		}
+	}
+	if typ != "checkbox" || !disabled {
+		return fmt.Errorf("<input type=%q disabled=%v> is not a disabled checkbox", typ, disabled)
 	}
 	return nil
 }
