@@ -23,6 +23,9 @@ var klassByPrefix = map[string]string{
 	// A wallet's CSV import profile (SPEC.md §3 "CSV import"; the table names
 	// no prefix for it).
 	"csv": "CSV",
+	// The links app's bookmarks (SPEC.md §1 "A links/bookmarks app"; the
+	// table names no prefix for them).
+	"bkm": "Bookmark",
 }
 
 // New returns a fresh id with prefix: "<prefix>-" + 32 random hex digits.
