@@ -8,6 +8,7 @@ import (
 	"github.com/oficina/oficina/shared/servicedocs"
 	"github.com/oficina/oficina/shared/specfields"
 	"github.com/oficina/oficina/shared/ticket"
+	"github.com/oficina/oficina/shared/wiki"
 )
 
 // Modules lists every module of the product, in registration order. This is
@@ -19,6 +20,7 @@ func Modules(d module.Deps, acc *accounts.Service) []module.Module {
 		servicedocs.New(d),  // estimates, contracts, maintenances, receipts, public pages, calendar
 		finance.New(d),      // organize3: wallets, incomes, expenses, transfers, exchanges, balances
 		reader.New(d),       // exoreader: feeds, items, labels, OPML
+		wiki.New(d),         // textnotes: handbooks, links and linked by, versions, search; the links app
 		specfields.Module{}, // SPEC §3 field rules of klasses whose module is still to come
 	}
 }
