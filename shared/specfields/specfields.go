@@ -1,7 +1,7 @@
 // Package specfields holds the SPEC.md §3 field rules of the klasses whose
-// module has not landed yet (the wiki;
-// ContractItem records, which the service documents keep inside their
-// Contract), so the record kit's generic screens and every write route
+// module has not landed yet (ContractItem records, which the service
+// documents keep inside their Contract; the wiki, shared/wiki, has taken
+// Handbook over), so the record kit's generic screens and every write route
 // refuse a blank name, an unknown enum value, a negative amount or a
 // reference to another Group's record with the same 422 field errors a
 // module gives. A module that takes a klass over removes it from Klasses
@@ -24,20 +24,8 @@ func (Module) Register(r *module.Registry) error {
 	return nil
 }
 
-var (
-	zero        = schema.Int64(0)
-	contentType = []string{"text", "html", "markdown"}
-)
-
 // Klasses are the rules, one per klass (SPEC.md §3 fields, §5 rules).
 var Klasses = []schema.Klass{
-	{Name: "Handbook", Fields: []schema.Field{
-		{Name: "title", Type: schema.String, Required: true},
-		{Name: "content", Type: schema.Text},
-		{Name: "content_type", Type: schema.Enum, Enum: contentType, Default: "markdown"},
-		{Name: "categories", Type: schema.Tags},
-		{Name: "uri", Type: schema.URL},
-	}},
 	{Name: "ContractItem", Fields: []schema.Field{
 		{Name: "content", Type: schema.Text, Required: true, Max: 10_000},
 		{Name: "number", Type: schema.Int, Min: schema.Int64(1)},
