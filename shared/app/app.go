@@ -17,10 +17,12 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 
 	"github.com/oficina/oficina/shared/accounts"
 	"github.com/oficina/oficina/shared/auth"
+	"github.com/oficina/oficina/shared/blob"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/httpapi"
@@ -43,6 +45,8 @@ type App struct {
 	Store store.Store
 	Mail  mail.Sender
 	Auth  *auth.Service
+	// Blobs keeps the drive's file contents; nil with --blobs=none.
+	Blobs blob.Store
 	// Docs is the write path every route shares; Accounts registers the
 	// rules of its klasses on it.
 	Docs     *docs.Service
@@ -75,6 +79,7 @@ func Logger(cfg config.Config, w io.Writer) *slog.Logger {
 type Overrides struct {
 	Store store.Store      // instead of cfg.Store's; the App closes it
 	Mail  mail.Sender      // instead of cfg.Mail's
+	Blobs blob.Store       // instead of cfg.Blobs's
 	Now   func() time.Time // the clock of every service (default time.Now)
 	// Argon2 replaces the password hashing cost (tests use a cheap one).
 	Argon2 *auth.Argon2Params
@@ -145,6 +150,31 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 		a.Mail = sender
 	}
 
+	switch {
+	case over.Blobs != nil:
+		a.Blobs = over.Blobs
+	case cfg.Blobs == "fs":
+		fsb, err := blob.NewFS(filepath.Join(cfg.DataDir, "blobs"))
+		if err != nil {
+			a.Store.Close()
+			return nil, fmt.Errorf("open blob store: %w", err)
+		}
+		a.Blobs = fsb
+	case cfg.Blobs == "s3":
+		c, err := loadAWS()
+		if err != nil {
+			a.Store.Close()
+			return nil, err
+		}
+		client := s3.NewFromConfig(c, func(o *s3.Options) {
+			if cfg.S3Endpoint != "" {
+				o.BaseEndpoint = aws.String(cfg.S3Endpoint)
+				o.UsePathStyle = true // S3-compatible servers rarely have virtual-host DNS
+			}
+		})
+		a.Blobs = blob.NewS3(client, cfg.Bucket, nil)
+	}
+
 	var argon auth.Argon2Params
 	if over.Argon2 != nil {
 		argon = *over.Argon2
@@ -174,7 +204,7 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 	a.Accounts = acc
 	a.Auth.OnEmail(acc.EmailKnown)            // invitations reach users who register later
 	a.Auth.OnPasswordReset(acc.PasswordReset) // token documents show the tokens a reset revoked
-	deps := module.Deps{Store: a.Store, Docs: a.Docs, Mail: a.Mail, Groups: acc, Log: log, BaseURL: cfg.BaseURL, Now: a.Docs.Now, Config: cfg}
+	deps := module.Deps{Store: a.Store, Docs: a.Docs, Mail: a.Mail, Groups: acc, Log: log, BaseURL: cfg.BaseURL, Now: a.Docs.Now, Config: cfg, Blobs: a.Blobs}
 	a.Modules = module.NewRegistry(a.Docs, module.Refs(a.Store, acc))
 	if err := a.Modules.Add(Modules(deps, acc)...); err != nil {
 		a.Store.Close()

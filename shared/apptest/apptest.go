@@ -36,6 +36,8 @@ import (
 
 	"github.com/oficina/oficina/shared/app"
 	"github.com/oficina/oficina/shared/auth"
+	"github.com/oficina/oficina/shared/blob"
+	"github.com/oficina/oficina/shared/blob/blobtest"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/mail"
@@ -75,14 +77,27 @@ func Each(t *testing.T, fn func(t *testing.T, e *Env), opts ...Option) {
 // Option adjusts the product's configuration before it is wired.
 type Option func(*config.Config)
 
+// S3Blobs keeps the drive's contents in a fresh versioned bucket of the S3
+// test server (blob/blobtest's gateway, started for tb) instead of the
+// filesystem store every Env has by default.
+func S3Blobs(tb testing.TB) Option {
+	tb.Helper()
+	client, bucket := blobtest.StartS3(tb)
+	endpoint := aws.ToString(client.Options().BaseEndpoint)
+	return func(c *config.Config) { c.Blobs, c.Bucket, c.S3Endpoint = "s3", bucket, endpoint }
+}
+
 // Env is one running product.
 type Env struct {
 	T       testing.TB
 	Backend Backend
 	App     *app.App
 	Store   store.Store
-	Clock   *Clock
-	Outbox  string // the mail outbox folder
+	// Blobs is the drive's blob store: the filesystem under the Env's temp
+	// data dir, or S3 with the S3Blobs option.
+	Blobs  blob.Store
+	Clock  *Clock
+	Outbox string // the mail outbox folder
 	// Meter adds up the capacity units the store consumes (DynamoDB only;
 	// nil on bolt): benchmarks print RCU per operation from it.
 	Meter *ddblocal.Meter
@@ -139,8 +154,14 @@ func New(t testing.TB, b Backend, opts ...Option) *Env {
 	default:
 		t.Fatalf("apptest: unknown backend %q", b)
 	}
+	var blobs blob.Store
+	if cfg.Blobs == "s3" {
+		// The test server's dummy credentials, never the machine's.
+		blobs = blob.NewS3(blobtest.NewClient(cfg.S3Endpoint), cfg.Bucket, nil)
+	}
 	a, err := app.OpenWith(ctx, cfg, quiet, app.Overrides{
 		Store:  e.Store,
+		Blobs:  blobs,
 		Mail:   mail.NewOutbox(e.Outbox, "Oficina <no-reply@oficina.test>", quiet).WithClock(e.Clock.Now),
 		Now:    e.Clock.Now,
 		Argon2: &auth.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1},
@@ -150,6 +171,7 @@ func New(t testing.TB, b Backend, opts ...Option) *Env {
 	}
 	t.Cleanup(func() { a.Close() })
 	e.App = a
+	e.Blobs = a.Blobs
 	e.consumer = a.Consumer()
 	return e
 }

@@ -178,14 +178,17 @@ func (r Response) ExpectBulkField(t testing.TB, field, msg string) {
 	}
 }
 
-// Do sends a request to the API. A string or []byte body is sent as-is,
-// anything else JSON-encoded; headers are name, value pairs and override
+// Do sends a request to the API. A string, []byte or io.Reader body is
+// sent as-is (a reader streams: the handler reads it as it reads a
+// connection, errors included), anything else JSON-encoded; headers are name, value pairs and override
 // the defaults (Content-Type: application/json when there is a body).
 func (c *Client) Do(method, target string, body any, headers ...string) Response {
 	c.e.T.Helper()
 	var rd io.Reader
 	switch v := body.(type) {
 	case nil:
+	case io.Reader:
+		rd = v
 	case string:
 		rd = strings.NewReader(v)
 	case []byte:

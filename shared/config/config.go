@@ -79,6 +79,21 @@ type Config struct {
 	// ReaderRetention is how long read, unstarred feed items are kept
 	// (--reader-retention, OFICINA_READER_RETENTION).
 	ReaderRetention time.Duration
+
+	// Blobs is where the drive keeps file contents (--blobs, OFICINA_BLOBS):
+	// fs (files under <DataDir>/blobs), s3 (a versioned bucket) or none (the
+	// drive keeps its records but accepts no content).
+	Blobs string
+	// Bucket is the drive's S3 bucket (--bucket, OFICINA_BUCKET), which must
+	// have versioning enabled.
+	Bucket string
+	// S3Endpoint overrides the S3 endpoint (--s3-endpoint,
+	// OFICINA_S3_ENDPOINT): an S3-compatible server, path-style addressing.
+	S3Endpoint string
+	// DriveFreeLimit is the drive limit of a free Group in bytes
+	// (--drive-free-limit, OFICINA_DRIVE_FREE_LIMIT); paid plans have
+	// SPEC §9's (1 GB for pro and corp).
+	DriveFreeLimit int64
 }
 
 // Defaults differ per deployable: the local server uses the embedded store
@@ -87,14 +102,17 @@ type Defaults struct {
 	Store       string
 	Mail        string
 	LongpollMax string
+	Blobs       string
 }
 
 // Local are the defaults of functions/local: CouchDB's own long-poll cap.
-var Local = Defaults{Store: "bolt", Mail: "outbox", LongpollMax: "60s"}
+var Local = Defaults{Store: "bolt", Mail: "outbox", LongpollMax: "60s", Blobs: "fs"}
 
 // Lambda are the defaults of the Lambda functions: a long poll ends well
 // inside the api function's 25 s timeout (the stack sets it explicitly too).
-var Lambda = Defaults{Store: "dynamo", Mail: "ses", LongpollMax: "20s"}
+// A function has no writable data directory, so the drive stores nothing
+// until the stack names its bucket (OFICINA_BLOBS=s3, OFICINA_BUCKET).
+var Lambda = Defaults{Store: "dynamo", Mail: "ses", LongpollMax: "20s", Blobs: "none"}
 
 // Load parses args (without the program name) over the environment.
 func Load(args []string, getenv func(string) string, def Defaults) (Config, error) {
@@ -107,7 +125,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	}
 	var c Config
 	var admins, level, maxBody, sessionTTL, rememberTTL, hashConcurrency, longpollMax, pageRows, pageBytes string
-	var schedule, allowNets, ports, retention string
+	var schedule, allowNets, ports, retention, driveFree string
 	fs.StringVar(&c.Addr, "addr", env("OFICINA_ADDR", "127.0.0.1:8080"), "listen address (OFICINA_ADDR)")
 	fs.StringVar(&c.DataDir, "data", env("OFICINA_DATA", "./data"), "data directory (OFICINA_DATA)")
 	fs.StringVar(&c.WebDir, "web", env("OFICINA_WEB", "./web/dist"), "built SPA directory served at / (OFICINA_WEB)")
@@ -135,6 +153,14 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	fs.StringVar(&ports, "fetch-ports", env("OFICINA_FETCH_PORTS", "80,443"), "comma-separated ports fetches may use, or * (OFICINA_FETCH_PORTS)")
 	fs.StringVar(&c.SystemNotificationsURL, "system-notifications-url", env("OFICINA_SYSTEM_NOTIFICATIONS_URL", ""), "feed of product announcements shown on dashboards (OFICINA_SYSTEM_NOTIFICATIONS_URL)")
 	fs.StringVar(&retention, "reader-retention", env("OFICINA_READER_RETENTION", "2160h"), "how long read, unstarred feed items are kept (OFICINA_READER_RETENTION)")
+	blobsDefault := def.Blobs
+	if blobsDefault == "" {
+		blobsDefault = "fs"
+	}
+	fs.StringVar(&c.Blobs, "blobs", env("OFICINA_BLOBS", blobsDefault), "drive file storage: fs (under <data>/blobs), s3 or none (OFICINA_BLOBS)")
+	fs.StringVar(&c.Bucket, "bucket", env("OFICINA_BUCKET", ""), "the drive's S3 bucket, versioning enabled (OFICINA_BUCKET)")
+	fs.StringVar(&c.S3Endpoint, "s3-endpoint", env("OFICINA_S3_ENDPOINT", ""), "S3 endpoint URL override, path-style, e.g. an S3-compatible server (OFICINA_S3_ENDPOINT)")
+	fs.StringVar(&driveFree, "drive-free-limit", env("OFICINA_DRIVE_FREE_LIMIT", "100000000"), "drive limit of a free Group in bytes (OFICINA_DRIVE_FREE_LIMIT)")
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
 	}
@@ -284,6 +310,29 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 		bad("reader-retention %q: must be a duration of at least 1h, e.g. 2160h (90 days)", retention)
 	} else {
 		c.ReaderRetention = v
+	}
+	switch c.Blobs {
+	case "fs":
+		if c.DataDir == "" {
+			bad("data: must not be empty with blobs=fs")
+		}
+	case "s3":
+		if c.Bucket == "" {
+			bad("bucket: must name the drive's bucket with blobs=s3")
+		}
+	case "none":
+	default:
+		bad("blobs %q: must be fs, s3 or none", c.Blobs)
+	}
+	if c.S3Endpoint != "" {
+		if u, err := url.Parse(c.S3Endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("s3-endpoint %q: must be an absolute http(s) URL", c.S3Endpoint)
+		}
+	}
+	if n, err := strconv.ParseInt(driveFree, 10, 64); err != nil || n < 0 || n > 1_000_000_000_000 {
+		bad("drive-free-limit %q: must be a whole number of bytes between 0 and 1000000000000", driveFree)
+	} else {
+		c.DriveFreeLimit = n
 	}
 	if len(errs) > 0 {
 		return Config{}, fmt.Errorf("invalid configuration:\n%w", errors.Join(errs...))

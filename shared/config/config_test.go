@@ -94,6 +94,11 @@ func TestLoadRejects(t *testing.T) {
 		{"short origin secret", []string{"--origin-secret", "abc"}, "origin-secret"},
 		{"origin secret with spaces", []string{"--origin-secret", "a secret with spaces in it"}, "origin-secret"},
 		{"bad hash concurrency", []string{"--hash-concurrency", "0"}, "hash-concurrency"},
+		{"bad blobs", []string{"--blobs", "ftp"}, `blobs "ftp"`},
+		{"s3 without bucket", []string{"--blobs", "s3"}, "bucket: must name"},
+		{"bad s3 endpoint", []string{"--s3-endpoint", "localhost:9000"}, "s3-endpoint"},
+		{"bad drive limit", []string{"--drive-free-limit", "100MB"}, "drive-free-limit"},
+		{"negative drive limit", []string{"--drive-free-limit", "-1"}, "drive-free-limit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -146,5 +151,30 @@ func TestHardeningSettings(t *testing.T) {
 	}
 	if c.OriginSecret != "0123456789abcdefGHIJ" || c.HashConcurrency != 4 {
 		t.Fatalf("origin secret %q, hash concurrency %d", c.OriginSecret, c.HashConcurrency)
+	}
+}
+
+func TestBlobSettings(t *testing.T) {
+	c, err := Load(nil, envOf(nil), Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Blobs != "fs" || c.Bucket != "" || c.S3Endpoint != "" || c.DriveFreeLimit != 100_000_000 {
+		t.Fatalf("local defaults: blobs %q, bucket %q, endpoint %q, free limit %d", c.Blobs, c.Bucket, c.S3Endpoint, c.DriveFreeLimit)
+	}
+	// A Lambda function has no writable data directory: no blob store
+	// until the stack names a bucket.
+	if c, err = Load(nil, envOf(nil), Lambda); err != nil || c.Blobs != "none" {
+		t.Fatalf("Lambda default: %q, %v", c.Blobs, err)
+	}
+	env := envOf(map[string]string{"OFICINA_BLOBS": "s3", "OFICINA_BUCKET": "oficina-drive", "OFICINA_S3_ENDPOINT": "http://127.0.0.1:7070", "OFICINA_DRIVE_FREE_LIMIT": "5000000"})
+	if c, err = Load(nil, env, Lambda); err != nil {
+		t.Fatal(err)
+	}
+	if c.Blobs != "s3" || c.Bucket != "oficina-drive" || c.S3Endpoint != "http://127.0.0.1:7070" || c.DriveFreeLimit != 5_000_000 {
+		t.Fatalf("from the environment: %+v", c)
+	}
+	if c, err = Load([]string{"--blobs", "fs", "--drive-free-limit", "0"}, env, Local); err != nil || c.Blobs != "fs" || c.DriveFreeLimit != 0 {
+		t.Fatalf("flags win: %q %d %v", c.Blobs, c.DriveFreeLimit, err)
 	}
 }

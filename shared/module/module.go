@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/oficina/oficina/shared/access"
+	"github.com/oficina/oficina/shared/blob"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/mail"
@@ -73,6 +74,9 @@ type Deps struct {
 	// Config is the server's settings; a module reads its own from it
 	// (the reader: fetch limits, retention).
 	Config config.Config
+	// Blobs keeps the drive's file contents (the filesystem under
+	// <data>/blobs, or a versioned S3 bucket); nil when --blobs=none.
+	Blobs blob.Store
 }
 
 // Registry collects what modules register. It is filled at wiring time and
