@@ -104,10 +104,11 @@ describe('a new user on the record screens and in onboarding', () => {
     await tid(page, 'record-form').waitFor();
     await page.locator('input[name=description]').fill('Peças\nTela e bateria');
     await page.locator('input[name=value]').fill('-3');
-    const picker = tid(page, 'picker-wallet_id').locator('input');
-    await picker.click();
-    await picker.fill('Caixa');
-    await page.getByRole('option', { name: /Caixa da loja/ }).click();
+    // The expense form (features/finance) picks the wallet by name from a native select.
+    const wallet = page.locator('select[name=wallet_id]');
+    await wallet.locator('option', { hasText: 'Caixa da loja' }).waitFor({ state: 'attached' });
+    const label = (await wallet.locator('option', { hasText: 'Caixa da loja' }).textContent()) ?? '';
+    await wallet.selectOption({ label });
     await page.locator('form button[type=submit]').click();
     await tid(page, 'record-form').getByText('must be greater than or equal to 0').first().waitFor();
     expect(await count(page, 'Outgo')).toBe(0);
