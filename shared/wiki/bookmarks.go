@@ -94,6 +94,9 @@ func parseNetscape(r io.Reader) ([]netscapeLink, error) {
 		case nethtml.ErrorToken:
 			if errors.Is(z.Err(), io.EOF) {
 				flush()
+				if len(out) > MaxImportLinks {
+					return nil, fault.Newf(fault.TooLarge, "The bookmark file has more than %d links; split it", MaxImportLinks)
+				}
 				return out, nil
 			}
 			return nil, fault.New(fault.BadRequest, "The bookmark file cannot be read")
