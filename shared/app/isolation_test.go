@@ -34,6 +34,8 @@ var isolationFixtures = []map[string]any{
 	{"klass": "Income", "description": "Bobs secret income", "value": 1000, "wallet_id": "{Wallet}"},
 	{"klass": "Mapping", "description": "Bobs secret mapping", "target": "income", "field_to_watch": "description", "kind_of_watch": "contains",
 		"text_to_match": "secret", "kind_of_change": "append", "field_to_change": "description", "text_to_change": "Bobs secret text"},
+	{"klass": "Handbook", "title": "Bobs secret handbook", "content": "Bobs secret procedure [[Bobs secret link]]", "categories": "bobsecretcategory"},
+	{"klass": "Bookmark", "url": "https://secret.example/bobs-bookmark", "title": "Bobs secret bookmark", "tags": "bobsecrettag"},
 }
 
 // extraIsolationRoutes are calls the registry cannot derive (bodies that
@@ -52,6 +54,16 @@ var extraIsolationRoutes = []struct{ method, path string }{
 	// The finance import with B's wallet, and its detection reset.
 	{"POST", "/api/{B}/_finance/import/check?wallet_id={Wallet}&detect=true"},
 	{"POST", "/api/{B}/_finance/import?wallet_id={Wallet}&keep=1"},
+	// The wiki's routes with their queries, on B's page, titles and categories.
+	{"GET", "/api/{B}/_wiki/pages/{Handbook}/conflict?rev=1-00000000000000000000000000000000"},
+	{"GET", "/api/{B}/_wiki/search?q=secret&category=bobsecretcategory&limit=5"},
+	{"GET", "/api/{B}/_wiki/resolve?title=Bobs+secret+handbook"},
+	{"GET", "/api/{B}/_wiki/titles?q=bobs"},
+	{"GET", "/api/{B}/_wiki/recent?limit=3"},
+	{"GET", "/api/{B}/_wiki/export.zip?category=bobsecretcategory"},
+	{"GET", "/api/{B}/_wiki/export.zip?id={Handbook}"},
+	{"GET", "/api/{B}/_wiki/highlight.css?style=github"},
+	{"POST", "/api/{B}/_links/import"},
 }
 
 var wildcardRE = regexp.MustCompile(`\{([a-zA-Z_]+)\}`)
