@@ -37,7 +37,7 @@ describe('scheduled jobs', () => {
     assert.ok(jobs.length >= 2);
     assert.deepEqual(
       jobs.map((j) => j.name),
-      ['reader.refresh', 'reader.retention'],
+      ['drive.uploads', 'reader.refresh', 'reader.retention'],
     );
     const file = JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'functions', 'schedule', 'jobs.json'), 'utf8'));
     assert.deepEqual(jobs, file);

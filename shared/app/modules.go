@@ -2,6 +2,7 @@ package app
 
 import (
 	"github.com/oficina/oficina/shared/accounts"
+	"github.com/oficina/oficina/shared/drive"
 	"github.com/oficina/oficina/shared/finance"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/reader"
@@ -20,6 +21,7 @@ func Modules(d module.Deps, acc *accounts.Service) []module.Module {
 		servicedocs.New(d),  // estimates, contracts, maintenances, receipts, public pages, calendar
 		finance.New(d),      // organize3: wallets, incomes, expenses, transfers, exchanges, balances
 		reader.New(d),       // exoreader: feeds, items, labels, OPML
+		drive.New(d),        // rdisk: files, folders, versions, trash, quota, chunked uploads
 		wiki.New(d),         // textnotes: handbooks, links and linked by, versions, search; the links app
 		specfields.Module{}, // SPEC §3 field rules of klasses whose module is still to come
 	}
