@@ -36,6 +36,9 @@ var isolationFixtures = []map[string]any{
 		"text_to_match": "secret", "kind_of_change": "append", "field_to_change": "description", "text_to_change": "Bobs secret text"},
 	{"klass": "Handbook", "title": "Bobs secret handbook", "content": "Bobs secret procedure [[Bobs secret link]]", "categories": "bobsecretcategory"},
 	{"klass": "Bookmark", "url": "https://secret.example/bobs-bookmark", "title": "Bobs secret bookmark", "tags": "bobsecrettag"},
+	// The drive: a folder, then a file in it (the routes take the file).
+	{"klass": "CloudFile", "kind": "dir", "name": "Bobs secret folder"},
+	{"klass": "CloudFile", "kind": "file", "name": "Bobs secret file.txt", "dir_id": "{CloudFile}", "description": "Bobs secret notes"},
 }
 
 // extraIsolationRoutes are calls the registry cannot derive (bodies that
@@ -64,6 +67,14 @@ var extraIsolationRoutes = []struct{ method, path string }{
 	{"GET", "/api/{B}/_wiki/export.zip?id={Handbook}"},
 	{"GET", "/api/{B}/_wiki/highlight.css?style=github"},
 	{"POST", "/api/{B}/_links/import"},
+	// The drive's routes with their queries, on B's file and records.
+	{"GET", "/api/{B}/_drive/dirs/root?limit=5"},
+	{"GET", "/api/{B}/_drive/files/{CloudFile}/content?version=x&inline=true"},
+	{"PUT", "/api/{B}/_drive/files/{CloudFile}/content?rev=1-00000000000000000000000000000000"},
+	{"POST", "/api/{B}/_drive/files/{CloudFile}/trash?rev=1-00000000000000000000000000000000"},
+	{"GET", "/api/{B}/_drive/records/{Customer}"},
+	{"POST", "/api/{B}/_drive/records/{Equipment}"},
+	{"PUT", "/api/{B}/_drive/uploads/{CloudFile}?offset=0"},
 }
 
 var wildcardRE = regexp.MustCompile(`\{([a-zA-Z_]+)\}`)
