@@ -12,6 +12,7 @@ import type { Construct } from 'constructs';
 import { type OficinaConfig, validateConfig } from './config';
 import { GoFunction } from './go-function';
 import { Mail } from './mail';
+import { Files } from './files';
 import { Monitoring } from './monitoring';
 import { type ScheduledJob, Schedules } from './schedules';
 import { Site } from './site';
@@ -63,6 +64,7 @@ export const OUTPUTS = {
   tableName: 'TableName',
   tableStreamArn: 'TableStreamArn',
   siteBucketName: 'SiteBucketName',
+  filesBucketName: 'FilesBucketName',
   apiFunctionName: 'ApiFunctionName',
   streamFunctionName: 'StreamFunctionName',
   scheduleFunctionName: 'ScheduleFunctionName',
@@ -87,6 +89,8 @@ export class OficinaStack extends Stack {
   readonly streamFailureQueue: sqs.Queue;
   readonly schedules: Schedules;
   readonly site: Site;
+  /** The drive's versioned bucket. */
+  readonly files: Files;
   readonly mail: Mail;
   readonly monitoring: Monitoring;
 
@@ -182,6 +186,9 @@ export class OficinaStack extends Stack {
       avatarOrigins: config.avatarOrigins,
     });
 
+    // ── The drive's files: a versioned bucket (lib/files.ts).
+    this.files = new Files(this, 'Files', { stage: config.stage, siteUrl: this.site.url });
+
     // ── Functions.
     const store: Record<string, string> = {
       OFICINA_STORE: 'dynamo',
@@ -195,6 +202,8 @@ export class OficinaStack extends Stack {
       OFICINA_MAIL_FROM: config.mailFrom,
       OFICINA_SES_CONFIGURATION_SET: this.mail.configurationSet.configurationSetName,
       OFICINA_BASE_URL: this.site.url,
+      OFICINA_BLOBS: 's3',
+      OFICINA_BUCKET: this.files.bucket.bucketName,
     };
 
     const api = new GoFunction(this, 'Api', {
@@ -217,6 +226,7 @@ export class OficinaStack extends Stack {
     this.apiFunction = api.fn;
     this.table.grant(api.fn, ...API_TABLE_ACTIONS);
     this.mail.grantSend(api.fn);
+    this.files.grantBlobs(api.fn);
     new apigwv2.HttpRoute(this, 'HttpApiDefaultRoute', {
       httpApi: this.httpApi,
       // $default: every path and method goes to the one Go mux, which owns /api/…
@@ -280,6 +290,8 @@ export class OficinaStack extends Stack {
       table: this.table,
       ...(props.scheduledJobs ? { jobs: props.scheduledJobs } : {}),
     });
+    // The drive's jobs (abandoned uploads, trash) reach the files too.
+    this.files.grantBlobs(this.schedules.fn);
 
     // ── Alarms.
     this.monitoring = new Monitoring(this, 'Monitoring', {
@@ -305,6 +317,7 @@ export class OficinaStack extends Stack {
     out(OUTPUTS.tableName, this.table.tableName, 'OFICINA_TABLE');
     out(OUTPUTS.tableStreamArn, this.table.tableStreamArn ?? '', 'The table stream');
     out(OUTPUTS.siteBucketName, this.site.bucket.bucketName, 'The SPA bucket');
+    out(OUTPUTS.filesBucketName, this.files.bucket.bucketName, "The drive's files (OFICINA_BUCKET)");
     out(OUTPUTS.apiFunctionName, api.fn.functionName, 'functions/api');
     out(OUTPUTS.streamFunctionName, stream.fn.functionName, 'functions/stream');
     out(OUTPUTS.scheduleFunctionName, this.schedules.fn.functionName, 'functions/schedule');

@@ -106,6 +106,8 @@ describe('scheduled jobs', () => {
     assert.equal(p.Timeout, 300);
     assert.deepEqual(Object.keys(p.Environment.Variables).sort(), [
       'OFICINA_BASE_URL',
+      'OFICINA_BLOBS',
+      'OFICINA_BUCKET',
       'OFICINA_LOG_FORMAT',
       'OFICINA_MAIL',
       'OFICINA_MAIL_FROM',

@@ -173,6 +173,8 @@ describe('functions', () => {
     assert.deepEqual(s.json.Resources[ids.api].Properties!.Environment.Variables, {
       OFICINA_STORE: 'dynamo',
       OFICINA_TABLE: { Ref: table },
+      OFICINA_BLOBS: 's3',
+      OFICINA_BUCKET: { Ref: logicalIdOf(s, s.stack.files.bucket) },
       OFICINA_MAIL: 'ses',
       OFICINA_MAIL_FROM: 'Oficina <no-reply@oficina.example>',
       OFICINA_SES_CONFIGURATION_SET: { Ref: configSet },
@@ -414,7 +416,10 @@ describe('SPA bucket and CloudFront', () => {
     s.template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
       OriginAccessControlConfig: { OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' },
     });
-    const [, policy] = only(s.json, 'AWS::S3::BucketPolicy');
+    const siteBucket = logicalIdOf(s, s.stack.site.bucket);
+    const policies = resourcesOfType(s.json, 'AWS::S3::BucketPolicy').filter(([, p]) => referencedIds(p.Properties!.Bucket).includes(siteBucket));
+    assert.equal(policies.length, 1);
+    const [, policy] = policies[0]!;
     const read = (policy.Properties!.PolicyDocument.Statement as Statement[]).find(
       (st) => st.Effect === 'Allow' && JSON.stringify(st.Principal).includes('cloudfront.amazonaws.com'),
     );
@@ -524,12 +529,14 @@ describe('SPA bucket and CloudFront', () => {
   });
 
   it('destroys the SPA bucket with a dev stack and keeps it in prod', () => {
-    const [, d] = only(dev().json, 'AWS::S3::Bucket');
-    assert.equal(d.DeletionPolicy, 'Delete');
-    assert.equal(resourcesOfType(dev().json, 'Custom::S3AutoDeleteObjects').length, 1);
-    const [, p] = only(prod().json, 'AWS::S3::Bucket');
-    assert.equal(p.DeletionPolicy, 'Retain');
-    assert.equal(resourcesOfType(prod().json, 'Custom::S3AutoDeleteObjects').length, 0);
+    const siteBucket = (s: ReturnType<typeof dev>) => s.json.Resources[logicalIdOf(s, s.stack.site.bucket)]!;
+    const d = dev();
+    assert.equal(siteBucket(d).DeletionPolicy, 'Delete');
+    // The SPA bucket's and the drive's (lib/files.ts): both go with a dev stack.
+    assert.equal(resourcesOfType(d.json, 'Custom::S3AutoDeleteObjects').length, 2);
+    const p = prod();
+    assert.equal(siteBucket(p).DeletionPolicy, 'Retain');
+    assert.equal(resourcesOfType(p.json, 'Custom::S3AutoDeleteObjects').length, 0);
   });
 });
 

@@ -1,0 +1,96 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import type { Stage } from './config';
+
+export interface FilesProps {
+  readonly stage: Stage;
+  /** The site's origin (https://…): browsers upload and download there straight to S3. */
+  readonly siteUrl: string;
+}
+
+/**
+ * How many noncurrent versions of an object the lifecycle rule keeps: the
+ * drive trims each file to its own max_versions (1..100, default 3) as it
+ * writes, so this is only the backstop for a trim that failed — never
+ * below what a file may ask for (S3's ceiling for the setting is 100).
+ */
+export const NONCURRENT_VERSIONS_KEPT = 99;
+/** Days a version beyond NONCURRENT_VERSIONS_KEPT lives once noncurrent. */
+export const NONCURRENT_DAYS = 1;
+/** Days before an upload a browser started and never completed is aborted. */
+export const ABORT_UPLOAD_DAYS = 1;
+
+/** The actions the drive's blob store (shared/blob S3) needs on its bucket. */
+export const BLOB_OBJECT_ACTIONS = [
+  's3:GetObject',
+  's3:GetObjectVersion',
+  's3:PutObject',
+  's3:DeleteObject',
+  's3:DeleteObjectVersion',
+  's3:AbortMultipartUpload',
+  's3:ListMultipartUploadParts',
+] as const;
+export const BLOB_BUCKET_ACTIONS = ['s3:ListBucket', 's3:ListBucketVersions', 's3:GetBucketVersioning'] as const;
+
+/**
+ * The drive's files (DESIGN §5): a private, versioned bucket — a file's
+ * versions are the object's versions — with the last-versions rule's
+ * backstop, incomplete browser uploads aborted, and CORS for the presigned
+ * uploads and downloads the SPA makes from the site's origin (ETag exposed:
+ * multipart completion needs each part's).
+ */
+export class Files extends Construct {
+  readonly bucket: s3.Bucket;
+
+  constructor(scope: Construct, id: string, props: FilesProps) {
+    super(scope, id);
+    const prod = props.stage === 'prod';
+    this.bucket = new s3.Bucket(this, 'Bucket', {
+      versioned: true,
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // Users' files: kept when the stack goes in prod; dev goes with it.
+      removalPolicy: prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      autoDeleteObjects: !prod,
+      lifecycleRules: [
+        {
+          id: 'versions-backstop',
+          noncurrentVersionsToRetain: NONCURRENT_VERSIONS_KEPT,
+          noncurrentVersionExpiration: Duration.days(NONCURRENT_DAYS),
+          expiredObjectDeleteMarker: true,
+        },
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(ABORT_UPLOAD_DAYS) },
+      ],
+      cors: [
+        {
+          allowedOrigins: [props.siteUrl],
+          allowedMethods: [s3.HttpMethods.GET, s3.HttpMethods.PUT, s3.HttpMethods.HEAD],
+          allowedHeaders: ['*'],
+          exposedHeaders: ['ETag'],
+          maxAge: 3600,
+        },
+      ],
+    });
+  }
+
+  /** grantBlobs lets a function use the bucket as the drive's blob store. */
+  grantBlobs(grantee: iam.IGrantable): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: [...BLOB_OBJECT_ACTIONS],
+        resources: [this.bucket.arnForObjects('*')],
+      }),
+    );
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: [...BLOB_BUCKET_ACTIONS],
+        resources: [this.bucket.bucketArn],
+      }),
+    );
+  }
+}
