@@ -26,16 +26,18 @@ import (
 // its first wiki request: one List of the Group's pages). Groups are
 // evicted least recently used beyond the cache's size.
 type pageCache struct {
-	st   store.Store
-	max  int
-	mu   sync.Mutex
-	dbs  map[string]*dbPages
-	tick uint64
+	st       store.Store
+	max      int   // Groups kept
+	maxBytes int64 // text kept, all Groups together
+	mu       sync.Mutex
+	dbs      map[string]*dbPages
+	tick     uint64
 }
 
 type dbPages struct {
 	mu    sync.Mutex // one refresh at a time
 	used  uint64
+	bytes int64 // text held (read under pageCache.mu)
 	seq   uint64
 	built bool
 	pages map[string]*pageEntry
@@ -63,10 +65,34 @@ type pageSnap struct {
 	byTitle map[string]*pageEntry
 	byOld   map[string]*pageEntry
 	sorted  []*pageEntry
+	bytes   int64 // text held
 }
 
-func newPageCache(st store.Store, max int) *pageCache {
-	return &pageCache{st: st, max: max, dbs: map[string]*dbPages{}}
+func newPageCache(st store.Store, max int, maxBytes int64) *pageCache {
+	return &pageCache{st: st, max: max, maxBytes: maxBytes, dbs: map[string]*dbPages{}}
+}
+
+// evict drops the least recently used Groups (never keep) while the cache
+// holds too many or too much. Called with c.mu held.
+func (c *pageCache) evict(keep string) {
+	var total int64
+	for _, v := range c.dbs {
+		total += v.bytes
+	}
+	for len(c.dbs) > 1 && (len(c.dbs) > c.max || total > c.maxBytes) {
+		var oldest string
+		var at uint64 = ^uint64(0)
+		for k, v := range c.dbs {
+			if k != keep && v.used < at {
+				oldest, at = k, v.used
+			}
+		}
+		if oldest == "" {
+			return
+		}
+		total -= c.dbs[oldest].bytes
+		delete(c.dbs, oldest)
+	}
 }
 
 // maxChangesRefresh is how many changed documents a refresh reads through
@@ -75,22 +101,27 @@ const maxChangesRefresh = 2000
 
 // get returns db's pages as of now.
 func (c *pageCache) get(ctx context.Context, db string) (*pageSnap, error) {
+	s, err := c.refresh(ctx, db)
+	if err == nil {
+		c.mu.Lock()
+		if p := c.dbs[db]; p != nil {
+			p.bytes = s.bytes
+		}
+		c.evict(db)
+		c.mu.Unlock()
+	}
+	return s, err
+}
+
+// refresh brings db's pages up to the store's update sequence.
+func (c *pageCache) refresh(ctx context.Context, db string) (*pageSnap, error) {
 	c.mu.Lock()
 	c.tick++
 	p := c.dbs[db]
 	if p == nil {
 		p = &dbPages{pages: map[string]*pageEntry{}}
 		c.dbs[db] = p
-		if len(c.dbs) > c.max {
-			var oldest string
-			var at uint64 = ^uint64(0)
-			for k, v := range c.dbs {
-				if k != db && v.used < at {
-					oldest, at = k, v.used
-				}
-			}
-			delete(c.dbs, oldest)
-		}
+		c.evict(db)
 	}
 	p.used = c.tick
 	c.mu.Unlock()
@@ -229,6 +260,7 @@ func snapOf(pages map[string]*pageEntry) *pageSnap {
 	for id, e := range pages {
 		s.byID[id] = e
 		s.sorted = append(s.sorted, e)
+		s.bytes += int64(len(e.Content) + len(e.Fold) + len(e.Title)*2 + 200)
 	}
 	slices.SortFunc(s.sorted, func(a, b *pageEntry) int {
 		if c := strings.Compare(a.Norm, b.Norm); c != 0 {

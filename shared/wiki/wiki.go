@@ -46,6 +46,10 @@ const (
 	MaxVersions     = 50 // snapshots kept per page
 )
 
+// pageCacheBytes bounds the text the page index keeps in memory, all
+// Groups together (least recently used Groups go first).
+const pageCacheBytes = 256 << 20
+
 // MsgTooManyLinks refuses a page with more than MaxLinks links.
 var MsgTooManyLinks = "has too many links (maximum is 500)"
 
@@ -110,7 +114,7 @@ func New(d module.Deps) *Module {
 		deps: d, st: d.Store, log: log.With("module", "wiki"), now: now, host: host,
 		server: &access.Principal{UserID: "_wiki", Name: "_wiki", Label: "wiki", Via: access.ViaSession},
 	}
-	m.pages = newPageCache(d.Store, 64)
+	m.pages = newPageCache(d.Store, 64, pageCacheBytes)
 	return m
 }
 
