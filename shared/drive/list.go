@@ -1,6 +1,7 @@
 package drive
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,8 +84,37 @@ func (m *Module) listDir(w http.ResponseWriter, r *http.Request) error {
 		}
 		entries = append(entries, rawDoc(d))
 	}
-	httpjson.Write(w, http.StatusOK, map[string]any{"dir": dir, "path": path, "entries": entries, "next": next})
+	writeListing(w, map[string]any{"dir": dir, "path": path, "next": next}, "entries", entries)
 	return nil
+}
+
+// writeListing answers head's members and the stored documents as the
+// array name, as httpjson.Write would, without re-validating each stored
+// document (encoding/json compacts every json.RawMessage it writes, which
+// was three quarters of a 1,000-entry listing's time).
+func writeListing(w http.ResponseWriter, head map[string]any, name string, entries []json.RawMessage) {
+	raw, err := json.Marshal(head)
+	if err != nil { // plain strings and crumbs: unreachable
+		httpjson.Write(w, http.StatusInternalServerError, map[string]string{"error": "unknown_error", "reason": "Undefined error"})
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "must-revalidate")
+	w.WriteHeader(http.StatusOK)
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(raw[:len(raw)-1])
+	if len(head) > 0 {
+		bw.WriteByte(',')
+	}
+	bw.WriteString(`"` + name + `":[`)
+	for i, e := range entries {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		bw.Write(e)
+	}
+	bw.WriteString("]}\n")
+	_ = bw.Flush() // a client gone is nothing to report
 }
 
 // breadcrumb lists the folders from the root down to id.
@@ -128,7 +158,8 @@ func (m *Module) recordFiles(w http.ResponseWriter, r *http.Request) error {
 	if _, err := m.record(r, db, id); err != nil {
 		return err
 	}
-	out := map[string]any{"record_id": id, "folder": nil, "entries": []json.RawMessage{}}
+	out := map[string]any{"record_id": id, "folder": nil}
+	var entries []json.RawMessage
 	fd, body, err := m.lookup(ctx, db, RecordFolderID(db, id))
 	if err != nil {
 		return err
@@ -136,7 +167,6 @@ func (m *Module) recordFiles(w http.ResponseWriter, r *http.Request) error {
 	if body != nil && str(body["record_id"]) == id {
 		out["folder"] = rawDoc(fd)
 		if str(body["kind"]) == KindDir {
-			var entries []json.RawMessage
 			err := m.eachChild(ctx, db, fd.ID, func(d store.Doc, b map[string]any) (bool, error) {
 				if !isLive(str(b["kind"])) {
 					return false, nil
@@ -147,12 +177,9 @@ func (m *Module) recordFiles(w http.ResponseWriter, r *http.Request) error {
 			if err != nil {
 				return err
 			}
-			if entries != nil {
-				out["entries"] = entries
-			}
 		}
 	}
-	httpjson.Write(w, http.StatusOK, out)
+	writeListing(w, out, "entries", entries)
 	return nil
 }
 

@@ -2,6 +2,7 @@ package drive
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -187,7 +188,7 @@ func (m *Module) restore(w http.ResponseWriter, r *http.Request) error {
 // (not what went with a folder), newest first.
 func (m *Module) listTrash(w http.ResponseWriter, r *http.Request) error {
 	ctx, db := r.Context(), r.PathValue("db")
-	out := []any{}
+	var out []json.RawMessage
 	q := store.ListQuery{Klass: Klass, Prefix: trashPrefix, Descending: true, Limit: 500}
 	for {
 		page, err := m.st.List(ctx, db, q)
@@ -205,7 +206,7 @@ func (m *Module) listTrash(w http.ResponseWriter, r *http.Request) error {
 		}
 		q.After = page.Next
 	}
-	httpjson.Write(w, http.StatusOK, map[string]any{"entries": out})
+	writeListing(w, map[string]any{}, "entries", out)
 	return nil
 }
 
