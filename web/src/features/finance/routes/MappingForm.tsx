@@ -6,12 +6,12 @@
 import { Button, Card, Flex, Grid, Placeholder, SelectField, SwitchField, Text, TextField } from '@aws-amplify/ui-react';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CheckedForm } from '../../../components/records/CheckedForm';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { useAutofocus } from '../../../components/records/useAutofocus';
 import { useRecordEditor } from '../../../components/records/useRecordEditor';
-import { clientValidationError } from '../../../lib/errors';
 import { checkMapping } from '../checks';
 import { ruleInWords } from '../mapping-words';
 import { MAPPING_CHANGES, MAPPING_FIELDS, MAPPING_TARGETS, MAPPING_WATCHES, SCOPE, type Mapping } from '../api/types';
@@ -64,28 +64,13 @@ export function Component() {
       ) : (
         <Grid templateColumns={{ base: '1fr', large: '1fr 1fr' }} gap="medium">
           <Card variation="outlined">
-            <form
+            <CheckedForm
               ref={formRef}
-              noValidate
-              data-testid="record-form"
-              aria-label={title}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-                  e.preventDefault();
-                  e.currentTarget.requestSubmit();
-                }
-              }}
-              onSubmit={(e) => {
-                e.preventDefault();
-                if (ed.saving) return;
-                const errs = checkMapping(v);
-                if (Object.keys(errs).length > 0) {
-                  ed.setError(clientValidationError(errs));
-                  formRef.current?.querySelector<HTMLElement>(`[name="${Object.keys(errs)[0]}"]`)?.focus();
-                  return;
-                }
-                ed.save();
-              }}
+              label={title}
+              saving={ed.saving}
+              check={() => checkMapping(v)}
+              onInvalid={ed.setError}
+              onValid={ed.save}
             >
               <Flex direction="column" gap="medium">
                 <ErrorAlert error={ed.error} onDismiss={() => ed.setError(null)} showFields={!!ed.error && Object.keys(ed.error.fields).some((f) => !FIELDS.includes(f))} />
@@ -137,7 +122,7 @@ export function Component() {
                   </Button>
                 </Flex>
               </Flex>
-            </form>
+            </CheckedForm>
           </Card>
           <Card variation="outlined">
             <MappingPreview db={ed.db} mapping={v as Partial<Mapping>} />

@@ -14,6 +14,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { CheckedForm } from '../../../components/records/CheckedForm';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert, useErrorText, useFieldError } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
@@ -21,7 +22,6 @@ import { MoneyInput } from '../../../components/records/Money';
 import { useAutofocus } from '../../../components/records/useAutofocus';
 import { useRecordEditor } from '../../../components/records/useRecordEditor';
 import { AppLink } from '../../../components/RouterLink';
-import { clientValidationError } from '../../../lib/errors';
 import { rescaleUnits, validPrecision } from '../../../lib/money';
 import { paths } from '../../../lib/paths';
 import { useRouteHandle } from '../../../lib/route-handle';
@@ -149,28 +149,13 @@ export function Component() {
         {v === null ? (
           <Placeholder size="large" />
         ) : (
-          <form
+          <CheckedForm
             ref={formRef}
-            noValidate
-            data-testid="record-form"
-            aria-label={title}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-                e.preventDefault();
-                e.currentTarget.requestSubmit();
-              }
-            }}
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (ed.saving) return;
-              const errs = checkRecord(kind, v, walletMap);
-              if (Object.keys(errs).length > 0) {
-                ed.setError(clientValidationError(errs));
-                formRef.current?.querySelector<HTMLElement>(`[name="${Object.keys(errs)[0]}"]`)?.focus();
-                return;
-              }
-              ed.save();
-            }}
+            label={title}
+            saving={ed.saving}
+            check={() => checkRecord(kind, v, walletMap)}
+            onInvalid={ed.setError}
+            onValid={ed.save}
           >
             <Flex direction="column" gap="medium">
               <ErrorAlert error={ed.error} onDismiss={() => ed.setError(null)} showFields={!!ed.error && Object.keys(ed.error.fields).some((f) => !FIELDS.includes(f))} />
@@ -282,7 +267,7 @@ export function Component() {
                 </Button>
               </Flex>
             </Flex>
-          </form>
+          </CheckedForm>
         )}
       </Card>
     </Page>

@@ -8,13 +8,13 @@
 import { Button, Card, Flex, Grid, Placeholder, SelectField, SwitchField, Text, TextField } from '@aws-amplify/ui-react';
 import { useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CheckedForm } from '../../../components/records/CheckedForm';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { MoneyInput } from '../../../components/records/Money';
 import { useAutofocus } from '../../../components/records/useAutofocus';
 import { useRecordEditor } from '../../../components/records/useRecordEditor';
-import { clientValidationError } from '../../../lib/errors';
 import { minorDigits, rescaleUnits, validPrecision } from '../../../lib/money';
 import { checkWallet } from '../checks';
 import { SCOPE } from '../api/types';
@@ -72,28 +72,13 @@ export function Component() {
         {v === null ? (
           <Placeholder size="large" />
         ) : (
-          <form
+          <CheckedForm
             ref={formRef}
-            noValidate
-            data-testid="record-form"
-            aria-label={title}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-                e.preventDefault();
-                e.currentTarget.requestSubmit();
-              }
-            }}
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (ed.saving) return;
-              const errs = checkWallet(v);
-              if (Object.keys(errs).length > 0) {
-                ed.setError(clientValidationError(errs));
-                formRef.current?.querySelector<HTMLElement>(`[name="${Object.keys(errs)[0]}"]`)?.focus();
-                return;
-              }
-              ed.save();
-            }}
+            label={title}
+            saving={ed.saving}
+            check={() => checkWallet(v)}
+            onInvalid={ed.setError}
+            onValid={ed.save}
           >
             <Flex direction="column" gap="medium">
               <ErrorAlert error={ed.error} onDismiss={() => ed.setError(null)} showFields={!!ed.error && Object.keys(ed.error.fields).some((f) => !FIELDS.includes(f))} />
@@ -191,7 +176,7 @@ export function Component() {
                 </Button>
               </Flex>
             </Flex>
-          </form>
+          </CheckedForm>
         )}
       </Card>
     </Page>

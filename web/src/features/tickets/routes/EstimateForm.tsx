@@ -8,12 +8,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { CheckedForm } from '../../../components/records/CheckedForm';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { RecordPicker } from '../../../components/records/RecordPicker';
 import { isEnabled, useAccountConfig } from '../../../lib/account-config';
-import { clientValidationError, type FieldErrors } from '../../../lib/errors';
+import type { FieldErrors } from '../../../lib/errors';
 import { decided, type EstimateItem } from '../api/servicedocs';
 import { ticketQuery } from '../api/tickets';
 import { DeskCrumbs } from '../components/DeskCrumbs';
@@ -73,25 +74,7 @@ export function Component() {
             {t('docs.estimates.locked')}
           </Alert>
         ) : (
-          <form
-            noValidate
-            data-testid="record-form"
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-                e.preventDefault();
-                e.currentTarget.requestSubmit();
-              }
-            }}
-            onSubmit={(e) => {
-              e.preventDefault();
-              const errs = checkEstimate(v);
-              if (Object.keys(errs).length > 0) {
-                ed.setError(clientValidationError(errs));
-                return;
-              }
-              ed.save();
-            }}
-          >
+          <CheckedForm label={title} saving={ed.saving} check={() => checkEstimate(v)} onInvalid={ed.setError} onValid={ed.save}>
             <Flex direction="column" gap="medium">
               <ErrorAlert error={ed.error} onDismiss={() => ed.setError(null)} showFields={!!ed.error && Object.keys(ed.error.fields).some((f) => !FIELDS.includes(f) && !f.startsWith('items['))} />
               <TextAreaField
@@ -122,7 +105,7 @@ export function Component() {
                 </Button>
               </Flex>
             </Flex>
-          </form>
+          </CheckedForm>
         )}
       </Card>
     </Page>
