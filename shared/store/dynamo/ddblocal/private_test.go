@@ -2,7 +2,6 @@ package ddblocal
 
 import (
 	"testing"
-	"time"
 )
 
 // TestPrivateStop covers the path of Start without Main: a process of its
@@ -16,9 +15,7 @@ func TestPrivateStop(t *testing.T) {
 		t.Fatalf("ListTables: %v", err)
 	}
 	inst.stop()
-	select {
-	case <-inst.done:
-	case <-time.After(10 * time.Second):
+	if inst.proc.Exited() == nil {
 		t.Fatal("process still running after stop")
 	}
 	inst.stop() // idempotent

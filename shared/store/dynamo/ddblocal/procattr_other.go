@@ -1,9 +1,0 @@
-//go:build !linux
-
-package ddblocal
-
-import "os/exec"
-
-// configureProcess has no parent-death signal outside Linux; Cleanup and
-// Main stop the process on every normal exit.
-func configureProcess(*exec.Cmd) {}
