@@ -33,13 +33,16 @@ const (
 	dbPattern  = `acc-[0-9a-f]{32}`
 	hexID      = `[0-9a-f]{32}`
 	titleParam = `[A-Za-z0-9%._~+-]+`
+	// driveQuery: the drive's content route may name a version and ask
+	// for the file inline.
+	driveQuery = `(\?(inline=true|version=[A-Za-z0-9._-]{1,100})(&(inline=true|version=[A-Za-z0-9._-]{1,100}))?)?`
 )
 
 // WikiLinkPath matches the relative links wiki HTML may carry (the db is
 // checked separately); WikiImagePath the relative image sources.
 var (
 	WikiLinkPath  = regexp.MustCompile(`^/account/(` + dbPattern + `)/handbooks/(han-` + hexID + `|new\?title=` + titleParam + `)$`)
-	WikiImagePath = regexp.MustCompile(`^/api/(` + dbPattern + `)/_drive/files/fle-` + hexID + `/content$`)
+	WikiImagePath = regexp.MustCompile(`^/api/(` + dbPattern + `)/_drive/files/fle-` + hexID + `/content` + driveQuery + `$`)
 )
 
 func newWikiPolicy() *bluemonday.Policy {

@@ -19,7 +19,7 @@ func wikiAllow(db string) xsstest.Allow {
 	return xsstest.Allow{
 		Class:       htmlsafe.WikiClass,
 		Checkbox:    true,
-		RelativeURL: regexp.MustCompile(`^/(account/` + db + `/handbooks/(han-[0-9a-f]{32}|new\?title=[A-Za-z0-9%._~+-]+)|api/` + db + `/_drive/files/fle-[0-9a-f]{32}/content)$`),
+		RelativeURL: regexp.MustCompile(`^/(account/` + db + `/handbooks/(han-[0-9a-f]{32}|new\?title=[A-Za-z0-9%._~+-]+)|api/` + db + `/_drive/files/fle-[0-9a-f]{32}/content(\?[a-z]+=[A-Za-z0-9._-]+(&[a-z]+=[A-Za-z0-9._-]+)?)?)$`),
 	}
 }
 
@@ -75,7 +75,7 @@ func TestRenderFeatures(t *testing.T) {
 		file, otherFile := ids.New("fle"), ids.New("fle")
 		src := "# Título\n\n| Peça | Preço |\n|:---|---:|\n| Selo | 10 |\n\n- [x] feito\n- [ ] falta\n\n~~velho~~ https://example.com/x\n\n" +
 			"```go\nfunc main() { fmt.Println(\"oi\") }\n```\n\n" +
-			fmt.Sprintf("![foto](/api/%s/_drive/files/%s/content) ![alheia](/api/%s/_drive/files/%s/content) ![rel](foto.png)\n\n", w.db, file, w.other, otherFile) +
+			fmt.Sprintf("![foto](/api/%s/_drive/files/%s/content) ![versão](/api/%[1]s/_drive/files/%[2]s/content?version=v1.2&inline=true) ![x](/api/%[1]s/_drive/files/%[2]s/content?inline=<script>) ![alheia](/api/%s/_drive/files/%s/content) ![rel](foto.png)\n\n", w.db, file, w.other, otherFile) +
 			"<kbd>Ctrl</kbd> <span style=\"color:red\" class=\"btn wk-x\" onclick=\"x()\">s</span> <input type=\"text\" value=\"x\"> <input type=checkbox checked>"
 		r := w.ana.Do("POST", "/api/"+w.db+"/_wiki/preview", map[string]any{"content": src}).Expect(t, http.StatusOK)
 		out := r["html"].(string)
@@ -85,6 +85,8 @@ func TestRenderFeatures(t *testing.T) {
 			"<del>velho</del>", `<a href="https://example.com/x" rel="nofollow noreferrer noopener" target="_blank">https://example.com/x</a>`,
 			`<pre class="wk-chroma">`, `<span class="wk-kd">func</span>`,
 			fmt.Sprintf(`<img src="/api/%s/_drive/files/%s/content" alt="foto"`, w.db, file),
+			fmt.Sprintf(`<img src="/api/%s/_drive/files/%s/content?version=v1.2&amp;inline=true" alt="versão"`, w.db, file),
+			`<img alt="x"`,
 			"<kbd>Ctrl</kbd>",
 		} {
 			if !strings.Contains(out, want) {
