@@ -37,6 +37,14 @@ func TestLinksRenamesDeletes(t *testing.T) {
 		if got := refIDs(w.view(t, pump)["linked_by"]); !slices.Equal(got, []string{guide}) {
 			t.Fatalf("linked_by of the pump %v", got)
 		}
+		vr := w.ana.Do("GET", "/api/"+w.db+"/_design/wiki/_view/linked-by?key="+q(`"`+pump+`"`), nil).Expect(t, http.StatusOK)
+		if rows := vr["rows"].([]any); len(rows) != 1 || rows[0].(map[string]any)["id"] != guide || rows[0].(map[string]any)["value"] != "Guia" {
+			t.Fatalf("linked-by view %v", vr)
+		}
+		w.ana.Do("GET", "/api/"+w.db+"/_design/wiki/_view/linked-by?key="+pump, nil).ExpectError(t, http.StatusBadRequest, "key")
+		if rows := w.ana.Do("GET", "/api/"+w.db+"/_design/wiki/_view/linked-by?key="+q(`"`+zedPage+`"`), nil).Expect(t, http.StatusOK)["rows"].([]any); len(rows) != 0 {
+			t.Fatalf("another Group's page in the view: %v", rows)
+		}
 		v := w.view(t, guide)
 		html := v["html"].(string)
 		for _, want := range []string{

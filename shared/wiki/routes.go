@@ -38,6 +38,7 @@ import (
 //	GET  /api/{db}/_wiki/highlight.css?style=            → the code highlighting stylesheet
 //	POST /api/{db}/_links/import   (Netscape bookmark HTML) → {created, updated, unchanged, failed: [{url, title, reason}]}
 //	GET  /api/{db}/_links/export.html                    → Netscape bookmark HTML
+//	GET  /api/{db}/_design/wiki/_view/linked-by?key="han-…" → {total_rows, offset, rows: [{id, key, value: title}]}
 func (m *Module) registerRoutes(r *module.Registry) {
 	page := func(pattern string, h func(w http.ResponseWriter, r *http.Request) error) {
 		r.Route(module.Route{Pattern: pattern, Access: module.AccessRead, Klass: KlassHandbook, Handle: h})
@@ -59,6 +60,7 @@ func (m *Module) registerRoutes(r *module.Registry) {
 	read("GET /api/{db}/_wiki/highlight.css", m.highlightCSS)
 	r.Route(module.Route{Pattern: "POST /api/{db}/_links/import", Access: module.AccessWrite, MaxBody: MaxImportBytes, Handle: m.importBookmarks})
 	read("GET /api/{db}/_links/export.html", m.exportBookmarks)
+	r.View(module.View{DDoc: "wiki", Name: "linked-by", Serve: m.linkedByView})
 }
 
 const (
@@ -636,4 +638,33 @@ func uniqueName(n string, used map[string]bool) string {
 	}
 	used[strings.ToLower(cand)] = true
 	return cand
+}
+
+// linkedByView answers CouchDB clients the linked-by index of one page:
+//
+//	GET /api/{db}/_design/wiki/_view/linked-by?key="han-…"
+//	→ {total_rows, offset: 0, rows: [{id: linking page, key: the page, value: its title}]}
+func (m *Module) linkedByView(ctx context.Context, c module.ViewCall) (any, error) {
+	raw := c.Query.Get("key")
+	var key string
+	if raw == "" || json.Unmarshal([]byte(raw), &key) != nil {
+		return nil, fault.New(fault.BadRequest, `key: give a page id as a JSON string (key="han-…")`)
+	}
+	rows := []map[string]any{}
+	if _, _, err := m.loadPage(ctx, c.DB, key); err == nil {
+		snap, err := m.pages.get(ctx, c.DB)
+		if err != nil {
+			return nil, err
+		}
+		by, err := m.linkedBy(ctx, c.DB, key)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range refs(snap, by) {
+			rows = append(rows, map[string]any{"id": r.ID, "key": key, "value": r.Title})
+		}
+	} else if !isGone(err) {
+		return nil, err
+	}
+	return map[string]any{"total_rows": len(rows), "offset": 0, "rows": rows}, nil
 }
