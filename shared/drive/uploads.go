@@ -321,14 +321,17 @@ func (m *Module) putChunk(w http.ResponseWriter, r *http.Request) error {
 
 // commitUpload: POST /api/{db}/_drive/uploads/{upload}/commit {rev} makes
 // the staged bytes a new version of the file (rev must be its current
-// revision: 409 otherwise) or a new file in the folder (201 either way).
+// revision: 409 otherwise) or a new file in the folder ({name?} renames it
+// when its name was taken since the start; 201 either way). A refused
+// commit keeps the upload, so it can be committed again.
 func (m *Module) commitUpload(w http.ResponseWriter, r *http.Request) error {
 	if err := m.noStaging(); err != nil {
 		return err
 	}
 	ctx, db, p := r.Context(), r.PathValue("db"), module.Principal(r)
 	var in struct {
-		Rev string `json:"rev"`
+		Rev  string  `json:"rev"`
+		Name *string `json:"name"` // a new file's name, when the one given at the start was taken since
 	}
 	if r.ContentLength != 0 {
 		if err := httpjson.Decode(w, r, 16<<10, &in); err != nil {
@@ -351,6 +354,13 @@ func (m *Module) commitUpload(w http.ResponseWriter, r *http.Request) error {
 	if have != up.Size {
 		return fault.Newf(fault.Conflict, MsgUploadShort, have, up.Size)
 	}
+	if in.Name != nil && up.FileID == "" {
+		name, msg := CleanName(*in.Name)
+		if msg != "" {
+			return fault.Invalid(map[string][]string{"name": {msg}})
+		}
+		up.Name = name
+	}
 	id, name := up.FileID, up.Name
 	if id != "" {
 		d, body, err := m.fileFor(ctx, db, id)
@@ -365,6 +375,12 @@ func (m *Module) commitUpload(w http.ResponseWriter, r *http.Request) error {
 		}
 		name = str(body["name"])
 	} else {
+		// A name taken since the start: say so before copying the bytes.
+		if owner, err := m.claimOwner(ctx, db, up.DirID, up.Name); err != nil {
+			return err
+		} else if owner != "" {
+			return errNameTaken(up.Name)
+		}
 		id = ids.New("fle")
 	}
 	room, err := m.room(ctx, db, up.Size)

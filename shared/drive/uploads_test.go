@@ -71,6 +71,15 @@ func TestChunkedUpload(t *testing.T) {
 		d.ana.Do("GET", d.api("/_drive/uploads/"+uid), nil).ExpectError(t, http.StatusNotFound, "does not exist")
 		// The same name again is refused at the start, naming the file.
 		d.ana.Do("POST", d.api("/_drive/uploads"), map[string]any{"dir_id": dir, "name": "video.mp4", "size": 1}).ExpectError(t, http.StatusConflict, id)
+		// Taken between the start and the commit: 409, then committed under another name.
+		up = d.ana.Do("POST", d.api("/_drive/uploads"), map[string]any{"dir_id": dir, "name": "late.txt", "size": 3}).Expect(t, http.StatusCreated)
+		d.chunk(up["upload_id"].(string), 0, []byte("abc")).Expect(t, http.StatusOK)
+		d.create("file", "late.txt", dir)
+		commit := d.api("/_drive/uploads/" + up["upload_id"].(string) + "/commit")
+		e.Unchanged(d.db, func() { d.ana.Do("POST", commit, nil).ExpectError(t, http.StatusConflict, `"late.txt" already exists`) })
+		if late := d.ana.Do("POST", commit, map[string]any{"name": "late (2).txt"}).Expect(t, http.StatusCreated)["id"].(string); string(d.content(late, "")) != "abc" {
+			t.Fatal("the renamed commit lost its contents")
+		}
 
 		// A new version of it, committed with its revision.
 		v2 := payload(10, c+5)
