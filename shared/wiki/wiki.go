@@ -207,20 +207,29 @@ func (m *Module) handbookRule(ctx context.Context, w *docs.Write) error {
 	if err != nil {
 		return err
 	}
+	// The rest are resolved by title, 8 at a time (DynamoDB round trips).
+	resolved := make([]string, len(found.Titles))
+	if err := parallel(ctx, len(found.Titles), 8, func(ctx context.Context, i int) error {
+		t := found.Titles[i]
+		if k := normTitle(t); k == nt || live[oldTargets[k]] {
+			resolved[i] = oldTargets[k]
+			return nil
+		}
+		id, _, err := m.resolveTitle(ctx, w.DB, t)
+		resolved[i] = id
+		return err
+	}); err != nil {
+		return err
+	}
 	targets := map[string]any{}
 	var wanted []any
 	idSet := map[string]bool{}
-	for _, t := range found.Titles {
+	for i, t := range found.Titles {
 		k := normTitle(t)
 		if k == nt {
 			continue // a link to itself
 		}
-		id := oldTargets[k]
-		if !live[id] {
-			if id, _, err = m.resolveTitle(ctx, w.DB, t); err != nil {
-				return err
-			}
-		}
+		id := resolved[i]
 		if id == "" || id == w.ID {
 			if id == "" {
 				wanted = append(wanted, t)
