@@ -3,7 +3,9 @@
 // with Ctrl/⌘+Enter from any field, and ignores a second submit while one
 // is being saved.
 
+import { Button, Flex } from '@aws-amplify/ui-react';
 import { forwardRef, useImperativeHandle, useRef, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { clientValidationError, type ApiError, type FieldErrors } from '../../lib/errors';
 
 export const CheckedForm = forwardRef<
@@ -50,3 +52,18 @@ export const CheckedForm = forwardRef<
     </form>
   );
 });
+
+/** FormActions: the form's Cancel and Save (Ctrl/⌘+Enter), Save busy while saving. */
+export function FormActions({ saving, onCancel }: { saving: boolean; onCancel: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Flex gap="small" justifyContent="flex-end">
+      <Button type="button" onClick={onCancel} isDisabled={saving}>
+        {t('common.cancel')}
+      </Button>
+      <Button type="submit" variation="primary" isLoading={saving} loadingText={t('common.saving')} data-testid="save-record" aria-keyshortcuts="Control+Enter">
+        {t('common.save')}
+      </Button>
+    </Flex>
+  );
+}

@@ -3,10 +3,10 @@
 // order, active), the rule read back in words as it is typed, and the
 // server's preview over the last imported records. Ctrl+Enter saves.
 
-import { Button, Card, Flex, Grid, Placeholder, SelectField, SwitchField, Text, TextField } from '@aws-amplify/ui-react';
+import { Card, Flex, Grid, Placeholder, SelectField, SwitchField, Text, TextField } from '@aws-amplify/ui-react';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CheckedForm } from '../../../components/records/CheckedForm';
+import { CheckedForm, FormActions } from '../../../components/records/CheckedForm';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
@@ -113,14 +113,7 @@ export function Component() {
                 <Text className="rule-words" role="status" data-testid="rule-words">
                   {ruleInWords(v as Partial<Mapping>, t)}
                 </Text>
-                <Flex gap="small" justifyContent="flex-end">
-                  <Button type="button" onClick={ed.cancel} isDisabled={ed.saving}>
-                    {t('common.cancel')}
-                  </Button>
-                  <Button type="submit" variation="primary" isLoading={ed.saving} loadingText={t('common.saving')} data-testid="save-record" aria-keyshortcuts="Control+Enter">
-                    {t('common.save')}
-                  </Button>
-                </Flex>
+                <FormActions saving={ed.saving} onCancel={ed.cancel} />
               </Flex>
             </CheckedForm>
           </Card>

@@ -9,12 +9,12 @@
 // ?wallet=, ?source=, ?destination=, ?description=, ?posted_at=, ?value=,
 // ?value_out= pre-fill a new record.
 
-import { Button, Card, Flex, Grid, Placeholder, SelectField, SwitchField, Text, TextField } from '@aws-amplify/ui-react';
+import { Card, Flex, Grid, Placeholder, SelectField, SwitchField, Text, TextField } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { CheckedForm } from '../../../components/records/CheckedForm';
+import { CheckedForm, FormActions } from '../../../components/records/CheckedForm';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert, useErrorText, useFieldError } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
@@ -258,14 +258,7 @@ export function Component() {
                   {t('finance.form.importedNote')}
                 </Text>
               ) : null}
-              <Flex gap="small" justifyContent="flex-end">
-                <Button type="button" onClick={ed.cancel} isDisabled={ed.saving}>
-                  {t('common.cancel')}
-                </Button>
-                <Button type="submit" variation="primary" isLoading={ed.saving} loadingText={t('common.saving')} data-testid="save-record" aria-keyshortcuts="Control+Enter">
-                  {t('common.save')}
-                </Button>
-              </Flex>
+              <FormActions saving={ed.saving} onCancel={ed.cancel} />
             </Flex>
           </CheckedForm>
         )}

@@ -8,7 +8,7 @@
 import { Button, Card, Flex, Grid, Placeholder, SelectField, SwitchField, Text, TextField } from '@aws-amplify/ui-react';
 import { useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CheckedForm } from '../../../components/records/CheckedForm';
+import { CheckedForm, FormActions } from '../../../components/records/CheckedForm';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
@@ -167,14 +167,7 @@ export function Component() {
                   {t('finance.wallets.balanceNote')}
                 </Text>
               )}
-              <Flex gap="small" justifyContent="flex-end">
-                <Button type="button" onClick={ed.cancel} isDisabled={ed.saving}>
-                  {t('common.cancel')}
-                </Button>
-                <Button type="submit" variation="primary" isLoading={ed.saving} loadingText={t('common.saving')} data-testid="save-record" aria-keyshortcuts="Control+Enter">
-                  {t('common.save')}
-                </Button>
-              </Flex>
+              <FormActions saving={ed.saving} onCancel={ed.cancel} />
             </Flex>
           </CheckedForm>
         )}
