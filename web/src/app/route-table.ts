@@ -138,6 +138,8 @@ const SCREENS: Record<string, Partial<Record<Screen, () => Promise<ScreenModule>
   wallets: { index: () => import('../features/finance/routes/WalletsIndex'), new: walletForm, show: () => import('../features/finance/routes/WalletShow'), edit: walletForm },
   ...Object.fromEntries((['incomes', 'outgos', 'transfers', 'exchanges'] as const).map((set) => [set, moneyScreens])),
   mappings: { index: () => import('../features/finance/routes/MappingsIndex'), new: mappingForm, show: () => import('../features/finance/routes/MappingShow'), edit: mappingForm },
+  // The wiki's pages (features/wiki, server shared/wiki).
+  handbooks: { show: () => import('../features/wiki/routes/PageShow') },
 };
 
 function fullSet(set: string): RouteDef[] {

@@ -1,0 +1,126 @@
+// The wiki's own routes (shared/wiki): search, recents, categories, the
+// rendered page, versions, conflicts, preview and title completion.
+
+import { api, apiUrl, enc } from '../../../lib/api';
+
+export const SCOPE = 'wiki';
+
+export interface PageRef {
+  id: string;
+  title: string;
+}
+
+export interface SearchRow {
+  id: string;
+  title: string;
+  title_html: string;
+  categories?: string[];
+  updated_at?: string;
+  title_match?: boolean;
+  snippet?: string;
+}
+
+export interface SearchResponse {
+  total: number;
+  rows: SearchRow[];
+}
+
+export interface RecentResponse {
+  changed: Array<{ id: string; title: string; updated_at?: string; updated_by?: string }>;
+  viewed: Array<{ id: string; title: string; at?: string }>;
+}
+
+export interface RenderedPage {
+  id: string;
+  rev: string;
+  title: string;
+  categories?: string[];
+  content_type?: string;
+  updated_at?: string;
+  updated_by?: string;
+  title_history?: string[];
+  html: string;
+  links: PageRef[];
+  wanted: string[];
+  linked_by: PageRef[];
+}
+
+export interface VersionRow {
+  rev: string;
+  seq?: number | string;
+  at?: string;
+  by?: { _id?: string; label?: string };
+  title: string;
+  size?: number;
+  current?: boolean;
+}
+
+export interface VersionDoc {
+  rev: string;
+  at?: string;
+  by?: { _id?: string; label?: string };
+  title: string;
+  content: string;
+  content_type?: string;
+  categories?: string[];
+  fields?: Array<{ field_name: string; field_value: string }>;
+  uri?: string;
+  value_for?: string;
+}
+
+export interface Handbook {
+  _id: string;
+  _rev: string;
+  klass?: string;
+  title: string;
+  content?: string;
+  content_type?: string;
+  categories?: string[] | string;
+  updated_at?: string;
+  [k: string]: unknown;
+}
+
+export interface ConflictResponse {
+  id: string;
+  conflict: boolean;
+  current: Handbook;
+  ancestor: (Omit<Handbook, '_rev' | '_id'> & { rev: string }) | null;
+  changes: unknown[];
+}
+
+const base = (db: string) => `${enc(db)}/_wiki`;
+
+export const searchPages = (db: string, q: string, category: string, limit = 50) =>
+  api.get<SearchResponse>(`${base(db)}/search`, { q, category: category || undefined, limit });
+
+export const recentPages = (db: string, limit = 10) => api.get<RecentResponse>(`${base(db)}/recent`, { limit });
+
+export const categoriesList = (db: string) => api.get<{ rows: Array<{ category: string; count: number }> }>(`${base(db)}/categories`);
+
+export const renderedPage = (db: string, id: string) => api.get<RenderedPage>(`${base(db)}/pages/${enc(id)}/html`);
+
+export const pageVersions = (db: string, id: string) =>
+  api.get<{ id: string; deleted?: boolean; versions: VersionRow[] }>(`${base(db)}/pages/${enc(id)}/versions`);
+
+export const pageVersion = (db: string, id: string, rev: string) => api.get<VersionDoc>(`${base(db)}/pages/${enc(id)}/versions/${enc(rev)}`);
+
+export const pageConflict = (db: string, id: string, rev: string) => api.get<ConflictResponse>(`${base(db)}/pages/${enc(id)}/conflict`, { rev });
+
+export const previewHtml = (db: string, content: string, content_type?: string) =>
+  api.post<{ html: string; links: PageRef[]; wanted: string[] }>(`${base(db)}/preview`, { content, content_type });
+
+export const resolveTitle = (db: string, title: string) => api.get<{ id: string; title: string; redirected: boolean }>(`${base(db)}/resolve`, { title });
+
+export const titleCompletions = (db: string, q: string, limit = 8) => api.get<{ rows: PageRef[] }>(`${base(db)}/titles`, { q, limit });
+
+export const exportZipUrl = (db: string, opts: { id?: string; category?: string } = {}) =>
+  apiUrl(`${base(db)}/export.zip`, { id: opts.id, category: opts.category });
+
+export const highlightCssUrl = (db: string) => apiUrl(`${base(db)}/highlight.css`);
+
+/** categoriesOf reads a page's categories, a list or a comma string. */
+export function categoriesOf(v: unknown): string[] {
+  if (Array.isArray(v)) return v.filter((c): c is string => typeof c === 'string' && c.trim() !== '').map((c) => c.trim());
+  if (typeof v === 'string') return v.split(',').map((c) => c.trim()).filter(Boolean);
+  return [];
+}
