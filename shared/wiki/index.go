@@ -270,16 +270,9 @@ func (m *Module) linksChanged(ctx context.Context, ch store.Change) error {
 	if err := m.indexLinks(ctx, db, id); err != nil {
 		return err
 	}
-	d, err := m.st.Get(ctx, db, id)
-	if err != nil {
-		if isGone(err) {
-			return nil
-		}
+	_, body, err := m.livePage(ctx, db, id)
+	if err != nil || body == nil {
 		return err
-	}
-	body, err := docs.Decode(d.Body)
-	if err != nil {
-		return nil
 	}
 	// This page's own wanted links, if their pages exist now.
 	for _, t := range strs(body["wanted"]) {
@@ -312,16 +305,9 @@ func (m *Module) linksChanged(ctx context.Context, ch store.Change) error {
 // relinkIfNamed saves page s again when its [[title]] n is wanted or
 // leads to a page that is gone.
 func (m *Module) relinkIfNamed(ctx context.Context, db, s, n string) error {
-	d, err := m.st.Get(ctx, db, s)
-	if err != nil {
-		if isGone(err) {
-			return nil
-		}
+	_, body, err := m.livePage(ctx, db, s)
+	if err != nil || body == nil {
 		return err
-	}
-	body, err := docs.Decode(d.Body)
-	if err != nil {
-		return nil
 	}
 	stale := slices.ContainsFunc(strs(body["wanted"]), func(t string) bool { return normTitle(t) == n })
 	if !stale {
@@ -345,16 +331,9 @@ func (m *Module) relinkIfNamed(ctx context.Context, db, s, n string) error {
 // links anew (a conflict with a person's save is retried).
 func (m *Module) relink(ctx context.Context, db, id string) error {
 	for range 5 {
-		d, err := m.st.Get(ctx, db, id)
-		if err != nil {
-			if isGone(err) {
-				return nil
-			}
+		d, body, err := m.livePage(ctx, db, id)
+		if err != nil || body == nil {
 			return err
-		}
-		body, err := docs.Decode(d.Body)
-		if err != nil {
-			return nil
 		}
 		_, err = m.deps.Docs.Save(ctx, m.server, db, id, d.Rev, body)
 		if errors.Is(err, store.ErrConflict) {
@@ -422,6 +401,23 @@ func parallel(ctx context.Context, n, par int, fn func(ctx context.Context, i in
 	}
 	wg.Wait()
 	return first
+}
+
+// livePage reads a live page for the stream's follow-ups: nil when it is
+// gone or cannot be decoded (there is nothing left to fix then).
+func (m *Module) livePage(ctx context.Context, db, id string) (store.Doc, map[string]any, error) {
+	d, err := m.st.Get(ctx, db, id)
+	if err != nil {
+		if isGone(err) {
+			return store.Doc{}, nil, nil
+		}
+		return store.Doc{}, nil, err
+	}
+	body, err := docs.Decode(d.Body)
+	if err != nil {
+		return store.Doc{}, nil, nil
+	}
+	return d, body, nil
 }
 
 func isGone(err error) bool {
