@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -44,11 +43,11 @@ const (
 )
 
 // The shared process is the only package state, and it exists for tests only.
-var shared struct {
-	mu   sync.Mutex
-	on   bool // Main is running: StartS3 shares one process
-	inst *gateway
-	err  error // a failed start is not retried, so every test fails fast
+var shared = testproc.Shared[*gateway]{
+	Name:  "versitygw",
+	Start: startGateway,
+	Stop:  func(g *gateway) { g.stop() },
+	Proc:  func(g *gateway) *testproc.Process { return g.proc },
 }
 
 var bucketSeq atomic.Int64
@@ -57,29 +56,14 @@ var bucketSeq atomic.Int64
 // first StartS3 and stopped when the tests end. Use it from TestMain:
 //
 //	func TestMain(m *testing.M) { os.Exit(blobtest.Main(m)) }
-func Main(m *testing.M) int {
-	shared.mu.Lock()
-	shared.on = true
-	shared.mu.Unlock()
-
-	code := m.Run()
-
-	shared.mu.Lock()
-	inst := shared.inst
-	shared.inst, shared.err, shared.on = nil, nil, false
-	shared.mu.Unlock()
-	if inst != nil {
-		inst.stop()
-	}
-	return code
-}
+func Main(m *testing.M) int { return shared.Main(m) }
 
 // StartS3 returns a client of a running S3 server and a new, empty bucket
 // with versioning enabled, deleted (with every version) when tb ends.
 // Without Main, each call runs a private gateway stopped when tb ends.
 func StartS3(tb testing.TB) (*s3.Client, string) {
 	tb.Helper()
-	inst, err := gatewayFor(tb)
+	inst, err := shared.Get(tb)
 	if err != nil {
 		tb.Fatalf("blobtest: %v", err)
 	}
@@ -97,31 +81,6 @@ func StartS3(tb testing.TB) (*s3.Client, string) {
 		}
 	})
 	return inst.client, bucket
-}
-
-// gatewayFor returns the shared gateway under Main, else a private one
-// stopped when tb ends.
-func gatewayFor(tb testing.TB) (*gateway, error) {
-	shared.mu.Lock()
-	defer shared.mu.Unlock()
-	if !shared.on {
-		inst, err := startGateway()
-		if err != nil {
-			return nil, err
-		}
-		tb.Cleanup(inst.stop)
-		return inst, nil
-	}
-	if shared.inst == nil && shared.err == nil {
-		shared.inst, shared.err = startGateway()
-	}
-	if shared.err != nil {
-		return nil, shared.err
-	}
-	if err := shared.inst.proc.Exited(); err != nil {
-		return nil, fmt.Errorf("shared versitygw died: %w\n%s", err, shared.inst.proc.Output())
-	}
-	return shared.inst, nil
 }
 
 // NewClient returns an S3 client for a gateway endpoint, with static dummy

@@ -23,7 +23,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -50,59 +49,27 @@ const (
 )
 
 // The shared process is the only package state, and it exists for tests only.
-var shared struct {
-	mu   sync.Mutex
-	on   bool // Main is running: Start shares one process
-	inst *instance
-	err  error // a failed start is not retried, so every test fails fast
+var shared = testproc.Shared[*instance]{
+	Name:  "DynamoDB Local",
+	Start: start,
+	Stop:  func(i *instance) { i.stop() },
+	Proc:  func(i *instance) *testproc.Process { return i.proc },
 }
 
 var tableSeq atomic.Int64
 
 // Main runs the tests of a binary with one shared DynamoDB Local, started by
 // the first Start and stopped when the tests end. Use it from TestMain.
-func Main(m *testing.M) int {
-	shared.mu.Lock()
-	shared.on = true
-	shared.mu.Unlock()
-
-	code := m.Run()
-
-	shared.mu.Lock()
-	inst := shared.inst
-	shared.inst, shared.err, shared.on = nil, nil, false
-	shared.mu.Unlock()
-	if inst != nil {
-		inst.stop()
-	}
-	return code
-}
+func Main(m *testing.M) int { return shared.Main(m) }
 
 // Start returns the endpoint of a running DynamoDB Local and a client for
 // it. It fails tb (never skips) when java or the jar is missing.
 func Start(tb testing.TB) (endpoint string, client *dynamodb.Client) {
 	tb.Helper()
-	shared.mu.Lock()
-	if shared.on {
-		defer shared.mu.Unlock()
-		if shared.inst == nil && shared.err == nil {
-			shared.inst, shared.err = start()
-		}
-		if shared.err != nil {
-			tb.Fatalf("ddblocal: %v", shared.err)
-		}
-		if err := shared.inst.proc.Exited(); err != nil {
-			tb.Fatalf("ddblocal: shared DynamoDB Local died: %v\n%s", err, shared.inst.proc.Output())
-		}
-		return shared.inst.endpoint, shared.inst.client
-	}
-	shared.mu.Unlock()
-
-	inst, err := start()
+	inst, err := shared.Get(tb)
 	if err != nil {
 		tb.Fatalf("ddblocal: %v", err)
 	}
-	tb.Cleanup(inst.stop)
 	return inst.endpoint, inst.client
 }
 
