@@ -65,6 +65,7 @@ type Screen = 'index' | 'new' | 'show' | 'edit';
 // site costs the entry chunk its list of preloads).
 const walletForm = () => import('../features/finance/routes/WalletForm');
 const mappingForm = () => import('../features/finance/routes/MappingForm');
+const wikiForm = () => import('../features/wiki/routes/PageForm');
 const moneyForm = () => import('../features/finance/routes/MoneyForm');
 const moneyScreens = {
   index: () => import('../features/finance/routes/MoneyIndex'),
@@ -139,7 +140,7 @@ const SCREENS: Record<string, Partial<Record<Screen, () => Promise<ScreenModule>
   ...Object.fromEntries((['incomes', 'outgos', 'transfers', 'exchanges'] as const).map((set) => [set, moneyScreens])),
   mappings: { index: () => import('../features/finance/routes/MappingsIndex'), new: mappingForm, show: () => import('../features/finance/routes/MappingShow'), edit: mappingForm },
   // The wiki's pages (features/wiki, server shared/wiki).
-  handbooks: { show: () => import('../features/wiki/routes/PageShow') },
+  handbooks: { new: wikiForm, show: () => import('../features/wiki/routes/PageShow'), edit: wikiForm },
 };
 
 function fullSet(set: string): RouteDef[] {
