@@ -42,7 +42,6 @@ func child(t *testing.T) (*testproc.Process, string) {
 	return p, addr
 }
 
-
 // TestProcess: a started server is ready once its probe answers, its output
 // is kept, and Stop kills it once and runs the cleanup once.
 func TestProcess(t *testing.T) {
