@@ -140,7 +140,7 @@ const SCREENS: Record<string, Partial<Record<Screen, () => Promise<ScreenModule>
   ...Object.fromEntries((['incomes', 'outgos', 'transfers', 'exchanges'] as const).map((set) => [set, moneyScreens])),
   mappings: { index: () => import('../features/finance/routes/MappingsIndex'), new: mappingForm, show: () => import('../features/finance/routes/MappingShow'), edit: mappingForm },
   // The wiki's pages (features/wiki, server shared/wiki).
-  handbooks: { new: wikiForm, show: () => import('../features/wiki/routes/PageShow'), edit: wikiForm },
+  handbooks: { index: () => import('../features/wiki/routes/PagesIndex'), new: wikiForm, show: () => import('../features/wiki/routes/PageShow'), edit: wikiForm },
 };
 
 function fullSet(set: string): RouteDef[] {

@@ -2,6 +2,7 @@
 // rendered page, versions, conflicts, preview and title completion.
 
 import { api, apiUrl, enc } from '../../../lib/api';
+import { find } from '../../../lib/couch';
 
 export const SCOPE = 'wiki';
 
@@ -124,3 +125,37 @@ export function categoriesOf(v: unknown): string[] {
   if (typeof v === 'string') return v.split(',').map((c) => c.trim()).filter(Boolean);
   return [];
 }
+
+export interface PagesInput {
+  db: string;
+  q: string;
+  category: string;
+  orderBy: string;
+  direction: 'asc' | 'desc';
+  page: number;
+  perPage: number;
+}
+
+/** pagesSelector: the _find selector of the pages index (title search, one category). */
+export function pagesSelector(q: string, category: string): Record<string, unknown> {
+  const sel: Record<string, unknown> = { klass: 'Handbook' };
+  const text = q.trim();
+  if (text) sel.title = { $regex: `(?i)${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` };
+  if (category) sel.categories = { $elemMatch: { $eq: category } };
+  return sel;
+}
+
+/** pagesQuery: one page of the index, one extra row to know more exist. */
+export const pagesQuery = (input: PagesInput) => ({
+  queryKey: [SCOPE, input.db, 'pages', input] as const,
+  queryFn: async () => {
+    const res = await find<Handbook>(input.db, {
+      selector: pagesSelector(input.q, input.category),
+      fields: ['_id', '_rev', 'title', 'categories', 'updated_at'],
+      sort: [{ [input.orderBy]: input.direction }],
+      limit: input.perPage + 1,
+      skip: (input.page - 1) * input.perPage,
+    });
+    return { rows: res.docs.slice(0, input.perPage), hasMore: res.docs.length > input.perPage };
+  },
+});
