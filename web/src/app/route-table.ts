@@ -181,6 +181,8 @@ export const ROUTES: RouteDef[] = [
   { path: `${A}/comments/:record_id`, name: 'comments#show', access: 'account', set: 'comments', load: () => import('../features/accounts/routes/CommentShow') },
   { path: `${A}/reader_items`, name: 'reader_items#index', access: 'account', set: 'reader_items', load: () => import('../features/reader/routes/ReaderItemsIndex') },
   { path: `${A}/reader_items/:record_id`, name: 'reader_items#show', access: 'account', set: 'reader_items', load: () => import('../features/reader/routes/ReaderItemShow') },
+  // The links app (features/links): not in SPEC §2's table.
+  { path: `${A}/bookmarks`, name: 'bookmarks#index', access: 'account', set: 'bookmarks', load: () => import('../features/links/routes/Bookmarks') },
   { path: `${A}/users/:record_id`, name: 'users#show', access: 'account', load: () => import('../features/accounts/routes/UserShow') },
   ...SHOW_ONLY_SETS.map(
     (set): RouteDef => ({ path: `${A}/${set}/:record_id`, name: `${set}#show`, access: 'account', set, load: resourceShow }),

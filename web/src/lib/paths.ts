@@ -26,6 +26,7 @@ export const paths = {
   ticketBoard: () => '/ticket-board',
   walletsUpload: () => '/wallets-upload',
   wiki: () => '/wiki',
+  bookmarks: (accountId: string) => `/account/${accountId}/bookmarks`,
   usage: () => '/usage',
   billing: () => '/billing',
   checkout: (priceId?: string) => (priceId ? `/checkout/${encodeURIComponent(priceId)}` : '/checkout'),

@@ -9,7 +9,7 @@ describe('navbar items per module (SPEC §2)', () => {
     expect(keys(mainItems('organize3', 'acc-1'))).toEqual(['dashboard', 'outgos', 'incomes', 'transfers', 'exchanges', 'wallets']);
     expect(keys(mainItems('exoreader', 'acc-1'))).toEqual(['dashboard', 'reader_subscriptions', 'reader_items', 'reader_labels']);
     expect(keys(mainItems('rdisk', 'acc-1'))).toEqual(['dashboard', 'disk']);
-    expect(keys(mainItems('textnotes', 'acc-1'))).toEqual(['dashboard', 'disk', 'handbooks']);
+    expect(keys(mainItems('textnotes', 'acc-1'))).toEqual(['dashboard', 'disk', 'handbooks', 'bookmarks']);
   });
 
   it('tickets carry the open-ticket counter and links are account paths', () => {

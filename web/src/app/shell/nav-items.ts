@@ -56,7 +56,7 @@ export function mainItems(module: AppModule, accountId: string): NavItem[] {
       items.push(disk());
       break;
     case 'textnotes':
-      items.push(disk(), set(accountId, 'handbooks', 'handbook'));
+      items.push(disk(), set(accountId, 'handbooks', 'handbook'), { key: 'bookmarks', label: 'nav.bookmarks', to: paths.bookmarks(accountId), icon: 'bookmark' });
       break;
   }
   return items;

@@ -1,10 +1,108 @@
-// Arrives with its module (issue 4 part 2 and the module issues); the route,
-// its guard and the active db are already in place.
+// disk#index (/disk) and disk#show (/disk/{dir_id}): the active Group's file
+// drive (SPEC §2 "File drive"): the working directory's path and entries,
+// the quota, new folders, and the selected entry.
 
+import { Button, Flex, Loader } from '@aws-amplify/ui-react';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PendingScreen } from '../../../components/PendingScreen';
+import { useNavigate, useParams } from 'react-router';
+import { Crumbs } from '../../../components/Crumbs';
+import { EmptyState } from '../../../components/EmptyState';
+import { ErrorAlert } from '../../../components/ErrorAlert';
+import { AppIcon } from '../../../components/icons';
+import { LoadError } from '../../../components/LoadError';
+import { Page } from '../../../components/Page';
+import { PageLoader } from '../../../components/PageLoader';
+import { useActiveDb } from '../../../lib/active-db';
+import { ApiError } from '../../../lib/errors';
+import { paths } from '../../../lib/paths';
+import { diskKeys, fetchDir, updateEntry, type CloudFile } from '../api/drive';
+import { DiskList } from '../components/DiskList';
+import { NewFolder } from '../components/NewFolder';
+import { QuotaBar } from '../components/QuotaBar';
+import '../components/disk.css';
 
 export function Component() {
+  const db = useActiveDb();
+  if (!db) return <PageLoader />;
+  return <DiskScreen db={db} />;
+}
+
+function DiskScreen({ db }: { db: string }) {
   const { t } = useTranslation();
-  return <PendingScreen title={t('nav.disk')} icon="disk" area="disk" />;
+  const { dir_id: dirParam } = useParams();
+  const dirId = dirParam ?? '';
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [newFolder, setNewFolder] = useState(false);
+
+  const q = useInfiniteQuery({
+    queryKey: diskKeys.dir(db, dirId),
+    queryFn: ({ pageParam }) => fetchDir(db, dirId, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next || undefined,
+  });
+
+  const star = useMutation({
+    mutationFn: (e: CloudFile) => updateEntry(db, { ...e, starred: !e.starred }),
+    onSettled: () => qc.invalidateQueries({ queryKey: diskKeys.dir(db, dirId) }),
+  });
+
+  const first = q.data?.pages[0];
+  const entries = q.data?.pages.flatMap((p) => p.entries) ?? [];
+  const selected = entries.find((e) => e._id === selectedId) ?? null;
+  const title = first?.dir?.name ?? t('disk.title');
+
+  const crumbs = [
+    { label: t('disk.root'), to: paths.disk() },
+    ...(first?.path ?? []).map((p) => ({ label: p.name, to: paths.disk(p._id) })),
+  ];
+  if (first?.dir && !first.path.some((p) => p._id === first.dir?._id)) crumbs.push({ label: first.dir.name, to: paths.disk(first.dir._id) });
+
+  const open = (e: CloudFile) => {
+    setSelectedId(null);
+    navigate(paths.disk(e._id));
+  };
+
+  return (
+    <Page
+      title={title}
+      breadcrumbs={<Crumbs items={crumbs} label={t('disk.path')} />}
+      actions={
+        <Button onClick={() => setNewFolder(true)} data-testid="disk-new-folder">
+          <AppIcon name="folder" size={16} /> &nbsp;{t('disk.newFolder.button')}
+        </Button>
+      }
+    >
+      <QuotaBar db={db} />
+      {newFolder ? <NewFolder db={db} dirId={dirId} onDone={() => setNewFolder(false)} /> : null}
+      {star.error instanceof ApiError ? <ErrorAlert error={star.error} onDismiss={() => star.reset()} /> : null}
+      {q.isPending ? (
+        <Flex justifyContent="center" padding="large" data-testid="disk-loading">
+          <Loader size="large" ariaLabel={t('disk.loading')} />
+        </Flex>
+      ) : q.isError ? (
+        <LoadError
+          error={q.error instanceof ApiError ? q.error : new ApiError(0, 'error', String(q.error))}
+          onRetry={() => void q.refetch()}
+          testId="disk-error"
+        />
+      ) : entries.length === 0 ? (
+        <EmptyState icon="folder" title={t('disk.empty.title')} message={t('disk.empty.message')} testId="disk-empty" />
+      ) : (
+        <div className="disk-main">
+          <DiskList entries={entries} selectedId={selected?._id ?? null} onSelect={(e) => setSelectedId(e._id)} onOpen={open} onStar={(e) => star.mutate(e)} />
+          {q.hasNextPage ? (
+            <Flex justifyContent="center" marginTop="small">
+              <Button onClick={() => void q.fetchNextPage()} isLoading={q.isFetchingNextPage} data-testid="disk-more">
+                {t('disk.more')}
+              </Button>
+            </Flex>
+          ) : null}
+        </div>
+      )}
+    </Page>
+  );
 }
