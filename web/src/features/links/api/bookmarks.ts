@@ -14,7 +14,7 @@ export interface Bookmark {
   url: string;
   title?: string;
   description?: string;
-  tags?: string[];
+  tags?: string[] | string;
   starred?: boolean;
   added_at?: string;
   [k: string]: unknown;
@@ -52,6 +52,12 @@ export function bookmarkSelector(q: string, tag: string, starred: boolean): Reco
   return sel;
 }
 
+/** tagList reads stored tags: a list, or a comma string from older data. */
+export function tagList(v: unknown): string[] {
+  if (Array.isArray(v)) return v.filter((x): x is string => typeof x === 'string' && x.trim() !== '');
+  return typeof v === 'string' ? tagsOf(v) : [];
+}
+
 /** tagsOf reads "a, b,, c" into ["a", "b", "c"] without repeats. */
 export function tagsOf(v: string): string[] {
   return [...new Set(v.split(',').map((s) => s.trim()).filter(Boolean))];
@@ -76,7 +82,7 @@ export const tagsQuery = (db: string) => ({
   queryFn: async () => {
     const res = await find<Pick<Bookmark, 'tags'>>(db, { selector: { klass: 'Bookmark' }, fields: ['tags'], limit: 2000 });
     const counts = new Map<string, number>();
-    for (const d of res.docs) for (const t of d.tags ?? []) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const d of res.docs) for (const t of tagList(d.tags)) counts.set(t, (counts.get(t) ?? 0) + 1);
     return [...counts.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([tag, count]) => ({ tag, count }));
   },
 });

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { Modal } from '../../../components/Modal';
 import { asApiError, clientValidationError } from '../../../lib/errors';
-import { type Bookmark, type BookmarkValues, isWebUrl, saveBookmark, SCOPE } from '../api/bookmarks';
+import { type Bookmark, type BookmarkValues, isWebUrl, saveBookmark, SCOPE, tagList } from '../api/bookmarks';
 
 export function BookmarkForm({ db, doc, open, onClose }: { db: string; doc?: Bookmark | undefined; open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
@@ -17,7 +17,7 @@ export function BookmarkForm({ db, doc, open, onClose }: { db: string; doc?: Boo
     url: doc?.url ?? '',
     title: doc?.title ?? '',
     description: doc?.description ?? '',
-    tags: (doc?.tags ?? []).join(', '),
+    tags: tagList(doc?.tags).join(', '),
     starred: !!doc?.starred,
   }));
   const save = useMutation({

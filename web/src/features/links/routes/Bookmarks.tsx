@@ -16,7 +16,7 @@ import { NumberedPaging } from '../../../components/records/Paging';
 import { useShortcuts } from '../../../components/records/useShortcuts';
 import { asApiError } from '../../../lib/errors';
 import { formatDate } from '../../../lib/format';
-import { type Bookmark, exportUrl, listQuery, removeBookmark, SCOPE, setStarred, tagsQuery } from '../api/bookmarks';
+import { type Bookmark, exportUrl, listQuery, removeBookmark, SCOPE, setStarred, tagList, tagsQuery } from '../api/bookmarks';
 import { BookmarkForm } from '../components/BookmarkForm';
 import { ImportPanel } from '../components/ImportPanel';
 import '../components/links.css';
@@ -133,7 +133,7 @@ export function Component() {
                   </Text>
                   {b.description ? <Text fontSize="small">{b.description}</Text> : null}
                   <Flex gap="xxs" wrap="wrap" alignItems="center">
-                    {(b.tags ?? []).map((x) => (
+                    {tagList(b.tags).map((x) => (
                       <button key={x} type="button" className="bookmark-tag" onClick={() => setParam('tag', x)} aria-label={t('links.filterTag', { tag: x })}>
                         <Badge size="small">{x}</Badge>
                       </button>

@@ -27,7 +27,7 @@ import '../components/wiki.css';
 export function Component() {
   const { account_id: db = '', record_id: param = '' } = useParams();
   const [params] = useSearchParams();
-  const byTitle = params.get('title') ?? (ID_PATTERN.test(param) ? null : param);
+  const byTitle = params.get('title') ?? (ID_PATTERN.test(param) || param.startsWith('han-') ? null : param);
   return byTitle !== null ? <ResolveTitle db={db} title={byTitle} /> : <PageShow db={db} id={param} />;
 }
 
