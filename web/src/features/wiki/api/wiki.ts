@@ -117,7 +117,7 @@ export const titleCompletions = (db: string, q: string, limit = 8) => api.get<{ 
 export const exportZipUrl = (db: string, opts: { id?: string; category?: string } = {}) =>
   apiUrl(`${base(db)}/export.zip`, { id: opts.id, category: opts.category });
 
-export const highlightCssUrl = (db: string) => apiUrl(`${base(db)}/highlight.css`);
+export const highlightCssUrl = (db: string, style?: string) => apiUrl(`${base(db)}/highlight.css`, { style });
 
 /** categoriesOf reads a page's categories, a list or a comma string. */
 export function categoriesOf(v: unknown): string[] {
