@@ -2,9 +2,9 @@
 // drive (SPEC §2 "File drive"): the working directory's path and entries,
 // the quota, new folders, and the selected entry.
 
-import { Button, Flex, Loader } from '@aws-amplify/ui-react';
+import { Button, Flex, Loader, Text } from '@aws-amplify/ui-react';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { Crumbs } from '../../../components/Crumbs';
@@ -21,6 +21,8 @@ import { diskKeys, fetchDir, updateEntry, type CloudFile } from '../api/drive';
 import { DiskList } from '../components/DiskList';
 import { NewFolder } from '../components/NewFolder';
 import { QuotaBar } from '../components/QuotaBar';
+import { UploadQueue } from '../components/UploadQueue';
+import { useUploads } from '../components/useUploads';
 import '../components/disk.css';
 
 export function Component() {
@@ -37,6 +39,21 @@ function DiskScreen({ db }: { db: string }) {
   const qc = useQueryClient();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [newFolder, setNewFolder] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const uploads = useUploads(db);
+
+  const onDragOver = (e: DragEvent) => {
+    if (!e.dataTransfer.types.includes('Files')) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+    setDragging(true);
+  };
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    uploads.add(e.dataTransfer.files, dirId);
+  };
 
   const q = useInfiniteQuery({
     queryKey: diskKeys.dir(db, dirId),
@@ -71,14 +88,43 @@ function DiskScreen({ db }: { db: string }) {
       title={title}
       breadcrumbs={<Crumbs items={crumbs} label={t('disk.path')} />}
       actions={
-        <Button onClick={() => setNewFolder(true)} data-testid="disk-new-folder">
-          <AppIcon name="folder" size={16} /> &nbsp;{t('disk.newFolder.button')}
-        </Button>
+        <>
+          <Button onClick={() => setNewFolder(true)} data-testid="disk-new-folder">
+            <AppIcon name="folder" size={16} /> &nbsp;{t('disk.newFolder.button')}
+          </Button>
+          <Button variation="primary" onClick={() => input.current?.click()} data-testid="disk-upload">
+            <AppIcon name="upload" size={16} /> &nbsp;{t('disk.upload.button')}
+          </Button>
+          <input
+            ref={input}
+            type="file"
+            multiple
+            hidden
+            data-testid="disk-upload-input"
+            onChange={(e) => {
+              if (e.target.files) uploads.add(e.target.files, dirId);
+              e.target.value = '';
+            }}
+          />
+        </>
       }
     >
       <QuotaBar db={db} />
       {newFolder ? <NewFolder db={db} dirId={dirId} onDone={() => setNewFolder(false)} /> : null}
+      <UploadQueue items={uploads.items} onRetry={uploads.retry} onRemove={uploads.remove} onClearDone={uploads.clearDone} errorOf={uploads.errorOf} />
       {star.error instanceof ApiError ? <ErrorAlert error={star.error} onDismiss={() => star.reset()} /> : null}
+      <div
+        className={`disk-drop${dragging ? ' disk-list--drop' : ''}`}
+        onDragOver={onDragOver}
+        onDragLeave={(e) => {
+          if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+        }}
+        onDrop={onDrop}
+        aria-describedby="disk-drop-help"
+      >
+        <Text id="disk-drop-help" className="visually-hidden">
+          {t('disk.upload.drop')}
+        </Text>
       {q.isPending ? (
         <Flex justifyContent="center" padding="large" data-testid="disk-loading">
           <Loader size="large" ariaLabel={t('disk.loading')} />
@@ -103,6 +149,7 @@ function DiskScreen({ db }: { db: string }) {
           ) : null}
         </div>
       )}
+      </div>
     </Page>
   );
 }
