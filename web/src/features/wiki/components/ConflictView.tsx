@@ -47,7 +47,7 @@ export function ConflictView({
         <Flex direction="column" gap="medium" marginTop="small">
           <div className="wiki-conflict">
             <div>
-              <Heading level={4}>{t('wiki.conflict.theirs', { by: String(q.data.current.updated_by ?? '') })}</Heading>
+              <Heading level={4}>{q.data.current.updated_by ? t('wiki.conflict.theirsBy', { by: String(q.data.current.updated_by) }) : t('wiki.conflict.theirs')}</Heading>
               <pre data-testid="conflict-theirs">{theirs}</pre>
             </div>
             <div>
