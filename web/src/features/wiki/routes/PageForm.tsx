@@ -119,6 +119,12 @@ function PageForm({ db, doc }: { db: string; doc: Handbook | undefined }) {
           e.preventDefault();
           submit();
         }}
+        onKeyDown={(e) => {
+          // Ctrl+Enter saves from any field (the text area handles its own).
+          if (e.defaultPrevented || e.key !== 'Enter' || !(e.ctrlKey || e.metaKey)) return;
+          e.preventDefault();
+          submit();
+        }}
         data-testid="wiki-form"
         noValidate
       >
