@@ -67,4 +67,25 @@ describe('wiki page', () => {
     expect(last.path).toBe(`/api/${ACC}/${ID}?rev=2-c`);
     expect((last.body as { content: string; _rev: string }).content).toBe('mine');
   });
+
+  it('completes [[ titles from the keyboard and saves a new page', async () => {
+    const { calls } = mockFetch((c: Call) => {
+      if (c.path.startsWith(`/api/${ACC}/_wiki/titles?q=Fo`)) return json(200, { rows: [{ id: 'han-1', title: 'Forest' }, { id: 'han-2', title: 'Forklift' }] });
+      if (c.path.startsWith(`/api/${ACC}/_wiki/preview`)) return json(200, { html: '<p>x</p>', links: [], wanted: [] });
+      if (c.method === 'POST' && c.path === `/api/${ACC}`) return json(201, { ok: true, id: ID, rev: '1-a' });
+      return undefined;
+    });
+    renderScreen(<PageForm />, { path: '/account/:account_id/handbooks/new', url: `/account/${ACC}/handbooks/new?title=Dock`, handle: { name: 'handbooks#new', access: 'account', set: 'handbooks' } });
+    expect(screen.getByTestId('wiki-title')).toHaveValue('Dock');
+    const text = screen.getByTestId('wiki-content');
+    await userEvent.type(text, 'see [[[[Fo');
+    const list = await screen.findByTestId('wiki-complete', {}, { timeout: 3000 });
+    expect(within(list).getAllByRole('option').map((o) => o.textContent)).toEqual(['Forest', 'Forklift']);
+    await userEvent.keyboard('{ArrowDown}{Enter}');
+    expect(text).toHaveValue('see [[Forklift]]');
+    await userEvent.keyboard('{Control>}{Enter}{/Control}');
+    expect(await screen.findByTestId('elsewhere')).toBeInTheDocument();
+    const post = calls.find((c) => c.method === 'POST' && c.path === `/api/${ACC}`)!;
+    expect(post.body).toMatchObject({ klass: 'Handbook', title: 'Dock', content: 'see [[Forklift]]', content_type: 'markdown', categories: [] });
+  });
 });
