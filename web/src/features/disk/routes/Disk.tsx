@@ -19,6 +19,7 @@ import { ApiError } from '../../../lib/errors';
 import { paths } from '../../../lib/paths';
 import { diskKeys, fetchDir, updateEntry, type CloudFile } from '../api/drive';
 import { DiskList } from '../components/DiskList';
+import { EntryPanel } from '../components/EntryPanel';
 import { NewFolder } from '../components/NewFolder';
 import { QuotaBar } from '../components/QuotaBar';
 import { UploadQueue } from '../components/UploadQueue';
@@ -138,6 +139,7 @@ function DiskScreen({ db }: { db: string }) {
       ) : entries.length === 0 ? (
         <EmptyState icon="folder" title={t('disk.empty.title')} message={t('disk.empty.message')} testId="disk-empty" />
       ) : (
+        <div className={`disk-layout${selected ? ' disk-layout--panel' : ''}`}>
         <div className="disk-main">
           <DiskList entries={entries} selectedId={selected?._id ?? null} onSelect={(e) => setSelectedId(e._id)} onOpen={open} onStar={(e) => star.mutate(e)} />
           {q.hasNextPage ? (
@@ -147,6 +149,8 @@ function DiskScreen({ db }: { db: string }) {
               </Button>
             </Flex>
           ) : null}
+        </div>
+          {selected ? <EntryPanel key={selected._id} db={db} entry={selected} onClose={() => setSelectedId(null)} /> : null}
         </div>
       )}
       </div>
