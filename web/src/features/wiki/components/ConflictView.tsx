@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { asApiError } from '../../../lib/errors';
 import { type Handbook, pageConflict, SCOPE } from '../api/wiki';
+import { mergeSeed } from '../merge';
 import { DiffView } from './DiffView';
 
 export function ConflictView({
@@ -74,7 +75,7 @@ export function ConflictView({
             ) : (
               <Button
                 onClick={() => {
-                  setMerged(mergeText(theirs, mine));
+                  setMerged(mergeSeed(typeof q.data.ancestor?.content === 'string' ? q.data.ancestor.content : null, theirs, mine));
                   setMerging(true);
                 }}
                 data-testid="conflict-merge"
@@ -87,10 +88,4 @@ export function ConflictView({
       ) : null}
     </section>
   );
-}
-
-/** mergeText starts the merged text: theirs, then mine between conflict markers, to be edited. */
-function mergeText(theirs: string, mine: string): string {
-  if (theirs === mine) return mine;
-  return `${theirs}\n\n<<<<<<< mine\n${mine}\n>>>>>>>\n`;
 }
