@@ -112,18 +112,36 @@ export interface ImportResult {
   more_failed?: number;
 }
 
-/** importBookmarks sends a Netscape bookmark file as it is. */
-export async function importBookmarks(db: string, html: string): Promise<ImportResult> {
+/**
+ * importBookmarks sends a Netscape bookmark file as it is, reporting the
+ * upload's progress (0..1) while it goes; the server's answer is the summary.
+ */
+export function importBookmarks(db: string, html: string, onProgress?: (fraction: number) => void): Promise<ImportResult> {
   const { headers, withCredentials } = requestHeaders('POST');
-  headers['Content-Type'] = 'text/html; charset=utf-8';
-  let res: Response;
-  try {
-    res = await fetch(apiUrl(`${enc(db)}/_links/import`), { method: 'POST', headers, credentials: withCredentials ? 'same-origin' : 'omit', body: html });
-  } catch {
-    throw connectionError();
-  }
-  if (!res.ok) throw await parseError(res);
-  return (await res.json()) as ImportResult;
+  return new Promise<ImportResult>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', apiUrl(`${enc(db)}/_links/import`));
+    xhr.withCredentials = withCredentials;
+    for (const [k, v] of Object.entries(headers)) xhr.setRequestHeader(k, v);
+    xhr.setRequestHeader('Content-Type', 'text/html; charset=utf-8');
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && onProgress) onProgress(e.loaded / e.total);
+    };
+    xhr.onerror = () => reject(connectionError());
+    xhr.onload = () => {
+      const res = new Response(xhr.responseText || null, { status: xhr.status, headers: { 'Content-Type': xhr.getResponseHeader('Content-Type') ?? 'application/json' } });
+      if (!res.ok) {
+        void parseError(res).then(reject, reject);
+        return;
+      }
+      try {
+        resolve(JSON.parse(xhr.responseText) as ImportResult);
+      } catch {
+        reject(connectionError());
+      }
+    };
+    xhr.send(html);
+  });
 }
 
 export const exportUrl = (db: string) => apiUrl(`${enc(db)}/_links/export.html`);

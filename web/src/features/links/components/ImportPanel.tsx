@@ -4,7 +4,7 @@
 
 import { Alert, Button, Flex, Loader, Text } from '@aws-amplify/ui-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { asApiError } from '../../../lib/errors';
@@ -14,8 +14,12 @@ export function ImportPanel({ db }: { db: string }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
+  const [sent, setSent] = useState<number | null>(null);
   const run = useMutation({
-    mutationFn: async (file: File) => importBookmarks(db, await file.text()),
+    mutationFn: async (file: File) => {
+      setSent(0);
+      return importBookmarks(db, await file.text(), setSent);
+    },
     onSettled: () => qc.invalidateQueries({ queryKey: [SCOPE, db] }),
   });
   const r = run.data;
@@ -38,8 +42,8 @@ export function ImportPanel({ db }: { db: string }) {
       </Button>
       {run.isPending ? (
         <Flex direction="column" gap="xs" role="status">
-          <Text>{t('links.import.running')}</Text>
-          <Loader variation="linear" />
+          <Text>{sent !== null && sent < 1 ? t('links.import.sending', { percent: Math.round(sent * 100) }) : t('links.import.running')}</Text>
+          {sent !== null && sent < 1 ? <Loader variation="linear" isDeterminate percentage={Math.round(sent * 100)} /> : <Loader variation="linear" />}
         </Flex>
       ) : null}
       {run.error ? <ErrorAlert error={asApiError(run.error)} onDismiss={() => run.reset()} /> : null}
