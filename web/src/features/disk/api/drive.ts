@@ -122,3 +122,18 @@ export const commitUpload = (db: string, u: string, rev: string, name?: string) 
   });
 export const cancelUpload = (db: string, u: string) => api.del<{ ok: boolean }>(`${drive(db)}/uploads/${enc(u)}`);
 export const uploadChunkPath = (db: string, u: string) => `${drive(db)}/uploads/${enc(u)}`;
+
+/** The WebDAV address (the server route arrives later). */
+export const webdavUrl = (origin: string) => `${origin}/dav/`;
+
+export interface CreatedToken {
+  ok: boolean;
+  id: string;
+  rev: string;
+  /** The secret: shown this once. */
+  token: string;
+}
+
+/** An API token for WebDAV clients: the same call as the profile's tokens tab. */
+export const createDavToken = (userDb: string, db: string, permissions: 'read' | 'read-write', description: string) =>
+  api.post<CreatedToken>(`${enc(userDb)}/_design/token/_update/create`, { description, permissions, dbs: [db] });

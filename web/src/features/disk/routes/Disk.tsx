@@ -6,7 +6,7 @@ import { Button, Flex, Loader, Text } from '@aws-amplify/ui-react';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Crumbs } from '../../../components/Crumbs';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
@@ -22,6 +22,8 @@ import { DiskList } from '../components/DiskList';
 import { EntryPanel } from '../components/EntryPanel';
 import { NewFolder } from '../components/NewFolder';
 import { QuotaBar } from '../components/QuotaBar';
+import { TrashList } from '../components/TrashList';
+import { WebdavHelp } from '../components/WebdavHelp';
 import { UploadQueue } from '../components/UploadQueue';
 import { useUploads } from '../components/useUploads';
 import '../components/disk.css';
@@ -38,6 +40,14 @@ function DiskScreen({ db }: { db: string }) {
   const dirId = dirParam ?? '';
   const navigate = useNavigate();
   const qc = useQueryClient();
+  const [search, setSearch] = useSearchParams();
+  const view = search.get('view') === 'trash' ? 'trash' : search.get('view') === 'webdav' ? 'webdav' : 'files';
+  const setView = (v: 'files' | 'trash' | 'webdav') => {
+    const next = new URLSearchParams(search);
+    if (v === 'files') next.delete('view');
+    else next.set('view', v);
+    setSearch(next);
+  };
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [newFolder, setNewFolder] = useState(false);
   const [dragging, setDragging] = useState(false);
@@ -111,6 +121,19 @@ function DiskScreen({ db }: { db: string }) {
       }
     >
       <QuotaBar db={db} />
+      <div className="disk-views" role="group" aria-label={t('disk.view.label')}>
+        <Button size="small" variation={view === 'files' ? 'primary' : undefined} aria-pressed={view === 'files'} onClick={() => setView('files')} data-testid="disk-view-files">
+          {t('disk.view.files')}
+        </Button>
+        <Button size="small" variation={view === 'trash' ? 'primary' : undefined} aria-pressed={view === 'trash'} onClick={() => setView('trash')} data-testid="disk-view-trash">
+          <AppIcon name="trash" size={14} /> &nbsp;{t('disk.view.trash')}
+        </Button>
+        <Button size="small" variation={view === 'webdav' ? 'primary' : undefined} aria-pressed={view === 'webdav'} onClick={() => setView('webdav')} data-testid="disk-view-webdav">
+          {t('disk.view.webdav')}
+        </Button>
+      </div>
+      {view === 'trash' ? <TrashList db={db} /> : view === 'webdav' ? <WebdavHelp db={db} /> : (
+      <>
       {newFolder ? <NewFolder db={db} dirId={dirId} onDone={() => setNewFolder(false)} /> : null}
       <UploadQueue items={uploads.items} onRetry={uploads.retry} onRemove={uploads.remove} onClearDone={uploads.clearDone} errorOf={uploads.errorOf} />
       {star.error instanceof ApiError ? <ErrorAlert error={star.error} onDismiss={() => star.reset()} /> : null}
@@ -154,6 +177,8 @@ function DiskScreen({ db }: { db: string }) {
         </div>
       )}
       </div>
+      </>
+      )}
     </Page>
   );
 }
