@@ -184,8 +184,8 @@ describe('a new user on the record screens and in onboarding', () => {
 
   it('says plainly what an unbuilt screen will be (item 25)', async () => {
     const page = cleo.page;
-    await page.goto('/wiki');
-    await tid(page, 'pending-screen').getByText(/The wiki is not built yet/).waitFor();
+    await page.goto('/usage');
+    await tid(page, 'pending-screen').getByText(/The usage page is not built yet/).waitFor();
     expect(await tid(page, 'pending-screen').textContent()).not.toMatch(/already works/i);
   });
 

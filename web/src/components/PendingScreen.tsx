@@ -11,7 +11,7 @@ import { ButtonLink } from './RouterLink';
  * resolves, guards and sets the active db; the screen says plainly what
  * is coming there and that it cannot be used yet.
  */
-export type PendingArea = 'wiki' | 'billing' | 'usage';
+export type PendingArea = 'billing' | 'usage';
 
 export function PendingScreen({ title, icon = 'settings', area }: { title: string; icon?: IconName; area: PendingArea }) {
   const { t } = useTranslation();
