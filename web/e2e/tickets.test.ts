@@ -103,6 +103,8 @@ describe('the ticket desk in a real browser', () => {
     const page = bob.page;
     await tid(page, 'new-ticket-for').click();
     await page.waitForURL(/\/tickets\/new\?equipment=/);
+    // The form is pre-filled from the equipment before anything is typed.
+    await page.locator('main').getByText('Phone XR-200').first().waitFor();
     // The problem first; the title follows its first line.
     await page.locator('textarea[name=content]').fill('Cracked screen\nDropped on the floor, touch still works.');
     await tid(page, 'title-preview').getByText('Cracked screen').waitFor();
