@@ -216,7 +216,7 @@ describe('Oficina in a real browser', () => {
     await confirmByEmail(page, BIA.email);
     await page.goto('/invite');
     const accept = tid(page, 'invite-card').filter({ hasText: GROUP }).locator('[data-testid="accept-invite"]');
-    await expect(accept.isEnabled()).resolves.toBe(true);
+    await expect.poll(() => accept.isEnabled()).toBe(true);
     shots.push(await shot(page, 'profile-invites-light'));
     await accept.click();
     await page.waitForURL(`**/account/${groupId}`);
