@@ -66,6 +66,32 @@ export interface ViewResponse<K = unknown, V = unknown> {
 
 export const find = <T>(db: string, req: FindRequest) => api.post<FindResponse<T>>(`${enc(db)}/_find`, req);
 
+/** One numbered page of a list (page counts from 1). */
+export interface PageRequest {
+  selector: Record<string, unknown>;
+  orderBy: string;
+  direction: 'asc' | 'desc';
+  page: number;
+  perPage: number;
+}
+
+export interface FoundPage<T> {
+  docs: T[];
+  hasMore: boolean;
+}
+
+/** findPage reads one page through _find; one extra row tells whether another page exists. */
+export async function findPage<T>(db: string, req: PageRequest): Promise<FoundPage<T>> {
+  const res = await find<T>(db, {
+    selector: req.selector,
+    sort: [{ [req.orderBy]: req.direction }],
+    limit: req.perPage + 1,
+    skip: (req.page - 1) * req.perPage,
+  });
+  const docs = res.docs ?? [];
+  return { docs: docs.slice(0, req.perPage), hasMore: docs.length > req.perPage };
+}
+
 export const getDoc = <T>(db: string, id: string, fields?: string[]) =>
   api.get<T>(`${enc(db)}/${enc(id)}`, fields ? { fields: fields.join(',') } : undefined);
 

@@ -3,7 +3,7 @@
 
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, enc } from '../../../lib/api';
-import { escapeRegex, find, getDoc } from '../../../lib/couch';
+import { findPage, escapeRegex, getDoc } from '../../../lib/couch';
 import { SCOPE, type Mapping } from './types';
 
 export interface MappingListInput {
@@ -24,14 +24,7 @@ export const mappingsQuery = (input: MappingListInput) =>
   queryOptions({
     queryKey: [SCOPE, input.db, 'mappings', input.q, input.orderBy, input.direction, input.page, input.perPage],
     queryFn: async () => {
-      const res = await find<Mapping>(input.db, {
-        selector: mappingSelector(input.q),
-        sort: [{ [input.orderBy]: input.direction }],
-        limit: input.perPage + 1,
-        skip: (input.page - 1) * input.perPage,
-      });
-      const docs = res.docs ?? [];
-      return { docs: docs.slice(0, input.perPage), hasMore: docs.length > input.perPage };
+      return findPage<Mapping>(input.db, { selector: mappingSelector(input.q), orderBy: input.orderBy, direction: input.direction, page: input.page, perPage: input.perPage });
     },
     placeholderData: keepPreviousData,
   });

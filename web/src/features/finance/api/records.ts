@@ -4,7 +4,7 @@
 
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, enc } from '../../../lib/api';
-import { find, getDoc, type WriteResult } from '../../../lib/couch';
+import { findPage, find, getDoc, type WriteResult } from '../../../lib/couch';
 import { asApiError, type ApiError } from '../../../lib/errors';
 import { recordSelector, type RecordFilters } from '../filters';
 import { KIND_LIST, SCOPE, type KindDef, type MoneyRecord } from './types';
@@ -28,14 +28,7 @@ export const recordsQuery = (input: RecordListInput) =>
   queryOptions({
     queryKey: [SCOPE, input.db, 'list', input.kind.klass, input.filters, input.orderBy, input.direction, input.page, input.perPage],
     queryFn: async (): Promise<RecordPage> => {
-      const res = await find<MoneyRecord>(input.db, {
-        selector: recordSelector(input.kind, input.filters),
-        sort: [{ [input.orderBy]: input.direction }],
-        limit: input.perPage + 1,
-        skip: (input.page - 1) * input.perPage,
-      });
-      const docs = res.docs ?? [];
-      return { docs: docs.slice(0, input.perPage), hasMore: docs.length > input.perPage };
+      return findPage<MoneyRecord>(input.db, { selector: recordSelector(input.kind, input.filters), orderBy: input.orderBy, direction: input.direction, page: input.page, perPage: input.perPage });
     },
     placeholderData: keepPreviousData,
   });

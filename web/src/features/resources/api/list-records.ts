@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { find, type Doc } from '../../../lib/couch';
+import { escapeRegex, findPage, type Doc } from '../../../lib/couch';
 
 export interface ListInput {
   db: string;
@@ -17,20 +17,11 @@ export interface ListPage {
   hasMore: boolean;
 }
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** POST /{db}/_find for one page; one extra row tells whether another page exists. */
 export async function listRecords(input: ListInput): Promise<ListPage> {
   const selector: Record<string, unknown> = { klass: input.klass };
   if (input.q && input.searchField) selector[input.searchField] = { $regex: `(?i)${escapeRegex(input.q)}` };
-  const res = await find<Doc>(input.db, {
-    selector,
-    sort: [{ [input.orderBy]: input.direction }],
-    limit: input.perPage + 1,
-    skip: (input.page - 1) * input.perPage,
-  });
-  const docs = res.docs ?? [];
-  return { docs: docs.slice(0, input.perPage), hasMore: docs.length > input.perPage };
+  return findPage<Doc>(input.db, { selector, orderBy: input.orderBy, direction: input.direction, page: input.page, perPage: input.perPage });
 }
 
 export const listRecordsQuery = (input: ListInput) =>

@@ -5,7 +5,7 @@
 
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, enc, parseError } from '../../../lib/api';
-import { escapeRegex, find, getDoc, type Doc } from '../../../lib/couch';
+import { findPage, escapeRegex, find, getDoc, type Doc } from '../../../lib/couch';
 
 export const ESTIMATE_STATES = ['draft', 'sent', 'approved', 'refused'] as const;
 export type EstimateState = (typeof ESTIMATE_STATES)[number];
@@ -97,14 +97,7 @@ export const docListQuery = <T extends Doc>(input: DocListInput) =>
   queryOptions({
     queryKey: ['tickets', input.db, 'docs', input],
     queryFn: async (): Promise<DocPage<T>> => {
-      const res = await find<T>(input.db, {
-        selector: docSelector(input),
-        sort: [{ [input.orderBy]: input.direction }],
-        limit: input.perPage + 1,
-        skip: (input.page - 1) * input.perPage,
-      });
-      const docs = res.docs ?? [];
-      return { docs: docs.slice(0, input.perPage), hasMore: docs.length > input.perPage };
+      return findPage<T>(input.db, { selector: docSelector(input), orderBy: input.orderBy, direction: input.direction, page: input.page, perPage: input.perPage });
     },
     placeholderData: keepPreviousData,
   });

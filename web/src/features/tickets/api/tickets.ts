@@ -4,7 +4,7 @@
 
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, enc } from '../../../lib/api';
-import { escapeRegex, find, getDoc, postDoc, putDoc, type WriteResult } from '../../../lib/couch';
+import { findPage, escapeRegex, find, getDoc, postDoc, putDoc, type WriteResult } from '../../../lib/couch';
 import type { Checklist, Customer, Ticket } from './types';
 
 export interface TicketFilters {
@@ -71,14 +71,7 @@ export interface TicketPage {
 
 export async function listTickets(input: TicketListInput): Promise<TicketPage> {
   const ids = input.q ? await customersNamed(input.db, input.q) : [];
-  const res = await find<Ticket>(input.db, {
-    selector: ticketSelector(input, ids),
-    sort: [{ [input.orderBy]: input.direction }],
-    limit: input.perPage + 1,
-    skip: (input.page - 1) * input.perPage,
-  });
-  const docs = res.docs ?? [];
-  return { docs: docs.slice(0, input.perPage), hasMore: docs.length > input.perPage };
+  return findPage<Ticket>(input.db, { selector: ticketSelector(input, ids), orderBy: input.orderBy, direction: input.direction, page: input.page, perPage: input.perPage });
 }
 
 export const ticketsQuery = (input: TicketListInput) =>
