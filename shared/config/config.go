@@ -94,6 +94,28 @@ type Config struct {
 	// (--drive-free-limit, OFICINA_DRIVE_FREE_LIMIT); paid plans have
 	// SPEC §9's (1 GB for pro and corp).
 	DriveFreeLimit int64
+
+	// Stripe (shared/billing). Keys of test mode (Groups with livemode
+	// false) and of live mode; on AWS they come from the Secrets Manager
+	// secret StripeSecretsARN names, read at run time, never from the
+	// template. StripeAPIURL points stripe-go elsewhere (stripe-mock in
+	// tests); StripeTestCheckout enables the test-only route that completes
+	// a checkout session without stripe.com (the e2e walk), never in the cloud.
+	Stripe Stripe
+}
+
+// Stripe is the billing module's settings (see Config.Stripe).
+type Stripe struct {
+	SecretKey          string // --stripe-secret-key, OFICINA_STRIPE_SECRET_KEY: sk_test_…
+	PublishableKey     string // --stripe-publishable-key, OFICINA_STRIPE_PUBLISHABLE_KEY: pk_test_…
+	WebhookSecret      string // --stripe-webhook-secret, OFICINA_STRIPE_WEBHOOK_SECRET: whsec_…
+	LiveSecretKey      string // --stripe-live-secret-key, OFICINA_STRIPE_LIVE_SECRET_KEY: sk_live_…
+	LivePublishableKey string // --stripe-live-publishable-key, OFICINA_STRIPE_LIVE_PUBLISHABLE_KEY
+	LiveWebhookSecret  string // --stripe-live-webhook-secret, OFICINA_STRIPE_LIVE_WEBHOOK_SECRET
+	SecretsARN         string // --stripe-secrets-arn, OFICINA_STRIPE_SECRETS_ARN: a Secrets Manager secret (JSON)
+	APIURL             string // --stripe-api-url, OFICINA_STRIPE_API_URL: e.g. stripe-mock
+	MeterEvent         string // --stripe-meter-event, OFICINA_STRIPE_METER_EVENT: the storage meter's event name
+	TestCheckout       bool   // --stripe-test-checkout, OFICINA_STRIPE_TEST_CHECKOUT: on | off
 }
 
 // Defaults differ per deployable: the local server uses the embedded store
@@ -126,6 +148,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	var c Config
 	var admins, level, maxBody, sessionTTL, rememberTTL, hashConcurrency, longpollMax, pageRows, pageBytes string
 	var schedule, allowNets, ports, retention, driveFree string
+	var stripeTestCheckout string
 	fs.StringVar(&c.Addr, "addr", env("OFICINA_ADDR", "127.0.0.1:8080"), "listen address (OFICINA_ADDR)")
 	fs.StringVar(&c.DataDir, "data", env("OFICINA_DATA", "./data"), "data directory (OFICINA_DATA)")
 	fs.StringVar(&c.WebDir, "web", env("OFICINA_WEB", "./web/dist"), "built SPA directory served at / (OFICINA_WEB)")
@@ -161,6 +184,16 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	fs.StringVar(&c.Bucket, "bucket", env("OFICINA_BUCKET", ""), "the drive's S3 bucket, versioning enabled (OFICINA_BUCKET)")
 	fs.StringVar(&c.S3Endpoint, "s3-endpoint", env("OFICINA_S3_ENDPOINT", ""), "S3 endpoint URL override, path-style, e.g. an S3-compatible server (OFICINA_S3_ENDPOINT)")
 	fs.StringVar(&driveFree, "drive-free-limit", env("OFICINA_DRIVE_FREE_LIMIT", "100000000"), "drive limit of a free Group in bytes (OFICINA_DRIVE_FREE_LIMIT)")
+	fs.StringVar(&c.Stripe.SecretKey, "stripe-secret-key", env("OFICINA_STRIPE_SECRET_KEY", ""), "Stripe secret key of test mode, sk_test_… (OFICINA_STRIPE_SECRET_KEY)")
+	fs.StringVar(&c.Stripe.PublishableKey, "stripe-publishable-key", env("OFICINA_STRIPE_PUBLISHABLE_KEY", ""), "Stripe publishable key of test mode, pk_test_… (OFICINA_STRIPE_PUBLISHABLE_KEY)")
+	fs.StringVar(&c.Stripe.WebhookSecret, "stripe-webhook-secret", env("OFICINA_STRIPE_WEBHOOK_SECRET", ""), "Stripe webhook endpoint secret of test mode, whsec_… (OFICINA_STRIPE_WEBHOOK_SECRET)")
+	fs.StringVar(&c.Stripe.LiveSecretKey, "stripe-live-secret-key", env("OFICINA_STRIPE_LIVE_SECRET_KEY", ""), "Stripe secret key of live mode (OFICINA_STRIPE_LIVE_SECRET_KEY)")
+	fs.StringVar(&c.Stripe.LivePublishableKey, "stripe-live-publishable-key", env("OFICINA_STRIPE_LIVE_PUBLISHABLE_KEY", ""), "Stripe publishable key of live mode (OFICINA_STRIPE_LIVE_PUBLISHABLE_KEY)")
+	fs.StringVar(&c.Stripe.LiveWebhookSecret, "stripe-live-webhook-secret", env("OFICINA_STRIPE_LIVE_WEBHOOK_SECRET", ""), "Stripe webhook endpoint secret of live mode (OFICINA_STRIPE_LIVE_WEBHOOK_SECRET)")
+	fs.StringVar(&c.Stripe.SecretsARN, "stripe-secrets-arn", env("OFICINA_STRIPE_SECRETS_ARN", ""), "Secrets Manager secret holding the Stripe keys as JSON, read at run time (OFICINA_STRIPE_SECRETS_ARN)")
+	fs.StringVar(&c.Stripe.APIURL, "stripe-api-url", env("OFICINA_STRIPE_API_URL", ""), "Stripe API base URL override, e.g. stripe-mock (OFICINA_STRIPE_API_URL)")
+	fs.StringVar(&c.Stripe.MeterEvent, "stripe-meter-event", env("OFICINA_STRIPE_METER_EVENT", "oficina_storage_mb"), "event name of the Stripe meter the storage is reported to (OFICINA_STRIPE_METER_EVENT)")
+	fs.StringVar(&stripeTestCheckout, "stripe-test-checkout", env("OFICINA_STRIPE_TEST_CHECKOUT", "off"), "on: a test-only route completes checkout sessions without stripe.com (e2e); never in the cloud (OFICINA_STRIPE_TEST_CHECKOUT)")
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
 	}
@@ -334,6 +367,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	} else {
 		c.DriveFreeLimit = n
 	}
+	checkStripe(&c.Stripe, stripeTestCheckout, bad)
 	if len(errs) > 0 {
 		return Config{}, fmt.Errorf("invalid configuration:\n%w", errors.Join(errs...))
 	}
@@ -351,4 +385,37 @@ func validHeaderToken(s string) bool {
 		}
 	}
 	return true
+}
+
+// checkStripe validates the Stripe settings: each key has its prefix (a
+// live key in the test slot is a costly mistake), the API URL is absolute.
+func checkStripe(s *Stripe, testCheckout string, bad func(string, ...any)) {
+	for _, k := range []struct{ name, value, prefix string }{
+		{"stripe-secret-key", s.SecretKey, "sk_test_"},
+		{"stripe-publishable-key", s.PublishableKey, "pk_test_"},
+		{"stripe-webhook-secret", s.WebhookSecret, "whsec_"},
+		{"stripe-live-secret-key", s.LiveSecretKey, "sk_live_"},
+		{"stripe-live-publishable-key", s.LivePublishableKey, "pk_live_"},
+		{"stripe-live-webhook-secret", s.LiveWebhookSecret, "whsec_"},
+	} {
+		if k.value != "" && !strings.HasPrefix(k.value, k.prefix) {
+			bad("%s: must start with %s", k.name, k.prefix)
+		}
+	}
+	if s.APIURL != "" {
+		if u, err := url.Parse(s.APIURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("stripe-api-url %q: must be an absolute http(s) URL", s.APIURL)
+		}
+		s.APIURL = strings.TrimRight(s.APIURL, "/")
+	}
+	if s.MeterEvent == "" || len(s.MeterEvent) > 100 {
+		bad("stripe-meter-event: must be a name of 1 to 100 characters")
+	}
+	switch testCheckout {
+	case "on":
+		s.TestCheckout = true
+	case "off":
+	default:
+		bad("stripe-test-checkout %q: must be on or off", testCheckout)
+	}
 }

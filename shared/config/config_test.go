@@ -178,3 +178,31 @@ func TestBlobSettings(t *testing.T) {
 		t.Fatalf("flags win: %q %d %v", c.Blobs, c.DriveFreeLimit, err)
 	}
 }
+
+// TestStripeSettings: the billing keys load from flags and environment,
+// each checked for its prefix (a live key in the test slot is refused).
+func TestStripeSettings(t *testing.T) {
+	c, err := Load([]string{"--stripe-test-checkout", "on"}, envOf(map[string]string{
+		"OFICINA_STRIPE_SECRET_KEY": "sk_test_123", "OFICINA_STRIPE_PUBLISHABLE_KEY": "pk_test_123",
+		"OFICINA_STRIPE_WEBHOOK_SECRET": "whsec_abc", "OFICINA_STRIPE_API_URL": "http://127.0.0.1:12111/",
+	}), Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Stripe
+	if s.SecretKey != "sk_test_123" || s.PublishableKey != "pk_test_123" || s.WebhookSecret != "whsec_abc" ||
+		s.APIURL != "http://127.0.0.1:12111" || !s.TestCheckout || s.MeterEvent != "oficina_storage_mb" {
+		t.Fatalf("stripe settings: %+v", s)
+	}
+	if d, _ := Load(nil, envOf(nil), Lambda); d.Stripe.TestCheckout || d.Stripe.SecretKey != "" {
+		t.Fatalf("stripe defaults: %+v", d.Stripe)
+	}
+	_, err = Load([]string{"--stripe-secret-key", "sk_live_oops", "--stripe-live-publishable-key", "pk_test_x",
+		"--stripe-api-url", "stripe-mock", "--stripe-test-checkout", "yes"}, envOf(nil), Local)
+	for _, want := range []string{"stripe-secret-key: must start with sk_test_", "stripe-live-publishable-key: must start with pk_live_",
+		"stripe-api-url", "stripe-test-checkout"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("want %q in %v", want, err)
+		}
+	}
+}
