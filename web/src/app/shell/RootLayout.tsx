@@ -6,7 +6,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration, useNavigate } from 'react-router';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { setActiveDb } from '../../lib/active-db';
+import { LimitsBanner } from '../../components/LimitsBanner';
+import { setActiveDb, useActiveDb } from '../../lib/active-db';
 import { useCurrentUser } from '../../lib/current-user';
 import { ApiError, asApiError } from '../../lib/errors';
 import { onAppEvent } from '../../lib/events';
@@ -28,6 +29,7 @@ export function RootLayout() {
   const session = useSession();
   const handle = useRouteHandle();
   const { data: user } = useCurrentUser();
+  const activeDb = useActiveDb();
   const [relogin, setRelogin] = useState(false);
   const [shellError, setShellError] = useState<ApiError | null>(null);
   useStartup();
@@ -72,6 +74,7 @@ export function RootLayout() {
     <View className="app-frame" data-route={handle.name}>
       <Navbar session={session} onLogout={onLogout} userLabel={user?.fullname || user?.email || ''} />
       <VersionNotice />
+      {session && handle.access === 'account' ? <LimitsBanner db={activeDb} /> : null}
       {shellError ? (
         <View className="shell-error">
           <ErrorAlert error={shellError} onDismiss={() => setShellError(null)} />

@@ -10,7 +10,6 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { deleteDoc, type Doc } from '../../lib/couch';
 import { asApiError } from '../../lib/errors';
-import { EmptyState } from '../EmptyState';
 import { ErrorAlert } from '../ErrorAlert';
 import { AppIcon } from '../icons';
 import { Page } from '../Page';
@@ -20,6 +19,7 @@ import { ConfirmDelete } from './ConfirmDelete';
 import { HistoryList } from './HistoryList';
 import { RecordShow } from './RecordShow';
 import { useShortcuts } from './useShortcuts';
+import { RecordNotFound } from './RecordNotFound';
 
 export function ShowFrame({
   scope,
@@ -100,7 +100,7 @@ export function ShowFrame({
       }
     >
       {notFound ? (
-        <EmptyState icon="search" title={t('records.notFoundTitle')} message={t('records.notFoundMessage')} testId="record-not-found" />
+        <RecordNotFound />
       ) : (
         <Flex direction="column" gap="medium">
           {error ? <ErrorAlert error={asApiError(error)} /> : null}

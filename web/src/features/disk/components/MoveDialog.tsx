@@ -67,14 +67,18 @@ export function MoveDialog({ db, entry, onClose }: { db: string; entry: CloudFil
         <ul className="disk-picker" role="list">
           {dirs.map((d) => (
             <li key={d._id}>
-              <Button size="small" variation="link" onClick={() => setDirId(d._id)} isDisabled={d._id === entry._id}>
+              <Button size="small" variation="link" onClick={() => setDirId(d._id)} data-testid={`move-open-${d._id}`}>
                 <AppIcon name="folder" size={16} /> &nbsp;{d.name}
               </Button>
             </li>
           ))}
         </ul>
       )}
-      {inside ? <Text color="font.error">{t('disk.move.intoItself')}</Text> : null}
+      {inside ? (
+        <Text color="font.error" role="alert" data-testid="move-inside">
+          {t('disk.move.intoItself')}
+        </Text>
+      ) : null}
       {fieldText ? (
         <Text color="font.error" role="alert">
           {fieldText}

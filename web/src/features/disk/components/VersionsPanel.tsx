@@ -21,7 +21,8 @@ export function VersionsPanel({ db, entry }: { db: string; entry: CloudFile }) {
   const del = useMutation({ mutationFn: (v: string) => deleteVersion(db, entry._id, v, q.data?.rev), onSuccess: done });
   const err = (restore.error ?? del.error) as unknown;
   const lang = i18n.language;
-  const list = [...(q.data?.versions ?? [])].sort((a, b) => String(b.modified).localeCompare(String(a.modified)));
+  // The server lists them newest first (a restored version is the newest though its time may tie).
+  const list = q.data?.versions ?? [];
   return (
     <section className="disk-versions" data-testid="versions-panel" aria-label={t('disk.versions.title')}>
       <Heading level={5} marginTop="medium" marginBottom="xs">

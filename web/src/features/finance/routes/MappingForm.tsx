@@ -7,7 +7,6 @@ import { Card, Flex, Grid, Placeholder, SelectField, SwitchField, Text, TextFiel
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CheckedForm, FormActions } from '../../../components/records/CheckedForm';
-import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { useAutofocus } from '../../../components/records/useAutofocus';
@@ -17,6 +16,7 @@ import { ruleInWords } from '../mapping-words';
 import { MAPPING_CHANGES, MAPPING_FIELDS, MAPPING_TARGETS, MAPPING_WATCHES, SCOPE, type Mapping } from '../api/types';
 import { FinanceCrumbs } from '../components/FinanceCrumbs';
 import { MappingPreview } from '../components/MappingPreview';
+import { RecordNotFoundPage } from '../../../components/records/RecordNotFound';
 
 const FIELDS = ['description', 'active', 'order', 'target', 'field_to_watch', 'kind_of_watch', 'text_to_match', 'kind_of_change', 'field_to_change', 'text_to_change'];
 
@@ -31,11 +31,7 @@ export function Component() {
   useAutofocus(formRef, v === null);
   const title = ed.editing ? t('finance.mappings.edit') : t('finance.mappings.new');
   if (ed.notFound) {
-    return (
-      <Page title={title}>
-        <EmptyState icon="search" title={t('records.notFoundTitle')} message={t('records.notFoundMessage')} testId="record-not-found" />
-      </Page>
-    );
+    return <RecordNotFoundPage title={title} />;
   }
   const str = (name: string) => (typeof v?.[name] === 'string' ? (v[name] as string) : '');
   const select = (name: string, options: readonly string[], enumName: string) => (

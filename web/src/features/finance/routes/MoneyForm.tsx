@@ -15,7 +15,6 @@ import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { CheckedForm, FormActions } from '../../../components/records/CheckedForm';
-import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert, useErrorText, useFieldError } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { MoneyInput } from '../../../components/records/Money';
@@ -31,6 +30,7 @@ import { kindOfSet, SCOPE, type KindDef, type Wallet } from '../api/types';
 import { byId, walletsQuery } from '../api/wallets';
 import { FinanceCrumbs } from '../components/FinanceCrumbs';
 import { WalletSelect } from '../components/WalletSelect';
+import { RecordNotFoundPage } from '../../../components/records/RecordNotFound';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -99,11 +99,7 @@ export function Component() {
   useAutofocus(formRef, v === null);
   const title = ed.editing ? t(`finance.${kind.kind}.edit`) : t(`finance.${kind.kind}.new`);
   if (ed.notFound) {
-    return (
-      <Page title={title}>
-        <EmptyState icon="search" title={t('records.notFoundTitle')} message={t('records.notFoundMessage')} testId="record-not-found" />
-      </Page>
-    );
+    return <RecordNotFoundPage title={title} />;
   }
   const str = (name: string) => (typeof v?.[name] === 'string' ? (v[name] as string) : '');
   const num = (name: string) => (typeof v?.[name] === 'number' ? (v[name] as number) : null);

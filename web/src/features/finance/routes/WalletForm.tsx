@@ -9,7 +9,6 @@ import { Button, Card, Flex, Grid, Placeholder, SelectField, SwitchField, Text, 
 import { useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CheckedForm, FormActions } from '../../../components/records/CheckedForm';
-import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { MoneyInput } from '../../../components/records/Money';
@@ -20,6 +19,7 @@ import { checkWallet } from '../checks';
 import { SCOPE } from '../api/types';
 import { COMMON_CURRENCIES } from '../api/wallets';
 import { FinanceCrumbs } from '../components/FinanceCrumbs';
+import { RecordNotFoundPage } from '../../../components/records/RecordNotFound';
 
 const FIELDS = ['name', 'label', 'currency', 'precision', 'start_balance', 'active', 'card', 'card_limit'];
 const PRECISIONS = [0, 1, 2, 3, 4];
@@ -47,11 +47,7 @@ export function Component() {
   useAutofocus(formRef, v === null);
   const title = ed.editing ? t('finance.wallets.edit') : t('finance.wallets.new');
   if (ed.notFound) {
-    return (
-      <Page title={title}>
-        <EmptyState icon="search" title={t('records.notFoundTitle')} message={t('records.notFoundMessage')} testId="record-not-found" />
-      </Page>
-    );
+    return <RecordNotFoundPage title={title} />;
   }
   const str = (name: string) => (typeof v?.[name] === 'string' ? (v[name] as string) : '');
   const num = (name: string) => (typeof v?.[name] === 'number' ? (v[name] as number) : null);

@@ -4,7 +4,6 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
 import { Page } from '../../../components/Page';
 import type { FormValues } from '../../../components/records/fields';
 import { asApiError } from '../../../lib/errors';
@@ -13,6 +12,7 @@ import { labelQuery, saveLabel } from '../api/labels';
 import type { ReaderLabel } from '../api/types';
 import { LabelForm } from '../components/LabelForm';
 import { ReaderCrumbs } from '../components/ReaderCrumbs';
+import { RecordNotFoundPage } from '../../../components/records/RecordNotFound';
 
 export function Component() {
   const { t } = useTranslation();
@@ -32,11 +32,7 @@ export function Component() {
     },
   });
   if (q.isError) {
-    return (
-      <Page title={t('nav.reader_labels')} breadcrumbs={<ReaderCrumbs db={db} set="reader_labels" />}>
-        <EmptyState icon="search" title={t('records.notFoundTitle')} message={t('records.notFoundMessage')} testId="record-not-found" />
-      </Page>
-    );
+    return <RecordNotFoundPage title={t('nav.reader_labels')} breadcrumbs={<ReaderCrumbs db={db} set="reader_labels" />} />;
   }
   return (
     <Page title={t('reader.editLabel')} width="narrow" breadcrumbs={<ReaderCrumbs db={db} set="reader_labels" current={q.data?.name} />}>

@@ -6,7 +6,6 @@ import { Button, Flex, Link, Text } from '@aws-amplify/ui-react';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
@@ -23,6 +22,7 @@ import { useMarkReadSetting } from '../api/mark-read-setting';
 import { useToggleItem } from '../api/toggle';
 import { ItemContent } from '../components/ItemContent';
 import { ReaderCrumbs } from '../components/ReaderCrumbs';
+import { RecordNotFound } from '../../../components/records/RecordNotFound';
 
 export function Component() {
   const { t, i18n } = useTranslation();
@@ -71,7 +71,7 @@ export function Component() {
       }
     >
       {notFound ? (
-        <EmptyState icon="search" title={t('records.notFoundTitle')} message={t('records.notFoundMessage')} testId="record-not-found" />
+        <RecordNotFound />
       ) : (
         <>
           {q.isError ? <ErrorAlert error={asApiError(q.error)} /> : null}

@@ -5,7 +5,6 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
 import { Page } from '../../../components/Page';
 import type { FormValues } from '../../../components/records/fields';
 import { asApiError } from '../../../lib/errors';
@@ -14,6 +13,7 @@ import { saveSubscription, subscriptionQuery } from '../api/subscriptions';
 import type { ReaderSubscription } from '../api/types';
 import { ReaderCrumbs } from '../components/ReaderCrumbs';
 import { SubscriptionForm, toNumber } from '../components/SubscriptionForm';
+import { RecordNotFoundPage } from '../../../components/records/RecordNotFound';
 
 export function Component() {
   const { t } = useTranslation();
@@ -39,11 +39,7 @@ export function Component() {
     },
   });
   if (q.isError) {
-    return (
-      <Page title={t('nav.reader_subscriptions')} breadcrumbs={<ReaderCrumbs db={db} set="reader_subscriptions" />}>
-        <EmptyState icon="search" title={t('records.notFoundTitle')} message={t('records.notFoundMessage')} testId="record-not-found" />
-      </Page>
-    );
+    return <RecordNotFoundPage title={t('nav.reader_subscriptions')} breadcrumbs={<ReaderCrumbs db={db} set="reader_subscriptions" />} />;
   }
   const title = q.data?.title || q.data?.url || '';
   return (

@@ -7,7 +7,6 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
@@ -24,6 +23,7 @@ import { useRefreshFeeds } from '../api/refresh';
 import { deleteSubscription, subscriptionQuery, subscriptionStatusQuery } from '../api/subscriptions';
 import { ReaderCrumbs } from '../components/ReaderCrumbs';
 import { SubscriptionStatus } from '../components/SubscriptionStatus';
+import { RecordNotFound } from '../../../components/records/RecordNotFound';
 
 export function Component() {
   const { t, i18n } = useTranslation();
@@ -100,7 +100,7 @@ export function Component() {
       }
     >
       {notFound ? (
-        <EmptyState icon="search" title={t('records.notFoundTitle')} message={t('records.notFoundMessage')} testId="record-not-found" />
+        <RecordNotFound />
       ) : (
         <>
           {q.isError ? <ErrorAlert error={asApiError(q.error)} /> : null}

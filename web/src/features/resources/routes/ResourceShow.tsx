@@ -6,7 +6,6 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
@@ -22,6 +21,7 @@ import { recordQuery } from '../api/get-record';
 import { fieldContext, fieldKind, formatValue, kindOf, moneyOf } from '../components/format-value';
 import { ResourceCrumbs } from '../components/ResourceCrumbs';
 import { useResource } from '../components/useResource';
+import { RecordNotFound } from '../../../components/records/RecordNotFound';
 
 const META = ['created_at', 'updated_at'];
 const HIDDEN = new Set(['_id', '_rev', 'klass', ...META]);
@@ -84,7 +84,7 @@ export function Component() {
       }
     >
       {notFound ? (
-        <EmptyState icon="search" title={t('records.notFoundTitle')} message={t('records.notFoundMessage')} testId="record-not-found" />
+        <RecordNotFound />
       ) : (
         <>
           {q.isError ? <ErrorAlert error={asApiError(q.error)} /> : null}

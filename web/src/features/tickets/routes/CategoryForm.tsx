@@ -4,12 +4,12 @@
 
 import { Button, Card, Flex, Placeholder, SwitchField, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { clientValidationError } from '../../../lib/errors';
 import { DeskCrumbs } from '../components/DeskCrumbs';
 import { useRecordEditor } from '../components/useRecordEditor';
+import { RecordNotFoundPage } from '../../../components/records/RecordNotFound';
 
 const FIELDS = ['name', 'label', 'color', 'active', 'checklist'];
 export const PALETTE = ['#64748b', '#ef4444', '#f97316', '#eab308', '#22c55e', '#14b8a6', '#3b82f6', '#8b5cf6', '#ec4899'];
@@ -25,11 +25,7 @@ export function Component() {
   const fieldError = useFieldError(ed.error);
   const title = ed.editing ? t('tickets.editCategory') : t('tickets.newCategory');
   if (ed.notFound) {
-    return (
-      <Page title={title}>
-        <EmptyState icon="search" title={t('records.notFoundTitle')} message={t('records.notFoundMessage')} testId="record-not-found" />
-      </Page>
-    );
+    return <RecordNotFoundPage title={title} />;
   }
   const v = ed.values;
   const color = typeof v?.color === 'string' && v.color ? v.color : PALETTE[0]!;

@@ -5,7 +5,6 @@
 import { Button, Card, Flex, Placeholder, SwitchField, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
@@ -14,6 +13,7 @@ import { clientValidationError, type FieldErrors } from '../../../lib/errors';
 import type { ContractItem } from '../api/servicedocs';
 import { DeskCrumbs } from '../components/DeskCrumbs';
 import { useRecordEditor } from '../components/useRecordEditor';
+import { RecordNotFoundPage } from '../../../components/records/RecordNotFound';
 
 const FIELDS = ['description', 'customer_id', 'payment_kind', 'active', 'items'];
 
@@ -24,11 +24,7 @@ export function Component() {
   const fieldError = useFieldError(ed.error);
   const title = ed.editing ? t('docs.contracts.edit') : t('docs.contracts.new');
   if (ed.notFound) {
-    return (
-      <Page title={title}>
-        <EmptyState icon="search" title={t('records.notFoundTitle')} message={t('records.notFoundMessage')} testId="record-not-found" />
-      </Page>
-    );
+    return <RecordNotFoundPage title={title} />;
   }
   const v = ed.values;
   const items = (v?.items ?? []) as ContractItem[];

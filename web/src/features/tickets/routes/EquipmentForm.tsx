@@ -4,13 +4,13 @@
 import { Button, Card, Flex, Placeholder, TextAreaField, TextField } from '@aws-amplify/ui-react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { RecordPicker } from '../../../components/records/RecordPicker';
 import { clientValidationError } from '../../../lib/errors';
 import { DeskCrumbs } from '../components/DeskCrumbs';
 import { useRecordEditor } from '../components/useRecordEditor';
+import { RecordNotFoundPage } from '../../../components/records/RecordNotFound';
 
 const FIELDS = ['identifier', 'maker', 'description', 'location', 'customer_id'];
 
@@ -21,11 +21,7 @@ export function Component() {
   const fieldError = useFieldError(ed.error);
   const title = ed.editing ? t('tickets.editEquipment') : t('tickets.newEquipment');
   if (ed.notFound) {
-    return (
-      <Page title={title}>
-        <EmptyState icon="search" title={t('records.notFoundTitle')} message={t('records.notFoundMessage')} testId="record-not-found" />
-      </Page>
-    );
+    return <RecordNotFoundPage title={title} />;
   }
   const v = ed.values;
   const text = (name: string, area = false) => {

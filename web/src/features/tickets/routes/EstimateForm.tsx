@@ -9,7 +9,6 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { CheckedForm } from '../../../components/records/CheckedForm';
-import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { RecordPicker } from '../../../components/records/RecordPicker';
@@ -20,6 +19,7 @@ import { ticketQuery } from '../api/tickets';
 import { DeskCrumbs } from '../components/DeskCrumbs';
 import { EstimateItemsEditor, emptyItem } from '../components/EstimateItemsEditor';
 import { useRecordEditor } from '../components/useRecordEditor';
+import { RecordNotFoundPage } from '../../../components/records/RecordNotFound';
 
 const FIELDS = ['description', 'customer_id', 'ticket_id', 'valid_until', 'observation', 'items', 'state'];
 
@@ -56,11 +56,7 @@ export function Component() {
   }, [ticket.data, v, set]);
   const title = ed.editing ? (v?.number ? t('docs.estimates.editN', { n: v.number }) : t('docs.estimates.edit')) : t('docs.estimates.new');
   if (ed.notFound) {
-    return (
-      <Page title={title}>
-        <EmptyState icon="search" title={t('records.notFoundTitle')} message={t('records.notFoundMessage')} testId="record-not-found" />
-      </Page>
-    );
+    return <RecordNotFoundPage title={title} />;
   }
   const str = (name: string) => (typeof v?.[name] === 'string' ? (v[name] as string) : '');
   const showObservation = isEnabled(cfg['estimate-observation']) || !!str('observation');

@@ -7,7 +7,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { RecordPicker } from '../../../components/records/RecordPicker';
@@ -16,6 +15,7 @@ import { formatDate } from '../../../lib/format';
 import { ticketQuery } from '../api/tickets';
 import { DeskCrumbs } from '../components/DeskCrumbs';
 import { useRecordEditor } from '../components/useRecordEditor';
+import { RecordNotFoundPage } from '../../../components/records/RecordNotFound';
 
 const FIELDS = ['date', 'next_maintenance', 'category_id', 'equipment_id', 'warranty', 'ticket_id'];
 
@@ -44,11 +44,7 @@ export function Component() {
   }, [ticket.data, v, set]);
   const title = ed.editing ? t('docs.maintenances.edit') : t('docs.maintenances.new');
   if (ed.notFound) {
-    return (
-      <Page title={title}>
-        <EmptyState icon="search" title={t('records.notFoundTitle')} message={t('records.notFoundMessage')} testId="record-not-found" />
-      </Page>
-    );
+    return <RecordNotFoundPage title={title} />;
   }
   const str = (name: string) => (typeof v?.[name] === 'string' ? (v[name] as string) : '');
   const until = warrantyUntil(v?.date, v?.warranty);

@@ -6,13 +6,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
 import { Page } from '../../../components/Page';
 import { asApiError, clientValidationError, type ApiError } from '../../../lib/errors';
 import { paths } from '../../../lib/paths';
 import { saveTicket, ticketQuery } from '../api/tickets';
 import { DeskCrumbs } from '../components/DeskCrumbs';
 import { TicketForm, type TicketValues } from '../components/TicketForm';
+import { RecordNotFoundPage } from '../../../components/records/RecordNotFound';
 
 /** Fields the server keeps: never sent back from the form. */
 const SERVER_FIELDS = ['number', 'title', 'checklist', 'status_at', 'created_at', 'updated_at', 'created_by', 'updated_by'];
@@ -43,11 +43,7 @@ export function Component() {
   });
   const title = q.data ? `#${q.data.number} ${q.data.title ?? ''}` : t('tickets.edit');
   if (q.isError) {
-    return (
-      <Page title={t('tickets.edit')}>
-        <EmptyState icon="search" title={t('records.notFoundTitle')} message={t('records.notFoundMessage')} testId="record-not-found" />
-      </Page>
-    );
+    return <RecordNotFoundPage title={t('tickets.edit')} />;
   }
   return (
     <Page title={title} width="medium" breadcrumbs={<DeskCrumbs db={db} set="tickets" current={title} />}>
