@@ -118,30 +118,22 @@ func (m *Module) indexLinks(ctx context.Context, db, id string) error {
 			return err
 		}
 		seq := d.Seq
-		r, err := m.st.GetRecord(ctx, kindOut, idxKey(db, id))
-		var c outRec
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			r.Value = nil
-		case err != nil:
+		prev, c, err := readRecord[outRec](ctx, m.st, kindOut, idxKey(db, id))
+		if err != nil {
 			return err
-		default:
-			if json.Unmarshal(r.Value, &c) != nil {
-				c = outRec{}
-			}
 		}
-		if r.Value != nil && (c.Seq > seq || (c.Seq == seq && len(c.Touched) == 0)) {
+		if prev != nil && (c.Seq > seq || (c.Seq == seq && len(c.Touched) == 0)) {
 			return nil // applied already, or a newer revision is being applied
 		}
 		next := c
-		if r.Value == nil || c.Seq != seq {
+		if prev == nil || c.Seq != seq {
 			touched := symmetricDiff(c.Targets, cur)
 			touched = union(touched, c.Touched)
 			next = outRec{Seq: seq, Targets: cur, Touched: touched}
-			if !m.casOut(ctx, db, id, r.Value, next) {
+			if !m.casOut(ctx, db, id, prev, next) {
 				continue
 			}
-			r.Value, _ = json.Marshal(next)
+			prev, _ = json.Marshal(next)
 		}
 		present := map[string]bool{}
 		for _, t := range next.Targets {
@@ -156,7 +148,7 @@ func (m *Module) indexLinks(ctx context.Context, db, id string) error {
 		if len(next.Touched) > 0 {
 			done := next
 			done.Touched = nil
-			m.casOut(ctx, db, id, r.Value, done) // lost: a newer run covers ours
+			m.casOut(ctx, db, id, prev, done) // lost: a newer run covers ours
 		}
 		return nil
 	}
@@ -166,13 +158,7 @@ func (m *Module) indexLinks(ctx context.Context, db, id string) error {
 // casOut writes S's out record if it still holds expect (nil: absent).
 func (m *Module) casOut(ctx context.Context, db, id string, expect []byte, v outRec) bool {
 	raw, _ := json.Marshal(v)
-	w := store.RecordWrite{Record: store.Record{Kind: kindOut, Key: idxKey(db, id), Value: raw}}
-	if expect == nil {
-		w.ExpectAbsent = true
-	} else {
-		w.Expect = expect
-	}
-	return m.st.Transact(ctx, []store.RecordWrite{w}) == nil
+	return m.st.Transact(ctx, []store.RecordWrite{swapWrite(kindOut, idxKey(db, id), raw, expect)}) == nil
 }
 
 // setEntry stamps S in T's in record (present or gone) if seq is newer
@@ -180,17 +166,9 @@ func (m *Module) casOut(ctx context.Context, db, id string, expect []byte, v out
 func (m *Module) setEntry(ctx context.Context, db, target, src string, seq uint64, present bool) error {
 	key := idxKey(db, target)
 	for range 50 {
-		r, err := m.st.GetRecord(ctx, kindIn, key)
-		var c inRec
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			r.Value = nil
-		case err != nil:
+		prev, c, err := readRecord[inRec](ctx, m.st, kindIn, key)
+		if err != nil {
 			return err
-		default:
-			if json.Unmarshal(r.Value, &c) != nil {
-				c = inRec{}
-			}
 		}
 		if max(c.Src[src], c.Gone[src]) >= seq {
 			return nil
@@ -212,13 +190,7 @@ func (m *Module) setEntry(ctx context.Context, db, target, src string, seq uint6
 			}
 		}
 		raw, _ := json.Marshal(c)
-		w := store.RecordWrite{Record: store.Record{Kind: kindIn, Key: key, Value: raw}}
-		if r.Value == nil {
-			w.ExpectAbsent = true
-		} else {
-			w.Expect = r.Value
-		}
-		err = m.st.Transact(ctx, []store.RecordWrite{w})
+		err = m.st.Transact(ctx, []store.RecordWrite{swapWrite(kindIn, key, raw, prev)})
 		if errors.Is(err, store.ErrConflict) {
 			continue
 		}

@@ -27,7 +27,7 @@ import (
 //	GET  /api/{db}/_wiki/pages/{id}/html                 → {id, rev, title, categories, content_type, updated_at, updated_by, html, links, wanted, linked_by}
 //	GET  /api/{db}/_wiki/pages/{id}/versions             → {versions: [{rev, seq, at, by, title, size, current}]}
 //	GET  /api/{db}/_wiki/pages/{id}/versions/{rev}       → {rev, seq, at, by, title, content, content_type, categories, fields}
-//	GET  /api/{db}/_wiki/pages/{id}/conflict?rev=        → {conflict, current: {…, _rev}, ancestor: {…, rev} | null, changes: [versions since]}
+//	GET  /api/{db}/_wiki/pages/{id}/conflict?rev=        → {conflict, current: the document, current_by, current_at, ancestor: {…, rev} | null, changes: [versions since]}
 //	POST /api/{db}/_wiki/preview {content, content_type?} → {html, links, wanted}
 //	GET  /api/{db}/_wiki/resolve?title=                  → {id, title, redirected}
 //	GET  /api/{db}/_wiki/search?q=&category=&limit=      → {total, rows: [{id, title, title_html, categories, updated_at, title_match, snippet}]}
@@ -170,15 +170,9 @@ func orEmpty(v any) any {
 func (m *Module) noteViewed(ctx context.Context, db, user, id string) error {
 	key := db + "\x00" + user
 	for range 5 {
-		r, err := m.st.GetRecord(ctx, kindViewed, key)
-		var list []viewed
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			r.Value = nil
-		case err != nil:
+		prev, list, err := readRecord[[]viewed](ctx, m.st, kindViewed, key)
+		if err != nil {
 			return err
-		default:
-			_ = json.Unmarshal(r.Value, &list)
 		}
 		list = slices.DeleteFunc(list, func(v viewed) bool { return v.ID == id })
 		list = append([]viewed{{ID: id, At: m.now().UTC().Format(docs.TimeFormat)}}, list...)
@@ -186,8 +180,7 @@ func (m *Module) noteViewed(ctx context.Context, db, user, id string) error {
 			list = list[:maxViewed]
 		}
 		raw, _ := json.Marshal(list)
-		wr := store.RecordWrite{Record: store.Record{Kind: kindViewed, Key: key, Value: raw}, Expect: r.Value, ExpectAbsent: r.Value == nil}
-		if err := m.st.Transact(ctx, []store.RecordWrite{wr}); !errors.Is(err, store.ErrConflict) {
+		if err := m.st.Transact(ctx, []store.RecordWrite{swapWrite(kindViewed, key, raw, prev)}); !errors.Is(err, store.ErrConflict) {
 			return err
 		}
 	}
@@ -308,9 +301,17 @@ func (m *Module) pageConflict(w http.ResponseWriter, r *http.Request) error {
 	if by, ok := body["updated_by"].(map[string]any); ok {
 		cur.By = &stream.Who{ID: str(by["_id"]), Label: str(by["label"])}
 	}
-	current := versionOut(cur, body)
-	current["_rev"] = d.Rev
-	out := map[string]any{"id": id, "conflict": rev != d.Rev, "current": current, "ancestor": nil, "changes": []Version{}}
+	// The current version is the whole document as GET answers it (with _id
+	// and _rev), so a merge saved over it keeps every field another editor
+	// changed; who saved it and when come beside it (current_by, current_at).
+	current, err := docs.Decode(docs.WithMeta(d))
+	if err != nil {
+		return err
+	}
+	if str(current["content_type"]) == "" {
+		current["content_type"] = "markdown"
+	}
+	out := map[string]any{"id": id, "conflict": rev != d.Rev, "current": current, "current_by": cur.By, "current_at": cur.At, "ancestor": nil, "changes": []Version{}}
 	if rev != d.Rev {
 		if v, ab, err := m.version(ctx, db, id, rev); err == nil {
 			out["ancestor"] = versionOut(v, ab)

@@ -84,16 +84,9 @@ func (m *Module) head(ctx context.Context, db, id string) (pageHead, error) {
 func (m *Module) claimTitle(ctx context.Context, db, n, id string) error {
 	key := titleKey(db, n)
 	for range 10 {
-		r, err := m.st.GetRecord(ctx, kindTitle, key)
-		var cur claim
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-		case err != nil:
+		prev, cur, err := readRecord[claim](ctx, m.st, kindTitle, key)
+		if err != nil {
 			return err
-		default:
-			if json.Unmarshal(r.Value, &cur) != nil {
-				cur = claim{}
-			}
 		}
 		if cur.ID == id {
 			return nil
@@ -110,10 +103,10 @@ func (m *Module) claimTitle(ctx context.Context, db, n, id string) error {
 		}
 		raw, _ := json.Marshal(claim{ID: id, At: m.now().UnixMilli()})
 		w := store.RecordWrite{Record: store.Record{Kind: kindTitle, Key: key, Value: raw}}
-		if cur.ID == "" && r.Value == nil {
+		if cur.ID == "" && prev == nil {
 			w.ExpectAbsent = true
 		} else {
-			w.Expect = r.Value
+			w.Expect = prev
 			if w.Expect == nil {
 				w.Expect = []byte{}
 			}

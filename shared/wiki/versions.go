@@ -58,17 +58,9 @@ func (m *Module) snapshot(ctx context.Context, ch store.Change) error {
 	v := Version{Rev: d.Rev, Seq: d.Seq, At: b.UpdatedAt, By: b.UpdatedBy, Title: b.Title, Size: len(b.Content)}
 	key := idxKey(ch.DB, d.ID)
 	for range 30 {
-		r, err := m.st.GetRecord(ctx, kindVersions, key)
-		var list versionList
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			r.Value = nil
-		case err != nil:
+		prev, list, err := readRecord[versionList](ctx, m.st, kindVersions, key)
+		if err != nil {
 			return err
-		default:
-			if json.Unmarshal(r.Value, &list) != nil {
-				list = versionList{}
-			}
 		}
 		if slices.ContainsFunc(list.V, func(x Version) bool { return x.Rev == v.Rev }) {
 			return nil
@@ -93,7 +85,7 @@ func (m *Module) snapshot(ctx context.Context, ch store.Change) error {
 		}
 		raw, _ := json.Marshal(list)
 		writes := []store.RecordWrite{
-			{Record: store.Record{Kind: kindVersions, Key: key, Value: raw}, Expect: r.Value, ExpectAbsent: r.Value == nil},
+			swapWrite(kindVersions, key, raw, prev),
 			{Record: store.Record{Kind: kindSnapshot, Key: snapKey(ch.DB, d.ID, d.Rev), Value: d.Body}},
 		}
 		for _, x := range dropped {
