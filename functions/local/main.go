@@ -17,6 +17,7 @@ import (
 
 	"github.com/oficina/oficina/shared/app"
 	"github.com/oficina/oficina/shared/config"
+	"github.com/oficina/oficina/shared/dav"
 	"github.com/oficina/oficina/shared/spa"
 )
 
@@ -50,7 +51,7 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	a.StartBackground(bgCtx)
 
 	srv := &http.Server{
-		Handler:           app.AccessLog(log, routes(a.Handler, spa.Handler(cfg.WebDir))),
+		Handler:           app.AccessLog(log, routes(a.Handler, a.DAV, spa.Handler(cfg.WebDir))),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
 	}
@@ -80,14 +81,18 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	return nil
 }
 
-// routes sends /api/… to the API as it came, and the rest to the SPA. Not
-// a ServeMux: it would answer a path with "..", "." or "//" with a
-// redirect to the cleaned path (another database's URL) before the API
-// could refuse it.
-func routes(api, site http.Handler) http.Handler {
+// routes sends /api/… to the API as it came, /dav/… to the WebDAV server,
+// and the rest to the SPA. Not a ServeMux: it would answer a path with
+// "..", "." or "//" with a redirect to the cleaned path (another
+// database's URL) before the API could refuse it.
+func routes(api http.Handler, dav *dav.Handler, site http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/api/") {
 			api.ServeHTTP(w, r)
+			return
+		}
+		if dav != nil && dav.Matches(r.URL.Path) {
+			dav.ServeHTTP(w, r)
 			return
 		}
 		site.ServeHTTP(w, r)

@@ -24,7 +24,9 @@ import (
 	"github.com/oficina/oficina/shared/auth"
 	"github.com/oficina/oficina/shared/blob"
 	"github.com/oficina/oficina/shared/config"
+	"github.com/oficina/oficina/shared/dav"
 	"github.com/oficina/oficina/shared/docs"
+	"github.com/oficina/oficina/shared/drive"
 	"github.com/oficina/oficina/shared/httpapi"
 	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/mail/ses"
@@ -59,6 +61,8 @@ type App struct {
 	Jobs *schedule.Dispatcher
 	// Handler is API as served: gzipped for clients that accept it.
 	Handler http.Handler
+	// DAV is the drive over WebDAV (shared/dav), mounted at /dav/.
+	DAV *dav.Handler
 
 	cfg config.Config
 	log *slog.Logger
@@ -206,9 +210,15 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 	a.Auth.OnPasswordReset(acc.PasswordReset) // token documents show the tokens a reset revoked
 	deps := module.Deps{Store: a.Store, Docs: a.Docs, Mail: a.Mail, Groups: acc, Log: log, BaseURL: cfg.BaseURL, Now: a.Docs.Now, Config: cfg, Blobs: a.Blobs}
 	a.Modules = module.NewRegistry(a.Docs, module.Refs(a.Store, acc))
-	if err := a.Modules.Add(Modules(deps, acc)...); err != nil {
+	mods := Modules(deps, acc)
+	if err := a.Modules.Add(mods...); err != nil {
 		a.Store.Close()
 		return nil, err
+	}
+	for _, m := range mods {
+		if d, ok := m.(*drive.Module); ok {
+			a.DAV = dav.New(dav.Options{Store: a.Store, Tokens: a.Auth, Drive: d, Log: log})
+		}
 	}
 	if a.Jobs, err = schedule.NewDispatcher(a.Modules.Jobs(), schedule.DispatchOptions{Leases: a.Store, Log: log}); err != nil {
 		a.Store.Close()
