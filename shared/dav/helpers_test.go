@@ -43,7 +43,9 @@ func newEnv(t testing.TB, e *apptest.Env) *env {
 }
 
 // url is the address of p within Ana's Group ("" = its root).
-func (d *env) url(p string) string { return d.srv.URL + "/dav/" + d.db + "/" + strings.TrimPrefix(p, "/") }
+func (d *env) url(p string) string {
+	return d.srv.URL + "/dav/" + d.db + "/" + strings.TrimPrefix(p, "/")
+}
 
 type answer struct {
 	code   int
@@ -136,8 +138,6 @@ func (d *env) rootNames() []string {
 	}
 	return names
 }
-
-
 
 func driveOf(t testing.TB, e *apptest.Env) *drive.Module {
 	t.Helper()
