@@ -42,18 +42,20 @@ func TestConflictAndVersions(t *testing.T) {
 		e.Drain()
 		c := w.ana.Do("GET", "/api/"+w.db+"/_wiki/pages/"+id+"/conflict?rev="+base["_rev"].(string), nil).Expect(t, http.StatusOK)
 		cur, anc := c["current"].(map[string]any), c["ancestor"].(map[string]any)
-		if c["conflict"] != true || cur["content"] != "passo 1\npasso 2 (Bia)\n" || cur["_rev"] != e.Doc(w.db, id)["_rev"] ||
-			anc["content"] != "passo 1\npasso 2\n" || anc["rev"] != base["_rev"] || cur["by"].(map[string]any)["_id"] != bia.ID {
+		if c["conflict"] != true || cur["content"] != "passo 1\npasso 2 (Bia)\n" || cur["_rev"] != e.Doc(w.db, id)["_rev"] || cur["_id"] != id || cur["klass"] != "Handbook" || cur["title"] != base["title"] ||
+			anc["content"] != "passo 1\npasso 2\n" || anc["rev"] != base["_rev"] || c["current_by"].(map[string]any)["_id"] != bia.ID {
 			t.Fatalf("conflict answer %v", c)
 		}
 		if ch := c["changes"].([]any); len(ch) != 1 || ch[0].(map[string]any)["by"].(map[string]any)["_id"] != bia.ID {
 			t.Fatalf("changes since the ancestor %v", c["changes"])
 		}
-		// The merge is saved against the current revision.
-		ad["_rev"] = cur["_rev"]
-		ad["content"] = "passo 0\npasso 1\npasso 2 (Bia)\n"
-		w.ana.Do("PUT", "/api/"+w.db+"/"+id, ad).Expect(t, http.StatusCreated)
+		// The merge is saved as the SPA does: the current document with the merged text.
+		cur["content"] = "passo 0\npasso 1\npasso 2 (Bia)\n"
+		w.ana.Do("PUT", "/api/"+w.db+"/"+id, cur).Expect(t, http.StatusCreated)
 		e.Drain()
+		if got := e.Doc(w.db, id); got["content"] != cur["content"] || got["title"] != "Procedimento" || got["by"] != nil || got["at"] != nil {
+			t.Fatalf("merged page %v", got)
+		}
 		c = w.ana.Do("GET", "/api/"+w.db+"/_wiki/pages/"+id+"/conflict?rev="+e.Doc(w.db, id)["_rev"].(string), nil).Expect(t, http.StatusOK)
 		if c["conflict"] != false || c["ancestor"] != nil {
 			t.Fatalf("no conflict at the current rev: %v", c)

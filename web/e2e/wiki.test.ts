@@ -1,8 +1,9 @@
 // Issue 14 end to end in headless Chromium against the real Go server:
 // three pages written through the form, linking each other with [[Title]]
 // → one renamed → its links and "linked by" still work, the old title
-// redirects → two browsers edit the same page → the second sees the
-// conflict view → search finds it → the bookmarks app.
+// redirects (and the page says so) → two browsers edit the same page → the
+// second sees the conflict view with the diff, merges and saves → search
+// finds it → the bookmarks app.
 // Screenshots go to test-results/wiki-*.png (light, dark, 390 px).
 
 import type { Page } from 'playwright-core';
@@ -70,11 +71,14 @@ describe('the wiki in a real browser', () => {
     await page.waitForURL(new RegExp(`/handbooks/${ids.tools}$`));
     await page.goto(`/account/${group}/handbooks/${encodeURIComponent('Tools')}`);
     await page.waitForURL(new RegExp(`/handbooks/${ids.tools}$`));
+    // The page reached by its old title says so.
+    await tid(page, 'wiki-redirected').getByText('Tools', { exact: false }).waitFor();
+    await tid(page, 'page-html').getByText('heat gun').waitFor();
     const resolved = await api(page, 'GET', `${group}/_wiki/resolve?title=${encodeURIComponent('Tools')}`);
     expect(resolved.json).toMatchObject({ id: ids.tools, redirected: true });
   });
 
-  it('shows the second editor the conflict view instead of a raw 409', async () => {
+  it('shows the second editor the conflict view instead of a raw 409, and saves the merge', async () => {
     const mine = ana.page;
     const theirs = second.page;
     // The second browser signs in as the same user (a colleague's session would do the same).
@@ -96,8 +100,18 @@ describe('the wiki in a real browser', () => {
     await tid(theirs, 'wiki-save').click();
     await tid(theirs, 'conflict-view').waitFor();
     shots.push(await shot(theirs, 'wiki-conflict'));
-    // Both texts are shown side by side with the diff (saving the merge is covered by the screen tests).
+    // Both texts are shown side by side with the diff, then the second editor merges and saves.
     await tid(theirs, 'conflict-diff').waitFor();
+    await tid(theirs, 'conflict-theirs').getByText('Wear gloves', { exact: false }).waitFor();
+    await tid(theirs, 'conflict-merge').click();
+    const merged = tid(theirs, 'conflict-merged').locator('textarea').or(theirs.locator('textarea[data-testid="conflict-merged"]'));
+    await merged.first().fill('Disconnect the battery before [[Screen replacement]].\n\nWear gloves.\n\nUse an ESD strap.');
+    await tid(theirs, 'conflict-save-merged').click();
+    await theirs.waitForURL(new RegExp(`/handbooks/${ids.safety}$`));
+    await tid(theirs, 'page-html').getByText('Use an ESD strap.').waitFor();
+    await tid(theirs, 'page-html').getByText('Wear gloves.').waitFor();
+    await mine.reload();
+    await tid(mine, 'page-html').getByText('Use an ESD strap.').waitFor();
   });
 
   it('finds pages by full text, and fits a phone', async () => {

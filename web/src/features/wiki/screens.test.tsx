@@ -48,7 +48,7 @@ describe('wiki page', () => {
       if (c.method === 'GET' && c.path === `/api/${ACC}/${ID}`) return json(200, { _id: ID, _rev: '1-a', klass: 'Handbook', title: 'Forklift', content: 'old', content_type: 'markdown' });
       if (c.method === 'PUT' && c.path === `/api/${ACC}/${ID}?rev=1-a`) return json(409, { error: 'conflict', reason: 'Document update conflict.' });
       if (c.path === `/api/${ACC}/_wiki/pages/${ID}/conflict?rev=1-a`)
-        return json(200, { id: ID, conflict: true, current: { _id: ID, _rev: '2-c', klass: 'Handbook', title: 'Forklift', content: 'theirs' }, ancestor: null, changes: [] });
+        return json(200, { id: ID, conflict: true, current: { _id: ID, _rev: '2-c', klass: 'Handbook', title: 'Forklift', content: 'theirs', uri: 'https://maker.example/manual' }, current_by: { _id: 'usr-1', label: 'Bia' }, ancestor: null, changes: [] });
       if (c.method === 'PUT' && c.path === `/api/${ACC}/${ID}?rev=2-c`) return json(201, { ok: true, id: ID, rev: '3-d' });
       if (c.path.startsWith(`/api/${ACC}/_wiki/preview`)) return json(200, { html: '<p>x</p>', links: [], wanted: [] });
       return undefined;
@@ -61,11 +61,12 @@ describe('wiki page', () => {
     const view = await screen.findByTestId('conflict-view');
     expect(await within(view).findByTestId('conflict-theirs')).toHaveTextContent('theirs');
     expect(within(view).getByTestId('conflict-mine')).toHaveTextContent('mine');
+    expect(within(view).getByText(/saved by Bia/)).toBeInTheDocument();
     await userEvent.click(within(view).getByTestId('conflict-keep-mine'));
     expect(await screen.findByTestId('elsewhere')).toBeInTheDocument();
     const last = calls.filter((c) => c.method === 'PUT').pop()!;
     expect(last.path).toBe(`/api/${ACC}/${ID}?rev=2-c`);
-    expect((last.body as { content: string; _rev: string }).content).toBe('mine');
+    expect(last.body).toMatchObject({ _id: ID, _rev: '2-c', content: 'mine', uri: 'https://maker.example/manual' });
   });
 
   it('completes [[ titles from the keyboard and saves a new page', async () => {

@@ -11,6 +11,25 @@ export interface PageRef {
   title: string;
 }
 
+export interface OldTitle {
+  title: string;
+  /** When the page stopped having that title. */
+  until?: string;
+}
+
+/** oldTitles reads a page's title history (objects from the server; plain strings tolerated). */
+export function oldTitles(v: unknown): OldTitle[] {
+  if (!Array.isArray(v)) return [];
+  return v.flatMap((h): OldTitle[] => {
+    if (typeof h === 'string') return h ? [{ title: h }] : [];
+    if (h && typeof h === 'object' && typeof (h as OldTitle).title === 'string') {
+      const o = h as OldTitle;
+      return [typeof o.until === 'string' ? { title: o.title, until: o.until } : { title: o.title }];
+    }
+    return [];
+  });
+}
+
 export interface SearchRow {
   id: string;
   title: string;
@@ -39,7 +58,8 @@ export interface RenderedPage {
   content_type?: string;
   updated_at?: string;
   updated_by?: string;
-  title_history?: string[];
+  /** Former titles, newest first (each still resolves to this page). */
+  title_history?: Array<OldTitle | string>;
   html: string;
   links: PageRef[];
   wanted: string[];
@@ -84,7 +104,10 @@ export interface Handbook {
 export interface ConflictResponse {
   id: string;
   conflict: boolean;
+  /** The current document as GET answers it (with _id and _rev): a merge is saved over it. */
   current: Handbook;
+  current_by?: { _id?: string; label?: string } | null;
+  current_at?: string;
   ancestor: (Omit<Handbook, '_rev' | '_id'> & { rev: string }) | null;
   changes: unknown[];
 }

@@ -36,6 +36,7 @@ export function ConflictView({
   const [merging, setMerging] = useState(false);
   const [merged, setMerged] = useState('');
   const theirs = q.data?.current.content ?? '';
+
   return (
     <section className="wiki-conflict-view" data-testid="conflict-view" aria-labelledby="wiki-conflict-h">
       <Heading level={3} id="wiki-conflict-h">
@@ -48,7 +49,7 @@ export function ConflictView({
         <Flex direction="column" gap="medium" marginTop="small">
           <div className="wiki-conflict">
             <div>
-              <Heading level={4}>{q.data.current.updated_by ? t('wiki.conflict.theirsBy', { by: String(q.data.current.updated_by) }) : t('wiki.conflict.theirs')}</Heading>
+              <Heading level={4}>{q.data.current_by?.label ? t('wiki.conflict.theirsBy', { by: q.data.current_by.label }) : t('wiki.conflict.theirs')}</Heading>
               <pre data-testid="conflict-theirs">{theirs}</pre>
             </div>
             <div>

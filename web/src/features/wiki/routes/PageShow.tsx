@@ -17,7 +17,7 @@ import { asApiError } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { ID_PATTERN } from '../../../lib/ids';
 import { paths } from '../../../lib/paths';
-import { exportZipUrl, renderedPage, resolveTitle, SCOPE } from '../api/wiki';
+import { exportZipUrl, oldTitles, renderedPage, resolveTitle, SCOPE } from '../api/wiki';
 import { HighlightCss } from '../components/HighlightCss';
 import { OpenEntries } from '../components/OpenEntries';
 import { VersionsPanel } from '../components/VersionsPanel';
@@ -169,12 +169,20 @@ function PageShow({ db, id }: { db: string; id: string }) {
                       ))}
                     </ul>
                   </section>
-                  {p.title_history && p.title_history.length > 0 ? (
+                  {oldTitles(p.title_history).length > 0 ? (
                     <section className="wiki-links" data-testid="wiki-title-history">
                       <Heading level={3}>{t('wiki.page.oldTitles')}</Heading>
                       <ul>
-                        {p.title_history.map((h) => (
-                          <li key={h}>{h}</li>
+                        {oldTitles(p.title_history).map((h, i) => (
+                          <li key={`${i}-${h.title}`}>
+                            {h.title}
+                            {h.until ? (
+                              <Text as="span" fontSize="small" color="font.tertiary">
+                                {' '}
+                                ({t('wiki.page.oldTitleUntil', { at: formatDateTime(h.until, lang) })})
+                              </Text>
+                            ) : null}
+                          </li>
                         ))}
                       </ul>
                     </section>
