@@ -38,6 +38,7 @@ import (
 
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/blob"
+	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/ids"
@@ -125,6 +126,12 @@ type Limits struct {
 	Server int64 // a dedicated server: 10 GB
 }
 
+// ConfiguredLimits are the drive limits of every plan under c (the limits
+// module reports them on GET /api/{db}/_limits).
+func ConfiguredLimits(c config.Config) Limits {
+	return Limits{Free: c.DriveFreeLimit, Paid: 1_000_000_000, Server: 10_000_000_000}
+}
+
 // New builds the module.
 func New(d module.Deps) *Module {
 	log := d.Log
@@ -138,7 +145,7 @@ func New(d module.Deps) *Module {
 	m := &Module{
 		deps: d, st: d.Store, docs: d.Docs, blobs: d.Blobs, log: log.With("module", "drive"), now: now,
 		server: &access.Principal{UserID: "_drive", Name: "_drive", Label: "drive", Via: access.ViaSession},
-		limits: Limits{Free: d.Config.DriveFreeLimit, Paid: 1_000_000_000, Server: 10_000_000_000},
+		limits: ConfiguredLimits(d.Config),
 	}
 	if d.Config.DataDir != "" {
 		m.staging = filepath.Join(d.Config.DataDir, "uploads")
@@ -156,7 +163,7 @@ func (m *Module) Name() string { return "drive" }
 //
 //	GET    /api/{db}/_drive/usage                                   → {bytes, limit, plan, files, dirs, trash_bytes, trash_entries}
 //	GET    /api/{db}/_drive/dirs/{id}[?limit=&after=]   (id: a folder or "root") → {dir, path, entries, next}
-//	GET    /api/{db}/_drive/files/{id}/content[?version=&inline=true]  the bytes (Range, ETag, Content-Disposition)
+//	GET    /api/{db}/_drive/files/{id}/content[?version=&inline=true]  the bytes (Range, ETag, Content-Disposition), or 302 to a presigned GET on S3
 //	PUT    /api/{db}/_drive/files/{id}/content[?rev=]   (body: the bytes) → 201 {ok, id, rev, version}
 //	GET    /api/{db}/_drive/files/{id}/versions                     → {id, max_versions, versions}
 //	POST   /api/{db}/_drive/files/{id}/versions/{version}/restore[?rev=] → 201 {ok, id, rev, version}
@@ -166,10 +173,11 @@ func (m *Module) Name() string { return "drive" }
 //	GET    /api/{db}/_drive/trash                                   → {entries}
 //	DELETE /api/{db}/_drive/trash                                   → {ok, deleted, bytes}
 //	DELETE /api/{db}/_drive/trash/{id}                              → {ok, deleted, bytes}
-//	POST   /api/{db}/_drive/uploads {file_id | dir_id+name, size, content_type?} → 201 {upload_id, size, received, chunk_size}
+//	POST   /api/{db}/_drive/uploads {file_id | dir_id+name, size, content_type?} → 201 {upload_id, mode, size, received, chunk_size | part_size, parts}
 //	GET    /api/{db}/_drive/uploads/{upload}                        → {upload_id, size, received, …}
 //	PUT    /api/{db}/_drive/uploads/{upload}?offset=N   (body: a chunk) → {upload_id, size, received}; 409 {offset} on a wrong offset
-//	POST   /api/{db}/_drive/uploads/{upload}/commit {rev}           → 201 {ok, id, rev, version}
+//	POST   /api/{db}/_drive/uploads/{upload}/parts {parts: [n…]}   → {upload_id, part_size, parts: [{number, url}]} (presigned uploads)
+//	POST   /api/{db}/_drive/uploads/{upload}/commit {rev, parts?}   → 201 {ok, id, rev, version}
 //	DELETE /api/{db}/_drive/uploads/{upload}                        → {ok}
 //	GET    /api/{db}/_drive/records/{id}                            → {record_id, folder, entries}
 //	POST   /api/{db}/_drive/records/{id} {name?, dir_id?}           → 201|200 {ok, id, rev, folder}
@@ -205,6 +213,7 @@ func (m *Module) Register(r *module.Registry) error {
 	route("POST /api/{db}/_drive/uploads", module.AccessWrite, "", 0, m.startUpload)
 	route("GET /api/{db}/_drive/uploads/{upload}", module.AccessWrite, Klass, 0, m.getUpload)
 	route("PUT /api/{db}/_drive/uploads/{upload}", module.AccessWrite, Klass, MaxChunkBytes, m.putChunk)
+	route("POST /api/{db}/_drive/uploads/{upload}/parts", module.AccessWrite, Klass, 0, m.presignParts)
 	route("POST /api/{db}/_drive/uploads/{upload}/commit", module.AccessWrite, Klass, 0, m.commitUpload)
 	route("DELETE /api/{db}/_drive/uploads/{upload}", module.AccessWrite, Klass, 0, m.cancelUpload)
 	route("GET /api/{db}/_drive/records/{id}", module.AccessRead, "Ticket", 0, m.recordFiles)

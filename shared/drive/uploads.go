@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/oficina/oficina/shared/blob"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/httpjson"
 	"github.com/oficina/oficina/shared/ids"
@@ -55,7 +56,16 @@ type upload struct {
 	ContentType string    `json:"content_type,omitempty"`
 	Created     time.Time `json:"created"`
 	Touched     time.Time `json:"touched"`
+	// A presigned upload (presign.go): its mode, the file id its parts go
+	// to (chosen at the start for a new file), S3's multipart upload id and
+	// the part size.
+	Mode     string `json:"mode,omitempty"`
+	BlobID   string `json:"blob_id,omitempty"`
+	S3Upload string `json:"s3_upload,omitempty"`
+	PartSize int64  `json:"part_size,omitempty"`
 }
+
+func (up upload) presigned() bool { return up.Mode == ModePresigned }
 
 // Reasons of the upload routes.
 const (
@@ -70,11 +80,13 @@ const (
 
 func (m *Module) stagedPath(id string) string { return filepath.Join(m.staging, id) }
 
+// noStaging refuses an upload route on a server that can take neither a
+// staged nor a presigned upload.
 func (m *Module) noStaging() error {
 	if m.blobs == nil {
 		return errNoBlobs
 	}
-	if m.staging == "" {
+	if m.staging == "" && m.presigner() == nil {
 		return fault.New(fault.BadRequest, "This server stages no uploads (it has no data directory)")
 	}
 	return nil
@@ -88,6 +100,9 @@ func (m *Module) startUpload(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx, db, p := r.Context(), r.PathValue("db"), module.Principal(r)
+	if err := m.deps.Docs.Check(ctx, p, db, Klass, nil); err != nil {
+		return err // a view-only Group takes no new uploads
+	}
 	var in struct {
 		FileID      string  `json:"file_id"`
 		DirID       string  `json:"dir_id"`
@@ -145,6 +160,18 @@ func (m *Module) startUpload(w http.ResponseWriter, r *http.Request) error {
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	up.ID = hex.EncodeToString(b[:])
+	if ps := m.presigner(); ps != nil {
+		if err := m.startPresigned(ctx, ps, &up); err != nil {
+			return err
+		}
+		if err := m.saveUpload(ctx, up); err != nil {
+			m.abortPresigned(ctx, up)
+			return err
+		}
+		httpjson.Write(w, http.StatusCreated, m.uploadAnswer(up, 0))
+		return nil
+	}
+	up.Mode = ModeServer
 	if err := os.MkdirAll(m.staging, 0o700); err != nil {
 		return fmt.Errorf("drive: create %s: %w", m.staging, err)
 	}
@@ -162,11 +189,19 @@ func (m *Module) startUpload(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (m *Module) uploadAnswer(up upload, received int64) map[string]any {
-	return map[string]any{
-		"upload_id": up.ID, "size": up.Size, "received": received, "chunk_size": ChunkBytes,
+	out := map[string]any{
+		"upload_id": up.ID, "mode": ModeServer, "size": up.Size, "received": received, "chunk_size": ChunkBytes,
 		"file_id": up.FileID, "dir_id": up.DirID, "name": up.Name,
 		"expires_at": stamp(up.Touched.Add(UploadTTL)),
 	}
+	if up.presigned() {
+		// The parts the browser keeps the ETags of are its own record of
+		// what arrived: the server answers no byte count.
+		out["mode"], out["part_size"], out["parts"] = ModePresigned, up.PartSize, up.partCount()
+		delete(out, "received")
+		delete(out, "chunk_size")
+	}
+	return out
 }
 
 func (m *Module) saveUpload(ctx context.Context, up upload) error {
@@ -227,6 +262,10 @@ func (m *Module) getUpload(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if up.presigned() {
+		httpjson.Write(w, http.StatusOK, m.uploadAnswer(up, 0))
+		return nil
+	}
 	n, err := m.received(up.ID)
 	if err != nil {
 		return err
@@ -249,6 +288,9 @@ func (m *Module) putChunk(w http.ResponseWriter, r *http.Request) error {
 	up, err := m.loadUpload(r)
 	if err != nil {
 		return err
+	}
+	if up.presigned() {
+		return fault.New(fault.BadRequest, MsgPresignedChunk)
 	}
 	l := m.lockFor(up.ID)
 	if err := l.lock(ctx); err != nil {
@@ -332,6 +374,11 @@ func (m *Module) commitUpload(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Rev  string  `json:"rev"`
 		Name *string `json:"name"` // a new file's name, when the one given at the start was taken since
+		// A presigned upload's parts, each with the ETag its PUT answered.
+		Parts []struct {
+			Number int32  `json:"number"`
+			ETag   string `json:"etag"`
+		} `json:"parts"`
 	}
 	if r.ContentLength != 0 {
 		if err := httpjson.Decode(w, r, 16<<10, &in); err != nil {
@@ -347,12 +394,14 @@ func (m *Module) commitUpload(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer l.unlock()
-	have, err := m.received(up.ID)
-	if err != nil {
-		return err
-	}
-	if have != up.Size {
-		return fault.Newf(fault.Conflict, MsgUploadShort, have, up.Size)
+	if !up.presigned() {
+		have, err := m.received(up.ID)
+		if err != nil {
+			return err
+		}
+		if have != up.Size {
+			return fault.Newf(fault.Conflict, MsgUploadShort, have, up.Size)
+		}
 	}
 	if in.Name != nil && up.FileID == "" {
 		name, msg := CleanName(*in.Name)
@@ -382,19 +431,32 @@ func (m *Module) commitUpload(w http.ResponseWriter, r *http.Request) error {
 			return errNameTaken(up.Name)
 		}
 		id = ids.New("fle")
+		if up.presigned() {
+			id = up.BlobID // where the parts went
+		}
 	}
-	room, err := m.room(ctx, db, up.Size)
-	if err != nil {
-		return err
-	}
-	f, err := os.Open(m.stagedPath(up.ID))
-	if err != nil {
-		return fmt.Errorf("drive: open a staged upload: %w", err)
-	}
-	defer f.Close()
-	v, err := m.putBlob(ctx, p, db, id, f, room, contentType(up.ContentType, name))
-	if err != nil {
-		return err
+	var v Version
+	if up.presigned() {
+		parts := make([]blob.Part, len(in.Parts))
+		for i, pt := range in.Parts {
+			parts[i] = blob.Part{Number: pt.Number, ETag: pt.ETag}
+		}
+		if v, err = m.completeParts(ctx, p, up, parts, name); err != nil {
+			return err
+		}
+	} else {
+		room, err := m.room(ctx, db, up.Size)
+		if err != nil {
+			return err
+		}
+		f, err := os.Open(m.stagedPath(up.ID))
+		if err != nil {
+			return fmt.Errorf("drive: open a staged upload: %w", err)
+		}
+		defer f.Close()
+		if v, err = m.putBlob(ctx, p, db, id, f, room, contentType(up.ContentType, name)); err != nil {
+			return err
+		}
 	}
 	var saved store.Doc
 	if up.FileID != "" {
@@ -413,7 +475,11 @@ func (m *Module) commitUpload(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	m.dropUpload(ctx, up.ID)
+	if up.presigned() {
+		m.dropRecord(ctx, up.ID)
+	} else {
+		m.dropUpload(ctx, up.ID)
+	}
 	httpjson.Write(w, http.StatusCreated, map[string]any{"ok": true, "id": id, "rev": saved.Rev, "version": v, "doc": rawDoc(saved)})
 	return nil
 }
@@ -432,6 +498,7 @@ func (m *Module) cancelUpload(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer l.unlock()
+	m.abortPresigned(r.Context(), up)
 	m.dropUpload(r.Context(), up.ID)
 	httpjson.Write(w, http.StatusOK, map[string]any{"ok": true})
 	return nil
@@ -441,6 +508,11 @@ func (m *Module) dropUpload(ctx context.Context, id string) {
 	if err := os.Remove(m.stagedPath(id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		m.log.WarnContext(ctx, "remove a staged upload", "upload", id, "err", err)
 	}
+	m.dropRecord(ctx, id)
+}
+
+// dropRecord removes an upload's record.
+func (m *Module) dropRecord(ctx context.Context, id string) {
 	if err := m.st.DeleteRecord(context.WithoutCancel(ctx), kindUpload, id); err != nil {
 		m.log.WarnContext(ctx, "remove an upload record", "upload", id, "err", err)
 	}
