@@ -75,6 +75,9 @@ var extraIsolationRoutes = []struct{ method, path string }{
 	{"GET", "/api/{B}/_drive/records/{Customer}"},
 	{"POST", "/api/{B}/_drive/records/{Equipment}"},
 	{"PUT", "/api/{B}/_drive/uploads/{CloudFile}?offset=0"},
+	// Presigned uploads' part URLs and commit (S3; refused before the mode matters).
+	{"POST", "/api/{B}/_drive/uploads/{CloudFile}/parts"},
+	{"POST", "/api/{B}/_drive/uploads/{CloudFile}/commit"},
 }
 
 var wildcardRE = regexp.MustCompile(`\{([a-zA-Z_]+)\}`)
