@@ -182,11 +182,12 @@ describe('a new user on the record screens and in onboarding', () => {
     shots.push(await shot(page, 'onboarding-forbidden-light'));
   });
 
-  it('says plainly what an unbuilt screen will be (item 25)', async () => {
+  it('opens the usage page, built now, with its chart and table choices (item 25)', async () => {
     const page = cleo.page;
     await page.goto('/usage');
-    await tid(page, 'pending-screen').getByText(/The usage page is not built yet/).waitFor();
-    expect(await tid(page, 'pending-screen').textContent()).not.toMatch(/already works/i);
+    await tid(page, 'usage-view-chart').waitFor();
+    await tid(page, 'usage-by-records').waitFor();
+    expect(await page.locator('[data-testid="pending-screen"]').count()).toBe(0);
   });
 
   it('fits the profile tabs into 390 px (item 24)', async () => {

@@ -1,0 +1,83 @@
+// The billing routes of issue 15 (see /work/billing-contract.md, shared/billing):
+// the Group's billing state, its billing email, checkout sessions, the
+// test-only completion, and the free/cancel plan changes.
+
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { api, enc } from '../../../lib/api';
+import { saveAdjustment } from '../../../lib/account-config';
+
+export type PlanName = 'free' | 'pro' | 'corp' | 'server';
+
+export interface NextInvoice {
+  /** In cents. */
+  amount: number;
+  currency: string;
+  date: string;
+}
+
+export interface Billing {
+  plan: string;
+  unconfirmed_plan?: string;
+  livemode: boolean;
+  billing_email: string;
+  customer_id?: string;
+  price_id?: string;
+  next_invoice: NextInvoice | null;
+  switch_locked_until: string | null;
+  can_cancel: boolean;
+  is_admin: boolean;
+  publishable_key?: string;
+  /** The server's test-only "complete this checkout" route is on (e2e, never in the cloud). */
+  test_complete?: boolean;
+}
+
+export interface CheckoutSession {
+  session_id: string;
+  client_secret: string;
+  publishable_key: string;
+  test_complete?: boolean;
+}
+
+export const billingQuery = (db: string) =>
+  queryOptions({
+    queryKey: ['billing', db],
+    queryFn: () => api.get<Billing>(`${enc(db)}/_billing`),
+    staleTime: 30_000,
+    retry: false,
+  });
+
+export function saveBillingEmail(db: string, email: string): Promise<{ billing_email: string }> {
+  return api.put(`${enc(db)}/_billing/email`, { email });
+}
+
+export function startCheckout(db: string, priceId: string): Promise<CheckoutSession> {
+  return api.post(`${enc(db)}/_billing/checkout`, { price_id: priceId });
+}
+
+/** completeTestCheckout is the e2e stand-in for stripe.com's frame (test-only route). */
+export function completeTestCheckout(db: string, sessionId: string): Promise<unknown> {
+  return api.post(`${enc(db)}/_billing/checkout/${enc(sessionId)}/complete`, {});
+}
+
+export type PlanChange = 'free' | 'cancel';
+
+/**
+ * changePlan (SPEC §4, §7): first the unconfirmed-plan adjustment, then the
+ * subscription update handler. Both free and cancel lead to the free plan
+ * (cancel at the end of the paid period), so the adjustment says free.
+ */
+export async function changePlan(db: string, change: PlanChange): Promise<unknown> {
+  await saveAdjustment(db, 'unconfirmed-plan', 'free');
+  return api.put(`${enc(db)}/_design/subscription/_update/${change}/${enc(db)}`, {});
+}
+
+/** afterPlanChange reloads what shows a Group's plan. */
+export async function afterPlanChange(qc: QueryClient, db: string): Promise<void> {
+  await Promise.all([
+    qc.invalidateQueries({ queryKey: ['billing', db] }),
+    qc.invalidateQueries({ queryKey: ['limits', db] }),
+    qc.invalidateQueries({ queryKey: ['account-config', db] }),
+    qc.invalidateQueries({ queryKey: ['account', db] }),
+    qc.invalidateQueries({ queryKey: ['memberships'] }),
+  ]);
+}
