@@ -46,6 +46,12 @@ type Rule func(ctx context.Context, w *Write) error
 // document stays written, so effects must be safe to run again.
 type Effect func(ctx context.Context, w *Write, saved store.Doc) error
 
+// Guard checks a write of any klass before the klass's rules (plan limits:
+// a view-only Group). It returns a *fault.Error to refuse the write. Direct
+// writes that do not go through Save or Delete (blob uploads before their
+// document) ask the same guards through Check.
+type Guard func(ctx context.Context, w *Write) error
+
 // SortKeyFunc orders a klass in the store's klass index from a document
 // body (the stored, stamped one).
 type SortKeyFunc func(body map[string]any) string
@@ -56,6 +62,7 @@ type Service struct {
 	rules    map[string][]Rule
 	effects  map[string][]Effect
 	sortKeys map[string]SortKeyFunc
+	guards   []Guard
 	now      func() time.Time
 }
 
@@ -86,6 +93,22 @@ func (s *Service) Register(klass string, r Rule) { s.rules[klass] = append(s.rul
 // RegisterEffect adds an effect for klass; effects run in registration order.
 func (s *Service) RegisterEffect(klass string, e Effect) {
 	s.effects[klass] = append(s.effects[klass], e)
+}
+
+// AddGuard adds a guard that every write of every klass passes first.
+func (s *Service) AddGuard(g Guard) { s.guards = append(s.guards, g) }
+
+// Check runs the guards for a write of klass to db that does not go
+// through Save (a blob written before its document is saved): old is the
+// current body (nil for a create).
+func (s *Service) Check(ctx context.Context, p *access.Principal, db, klass string, old map[string]any) error {
+	w := &Write{DB: db, Klass: klass, Principal: p, Old: old, New: map[string]any{"klass": klass}, Scratch: map[string]any{}}
+	for _, g := range s.guards {
+		if err := g(ctx, w); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Now is the service's clock, for callers that stamp related records.
@@ -231,6 +254,11 @@ func (s *Service) runEffects(ctx context.Context, w *Write, saved store.Doc) err
 }
 
 func (s *Service) runRules(ctx context.Context, w *Write) error {
+	for _, g := range s.guards {
+		if err := g(ctx, w); err != nil {
+			return err
+		}
+	}
 	for _, r := range s.rules[w.Klass] {
 		if err := r(ctx, w); err != nil {
 			return err

@@ -14,6 +14,10 @@ type Message struct {
 	// Tag names the message kind ("confirm", "reset", "invite"...), used for
 	// logs and the SES configuration set's message tags.
 	Tag string
+	// Unsubscribe, for optional mail (summaries, newsletters), is the
+	// one-click unsubscribe URL (RFC 8058): the message carries
+	// List-Unsubscribe with it and List-Unsubscribe-Post.
+	Unsubscribe string
 }
 
 // Sender delivers messages.

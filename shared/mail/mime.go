@@ -45,6 +45,9 @@ func BuildMIME(from string, m Message, now time.Time) ([]byte, error) {
 	if strings.ContainsAny(m.Tag, "\r\n") {
 		return nil, errors.New("mail: tag contains a line break")
 	}
+	if strings.ContainsAny(m.Unsubscribe, "\r\n<>") {
+		return nil, errors.New("mail: unsubscribe URL contains a line break or an angle bracket")
+	}
 	if m.Text == "" && m.HTML == "" {
 		return nil, errors.New("mail: message has no body")
 	}
@@ -61,6 +64,10 @@ func BuildMIME(from string, m Message, now time.Time) ([]byte, error) {
 	header(&b, "Message-ID", msgID)
 	if m.Tag != "" {
 		header(&b, TagHeader, mime.QEncoding.Encode("utf-8", m.Tag))
+	}
+	if m.Unsubscribe != "" {
+		header(&b, "List-Unsubscribe", "<"+m.Unsubscribe+">")
+		header(&b, "List-Unsubscribe-Post", "List-Unsubscribe=One-Click")
 	}
 	header(&b, "MIME-Version", "1.0")
 

@@ -143,6 +143,10 @@ func (r *Registry) Rule(klass string, rule docs.Rule) { r.docs.Register(klass, r
 // Effect adds an effect for klass, run after the write is stored.
 func (r *Registry) Effect(klass string, e docs.Effect) { r.docs.RegisterEffect(klass, e) }
 
+// Guard adds a check every write of every klass passes before its rules
+// (docs.Service.AddGuard): plan limits refuse writes to a view-only Group.
+func (r *Registry) Guard(g docs.Guard) { r.docs.AddGuard(g) }
+
 // Schema adds the declarative field rules of a klass (types, required,
 // enums, limits, references), run before the klass's other rules.
 func (r *Registry) Schema(k schema.Klass) { r.docs.Register(k.Name, k.Rule(r.refs)) }
