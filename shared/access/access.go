@@ -4,6 +4,8 @@
 package access
 
 import (
+	"time"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -50,6 +52,12 @@ type Principal struct {
 	TokenDBs  []string
 	// SessionKey identifies the session record (hash of the cookie secret).
 	SessionKey string
+	// ConfirmBy is when an unconfirmed login address must be confirmed by
+	// (SPEC.md §9: 30 days after the confirmation mail); zero once it is.
+	// ConfirmExpired: that time has passed, so the user may only reach the
+	// session, their user record and the confirmation until they confirm.
+	ConfirmBy      time.Time
+	ConfirmExpired bool
 }
 
 // HasRole reports whether p carries role.

@@ -4,6 +4,7 @@ import (
 	"github.com/oficina/oficina/shared/accounts"
 	"github.com/oficina/oficina/shared/drive"
 	"github.com/oficina/oficina/shared/finance"
+	"github.com/oficina/oficina/shared/limits"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/reader"
 	"github.com/oficina/oficina/shared/servicedocs"
@@ -24,5 +25,6 @@ func Modules(d module.Deps, acc *accounts.Service) []module.Module {
 		drive.New(d),        // rdisk: files, folders, versions, trash, quota, chunked uploads
 		wiki.New(d),         // textnotes: handbooks, links and linked by, versions, search; the links app
 		specfields.Module{}, // SPEC §3 field rules of klasses whose module is still to come
+		limits.New(d),       // plan limits on every write, view-only Groups, usage snapshots, limit mail, weekly summary
 	}
 }

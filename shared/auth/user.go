@@ -258,7 +258,35 @@ func (s *Service) principal(u User, via access.Via) *access.Principal {
 	if u.Confirmed() && s.admins[normEmail(u.Email)] {
 		roles = append(roles, access.ServerAdminRole)
 	}
-	return &access.Principal{UserID: u.ID, Email: u.Email, EmailConfirmed: u.Confirmed(), Name: u.ID, Label: u.Label, Roles: roles, Locale: u.Locale, Via: via}
+	p := &access.Principal{UserID: u.ID, Email: u.Email, EmailConfirmed: u.Confirmed(), Name: u.ID, Label: u.Label, Roles: roles, Locale: u.Locale, Via: via}
+	if by, ok := u.ConfirmBy(); ok {
+		p.ConfirmBy = by
+		p.ConfirmExpired = !s.now().Before(by)
+	}
+	return p
+}
+
+// ConfirmDays is how long a new address has to be confirmed (SPEC.md §9):
+// counted from confirmation_sent_at (resending the mail does not move it).
+const ConfirmDays = 30
+
+// ConfirmBy is when u's login address must be confirmed by; false once it
+// is confirmed.
+func (u User) ConfirmBy() (time.Time, bool) {
+	if u.Confirmed() {
+		return time.Time{}, false
+	}
+	from := u.CreatedAt
+	if u.ConfirmationSentAt != nil && *u.ConfirmationSentAt != "" {
+		from = *u.ConfirmationSentAt
+	}
+	t, err := time.Parse(TimeLayout, from)
+	if err != nil {
+		if t, err = time.Parse(time.RFC3339Nano, from); err != nil {
+			return time.Time{}, false // an unreadable stamp never locks anyone out
+		}
+	}
+	return t.Add(ConfirmDays * 24 * time.Hour), true
 }
 
 func containsString(list []string, s string) bool {

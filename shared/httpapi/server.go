@@ -8,11 +8,13 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/docs"
+	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/ratelimit"
 	"github.com/oficina/oficina/shared/store"
@@ -163,8 +165,29 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log, err)
 		return
 	}
+	if p != nil && p.ConfirmExpired && !reachableUnconfirmed(r.URL.Path) {
+		writeError(w, r, s.log, fault.New(fault.Forbidden, MsgConfirmExpired))
+		return
+	}
 	r = r.WithContext(access.WithPrincipal(r.Context(), p))
 	s.mux.ServeHTTP(w, r)
+}
+
+// MsgConfirmExpired refuses a user whose days to confirm the login address
+// are over (SPEC.md §9), on everything but the session, their user record
+// and the confirmation: signing in still works and the SPA shows the
+// confirm screen.
+const MsgConfirmExpired = "Please confirm your email: the 30 days to confirm it are over. We can send the confirmation link again"
+
+// reachableUnconfirmed lists what a user past the confirmation deadline
+// may still call.
+func reachableUnconfirmed(path string) bool {
+	switch {
+	case path == "/api" || path == "/api/", path == "/api/_session",
+		path == "/api/_users" || strings.HasPrefix(path, "/api/_users/"):
+		return true
+	}
+	return false
 }
 
 // principalOf returns the request's principal, nil when anonymous.

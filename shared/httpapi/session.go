@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/auth"
@@ -84,9 +85,15 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 	if p.Via == access.ViaToken {
 		via = "token"
 	}
+	var deadline any // null once the address is confirmed
+	if !p.ConfirmBy.IsZero() {
+		deadline = p.ConfirmBy.UTC().Format(time.RFC3339)
+	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"ok":      true,
-		"userCtx": map[string]any{"name": p.Name, "roles": nonNil(p.Roles), "locale": p.Locale},
+		"ok":                    true,
+		"confirmation_deadline": deadline,
+		"confirmation_expired":  p.ConfirmExpired,
+		"userCtx":               map[string]any{"name": p.Name, "roles": nonNil(p.Roles), "locale": p.Locale},
 		"info": map[string]any{
 			"authenticated":           via,
 			"authentication_handlers": []string{"cookie", "default"},

@@ -1,0 +1,454 @@
+// Package limits enforces the plan limits of SPEC.md §3 and §9 on the
+// server and keeps the usage history:
+//
+//   - a free Group holds up to 1,000 records (phones, addresses and the
+//     other klasses the change stream does not count as records are free);
+//     past it the Group gets a notice (over_since, kept from the moment the
+//     count first crosses the limit, cleared when it is back under), and 30
+//     days later it becomes view-only: every write but a delete is refused
+//     until it is back under the limit or on a paid plan. The check is a
+//     guard on the document write path (docs.Service), so every route that
+//     writes — PUT, POST, _bulk_docs, update handlers, imports, drive
+//     uploads — passes it;
+//   - mail to the Group's administrators at 80 % and 100 % of the record
+//     limit and when the Group becomes view-only, each once per crossing;
+//   - daily usage snapshots (records and bytes per klass, 90 days);
+//   - GET /api/{db}/_limits and GET /api/{db}/_usage.
+package limits
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/oficina/oficina/shared/access"
+	"github.com/oficina/oficina/shared/docs"
+	"github.com/oficina/oficina/shared/drive"
+	"github.com/oficina/oficina/shared/fault"
+	"github.com/oficina/oficina/shared/httpjson"
+	"github.com/oficina/oficina/shared/ids"
+	"github.com/oficina/oficina/shared/mail"
+	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/store"
+	"github.com/oficina/oficina/shared/stream"
+)
+
+// Limits of SPEC.md §9.
+const (
+	// FreeRecords is the free plan's record limit.
+	FreeRecords = 1000
+	// Grace is how long a Group over the limit keeps writing.
+	Grace = 30 * 24 * time.Hour
+	// UsageDays is how many daily snapshots are kept.
+	UsageDays = 90
+)
+
+// MsgViewOnly is the refusal of a write to a view-only Group: what happened
+// and the two ways out.
+const MsgViewOnly = "This Group is over the free plan's 1,000 records and is view-only: delete records or upgrade"
+
+// Record kinds (store records, never documents: nothing here shows in a
+// Group's changes feed or its backups).
+const (
+	kindState = "limits.state" // key db: over_since and the mail sent
+	kindUsage = "limits.usage" // key db: the daily snapshots
+)
+
+// Job names.
+const (
+	JobCheck    = "limits.check"
+	JobSnapshot = "limits.snapshot"
+)
+
+// exempt klasses stay writable in a view-only Group: configuration (the
+// plan itself is an adjustment, so paying must get through), people and
+// the Group's record.
+var exempt = map[string]bool{"Adjustment": true, "Membership": true, "UserToken": true, "Account": true}
+
+// Module is the limits module.
+type Module struct {
+	deps  module.Deps
+	st    store.Store
+	log   *slog.Logger
+	now   func() time.Time
+	tpl   *mail.Templates
+	drive drive.Limits
+	base  string
+}
+
+// New builds the module.
+func New(d module.Deps) *Module {
+	log := d.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	now := d.Now
+	if now == nil {
+		now = time.Now
+	}
+	tpl, err := mail.LoadTemplates()
+	if err != nil {
+		panic(err) // the templates are embedded: a broken one fails every test
+	}
+	return &Module{deps: d, st: d.Store, log: log.With("module", "limits"), now: now, tpl: tpl,
+		drive: drive.ConfiguredLimits(d.Config), base: d.BaseURL}
+}
+
+// Name implements module.Module.
+func (m *Module) Name() string { return "limits" }
+
+// Register implements module.Module:
+//
+//	GET  /api/{db}/_limits            → Status
+//	GET  /api/{db}/_usage?days=90     → {days: [{date, klasses: {klass: {records, bytes}}}]}
+//	POST /api/_mail/unsubscribe/{token}  one-click unsubscribe (RFC 8058) of the optional mail
+//
+// and the guard every write passes, the jobs limits.check (hourly: notices
+// and limit mail) and limits.snapshot (daily usage), and the weekly
+// summary (digest.go).
+func (m *Module) Register(r *module.Registry) error {
+	r.Guard(m.guard)
+	r.Route(module.Route{Pattern: "GET /api/{db}/_limits", Access: module.AccessRead, Handle: m.getLimits})
+	r.Route(module.Route{Pattern: "GET /api/{db}/_usage", Access: module.AccessRead, Handle: m.getUsage})
+	r.Route(module.Route{Pattern: "POST /api/_mail/unsubscribe/{token}", Access: module.AccessPublic, Handle: m.unsubscribe})
+	r.Job(module.Job{Name: JobCheck, Schedule: "rate(1 hour)", Run: m.runCheck})
+	r.Job(module.Job{Name: JobSnapshot, Schedule: "cron(15 0 * * ? *)", Run: m.runSnapshot})
+	r.Job(module.Job{Name: JobDigest, Schedule: "cron(0 9 ? * MON *)", Run: m.runDigest})
+	return nil
+}
+
+// Status is a Group's standing against its plan (GET /api/{db}/_limits).
+type Status struct {
+	Plan        string     `json:"plan"`
+	Records     int64      `json:"records"`
+	RecordLimit int64      `json:"record_limit"` // 0: unlimited
+	OverSince   *time.Time `json:"over_since"`
+	ViewOnlyAt  *time.Time `json:"view_only_at"`
+	ViewOnly    bool       `json:"view_only"`
+	Bytes       int64      `json:"bytes"`
+	DriveBytes  int64      `json:"drive_bytes"`
+	DriveLimit  int64      `json:"drive_limit"`
+}
+
+// RecordLimit is a plan's record limit (0: unlimited). A Group without a
+// plan yet counts as free.
+func RecordLimit(plan string) int64 {
+	switch plan {
+	case "", "free":
+		return FreeRecords
+	}
+	return 0
+}
+
+// state is what the module keeps per Group.
+type state struct {
+	OverSince *time.Time `json:"over_since,omitempty"`
+	// Sent holds the limit mail sent in the current crossing: "80", "100",
+	// "view_only". A mark is dropped when the Group is back under its
+	// threshold, so the next crossing mails again.
+	Sent map[string]bool `json:"sent,omitempty"`
+}
+
+func (s state) equal(o state) bool {
+	if (s.OverSince == nil) != (o.OverSince == nil) || (s.OverSince != nil && !s.OverSince.Equal(*o.OverSince)) {
+		return false
+	}
+	return maps.Equal(s.Sent, o.Sent)
+}
+
+// readState returns the state and its stored bytes (nil when absent), the
+// condition of the next update.
+func (m *Module) readState(ctx context.Context, db string) (state, []byte, error) {
+	r, err := m.st.GetRecord(ctx, kindState, db)
+	if errors.Is(err, store.ErrNotFound) {
+		return state{}, nil, nil
+	}
+	if err != nil {
+		return state{}, nil, fmt.Errorf("limits: read state of %s: %w", db, err)
+	}
+	var s state
+	if err := json.Unmarshal(r.Value, &s); err != nil {
+		return state{}, nil, fmt.Errorf("limits: decode state of %s: %w", db, err)
+	}
+	return s, r.Value, nil
+}
+
+// errRace is a state update that lost to another writer; callers read again.
+var errRace = errors.New("limits: state changed meanwhile")
+
+// writeState replaces the state on condition that it still is old.
+func (m *Module) writeState(ctx context.Context, db string, old []byte, s state) error {
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	w := store.RecordWrite{Record: store.Record{Kind: kindState, Key: db, Value: raw}}
+	if old == nil {
+		w.ExpectAbsent = true
+	} else {
+		w.Expect = old
+	}
+	if err := m.st.Transact(ctx, []store.RecordWrite{w}); err != nil {
+		if errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrExists) {
+			return errRace
+		}
+		return fmt.Errorf("limits: write state of %s: %w", db, err)
+	}
+	return nil
+}
+
+// usage sums the stream's counts: records and bytes of the klasses that
+// count as records, and the drive's bytes.
+func usage(c stream.Counts) (records, bytes, driveBytes int64) {
+	for _, k := range c.Klass {
+		records += k.Records
+		bytes += k.Bytes
+	}
+	return records, bytes, c.Tally(drive.TallyDrive)["bytes"]
+}
+
+// plan returns the Group's confirmed plan ("free" when unset).
+func (m *Module) plan(ctx context.Context, db string) (string, error) {
+	if m.deps.Groups == nil {
+		return "free", nil
+	}
+	p, err := m.deps.Groups.Plan(ctx, db)
+	if err != nil {
+		return "", fmt.Errorf("limits: plan of %s: %w", db, err)
+	}
+	if p == "" {
+		p = "free"
+	}
+	return p, nil
+}
+
+// Evaluate reads a Group's counts and plan, moves its state (over_since set
+// when it first crosses the limit, cleared when back under, mail marks
+// dropped below their thresholds) and returns its status with the state.
+func (m *Module) Evaluate(ctx context.Context, db string) (Status, error) {
+	st, _, err := m.evaluate(ctx, db)
+	return st, err
+}
+
+func (m *Module) evaluate(ctx context.Context, db string) (Status, state, error) {
+	c, err := stream.Read(ctx, m.st, db)
+	if err != nil {
+		return Status{}, state{}, err
+	}
+	plan, err := m.plan(ctx, db)
+	if err != nil {
+		return Status{}, state{}, err
+	}
+	records, bytes, driveBytes := usage(c)
+	limit := RecordLimit(plan)
+	now := m.now().UTC()
+	for range 10 {
+		s, raw, err := m.readState(ctx, db)
+		if err != nil {
+			return Status{}, state{}, err
+		}
+		next := state{OverSince: s.OverSince, Sent: maps.Clone(s.Sent)}
+		over := limit > 0 && records > limit
+		switch {
+		case over && next.OverSince == nil:
+			t := now.Truncate(time.Millisecond)
+			next.OverSince = &t
+		case !over:
+			next.OverSince = nil
+		}
+		for mark, below := range map[string]bool{
+			"80":        limit == 0 || records*100 < limit*80,
+			"100":       limit == 0 || records < limit,
+			"view_only": !over,
+		} {
+			if below {
+				delete(next.Sent, mark)
+			}
+		}
+		if len(next.Sent) == 0 {
+			next.Sent = nil
+		}
+		if !next.equal(s) {
+			if err := m.writeState(ctx, db, raw, next); errors.Is(err, errRace) {
+				continue
+			} else if err != nil {
+				return Status{}, state{}, err
+			}
+		}
+		out := Status{Plan: plan, Records: records, RecordLimit: limit, OverSince: next.OverSince,
+			Bytes: bytes, DriveBytes: driveBytes, DriveLimit: m.drive.Limit(plan)}
+		if next.OverSince != nil {
+			at := next.OverSince.Add(Grace)
+			out.ViewOnlyAt = &at
+			out.ViewOnly = !now.Before(at)
+		}
+		return out, next, nil
+	}
+	return Status{}, state{}, fmt.Errorf("limits: state of %s keeps changing", db)
+}
+
+// guard refuses the writes a view-only Group may not take. Its fast path is
+// one record read (the state); a create also reads the counts, so the
+// notice starts with the write that crosses the limit.
+func (m *Module) guard(ctx context.Context, w *docs.Write) error {
+	if w.Deleting || exempt[w.Klass] {
+		return nil
+	}
+	if p, ok := ids.Parse(w.DB); !ok || p != "acc" {
+		return nil
+	}
+	s, _, err := m.readState(ctx, w.DB)
+	if err != nil {
+		return err
+	}
+	if s.OverSince == nil {
+		if w.Old != nil {
+			return nil
+		}
+		c, err := stream.Read(ctx, m.st, w.DB)
+		if err != nil {
+			return err
+		}
+		if records, _, _ := usage(c); records >= FreeRecords {
+			// Maybe crossing now (the stream lags a moment behind).
+			if _, _, err := m.evaluate(ctx, w.DB); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if m.now().Before(s.OverSince.Add(Grace)) {
+		return nil
+	}
+	st, _, err := m.evaluate(ctx, w.DB)
+	if err != nil {
+		return err
+	}
+	if st.ViewOnly {
+		return fault.New(fault.Forbidden, MsgViewOnly)
+	}
+	return nil
+}
+
+func (m *Module) getLimits(w http.ResponseWriter, r *http.Request) error {
+	st, err := m.Evaluate(r.Context(), r.PathValue("db"))
+	if err != nil {
+		return err
+	}
+	httpjson.Write(w, http.StatusOK, st)
+	return nil
+}
+
+// forEachGroup calls fn with every Group's db, in pages of the accounts db.
+func (m *Module) forEachGroup(ctx context.Context, fn func(db string, account map[string]any) error) error {
+	q := store.ListQuery{Klass: "Account", Limit: 200}
+	var errs []error
+	for {
+		page, err := m.st.List(ctx, ids.AccountsDB, q)
+		if err != nil {
+			return fmt.Errorf("limits: list groups: %w", err)
+		}
+		for _, d := range page.Docs {
+			if d.Deleted {
+				continue
+			}
+			body, err := docs.Decode(d.Body)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("decode %s: %w", d.ID, err))
+				continue
+			}
+			if err := fn(d.ID, body); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				errs = append(errs, fmt.Errorf("%s: %w", d.ID, err))
+			}
+		}
+		if page.Next == "" {
+			return errors.Join(errs...)
+		}
+		q.After = page.Next
+	}
+}
+
+// admins returns the accepted administrators of a Group's db.
+func (m *Module) members(ctx context.Context, db string, adminsOnly bool) ([]member, error) {
+	var out []member
+	q := store.ListQuery{Klass: "Membership", Limit: 200}
+	for {
+		page, err := m.st.List(ctx, db, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range page.Docs {
+			if d.Deleted {
+				continue
+			}
+			b, err := docs.Decode(d.Body)
+			if err != nil {
+				return nil, err
+			}
+			if str(b["status"]) != "accepted" || (adminsOnly && b["admin"] != true) {
+				continue
+			}
+			uid := str(b["user_id"])
+			if uid == "" || slices.ContainsFunc(out, func(x member) bool { return x.UserID == uid }) {
+				continue
+			}
+			u, ok, err := m.user(ctx, uid)
+			if err != nil {
+				return nil, err
+			}
+			if !ok || u.Email == "" {
+				continue
+			}
+			out = append(out, u)
+		}
+		if page.Next == "" {
+			return out, nil
+		}
+		q.After = page.Next
+	}
+}
+
+// member is who limit mail and summaries go to.
+type member struct {
+	UserID     string
+	Email      string
+	Name       string
+	Locale     string
+	Newsletter bool
+}
+
+// user reads a user's document (the address, the name, the locale, the
+// newsletter choice the preferences page keeps in sync).
+func (m *Module) user(ctx context.Context, id string) (member, bool, error) {
+	d, err := m.st.Get(ctx, ids.UsersDB, id)
+	if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrDeleted) {
+		return member{}, false, nil
+	}
+	if err != nil {
+		return member{}, false, err
+	}
+	var u struct {
+		Email      string `json:"email"`
+		Fullname   string `json:"fullname"`
+		Locale     string `json:"locale"`
+		Newsletter bool   `json:"newsletter"`
+	}
+	if err := json.Unmarshal(d.Body, &u); err != nil {
+		return member{}, false, err
+	}
+	return member{UserID: id, Email: u.Email, Name: u.Fullname, Locale: u.Locale, Newsletter: u.Newsletter}, true, nil
+}
+
+func str(v any) string { s, _ := v.(string); return s }
+
+// system is the principal of the module's own writes.
+var system = &access.Principal{UserID: "_limits", Name: "_limits", Label: "limits", Via: access.ViaSession}
