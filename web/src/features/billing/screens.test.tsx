@@ -260,7 +260,7 @@ describe('/checkout/{price_id}', () => {
     expect(within(legal).getByText('Terms and conditions')).toHaveAttribute('href', '/terms-and-conditions.html');
     expect(within(legal).getByText('Refund policy')).toHaveAttribute('href', '/refund-policy.html');
     await userEvent.click(screen.getByTestId('checkout-start'));
-    expect(calls.find((c) => c.path === `/api/${ACC}/_billing/checkout`)!.body).toEqual({ price_id: 'ppr-pro' });
+    expect(calls.find((c) => c.path === `/api/${ACC}/_billing/checkout`)!.body).toEqual({ price_id: 'ppr-pro', locale: 'en', theme: 'light' });
     await userEvent.click(await screen.findByTestId('test-complete'));
     expect(await screen.findByTestId('checkout-done')).toHaveTextContent('Payment received: the Group moves to Pro');
   });

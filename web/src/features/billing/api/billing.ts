@@ -50,8 +50,9 @@ export function saveBillingEmail(db: string, email: string): Promise<{ billing_e
   return api.put(`${enc(db)}/_billing/email`, { email });
 }
 
-export function startCheckout(db: string, priceId: string): Promise<CheckoutSession> {
-  return api.post(`${enc(db)}/_billing/checkout`, { price_id: priceId });
+/** startCheckout: the server sends locale (pt-BR as pt) and theme to Stripe as userLocale and userTheme (SPEC §7). */
+export function startCheckout(db: string, priceId: string, locale: string, theme: string): Promise<CheckoutSession> {
+  return api.post(`${enc(db)}/_billing/checkout`, { price_id: priceId, locale, theme });
 }
 
 /** completeTestCheckout is the e2e stand-in for stripe.com's frame (test-only route). */

@@ -12,6 +12,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { asApiError } from '../../../lib/errors';
+import { useThemeMode } from '../../../lib/theme';
 import { completeTestCheckout, startCheckout, type CheckoutSession } from '../api/billing';
 
 function StripeMount({ session, onComplete }: { session: CheckoutSession; onComplete: () => void }) {
@@ -60,8 +61,9 @@ function StripeMount({ session, onComplete }: { session: CheckoutSession; onComp
 }
 
 export function PaymentFrame({ db, priceId, disabled, onComplete }: { db: string; priceId: string; disabled: boolean; onComplete: () => void }) {
-  const { t } = useTranslation();
-  const start = useMutation({ mutationFn: () => startCheckout(db, priceId) });
+  const { t, i18n } = useTranslation();
+  const { mode } = useThemeMode();
+  const start = useMutation({ mutationFn: () => startCheckout(db, priceId, i18n.language, mode) });
   const complete = useMutation({
     mutationFn: (sid: string) => completeTestCheckout(db, sid),
     onSuccess: onComplete,
