@@ -20,12 +20,14 @@
 package dav
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -166,6 +168,14 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 			r.Header.Set("Depth", "1") // bounded: a missing Depth is not infinity here
 		}
 	}
+	if r.Method == "PROPFIND" || r.Method == "PROPPATCH" || r.Method == "LOCK" {
+		body, err := readXMLBody(r)
+		if err != nil {
+			plain(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
 	mount := h.prefix + "/" + db
 	if r.Method == "COPY" || r.Method == "MOVE" {
 		if d := r.Header.Get("Destination"); d != "" {
@@ -188,10 +198,15 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method == "PROPFIND" {
 		fs.cache = map[string]drive.Entry{}
 	}
+	ls := &lockSystem{st: h.st, db: db, ctx: ctx, method: r.Method, fs: fs}
+	if r.Method == "LOCK" {
+		h.serveLock(w, r, fs, ls, mount)
+		return
+	}
 	wd := &webdav.Handler{
 		Prefix:     mount,
 		FileSystem: fs,
-		LockSystem: &lockSystem{st: h.st, db: db, ctx: ctx, method: r.Method},
+		LockSystem: ls,
 		Logger: func(r *http.Request, err error) {
 			if err != nil && req.failure() == nil && !errors.Is(err, os.ErrNotExist) {
 				h.log.DebugContext(r.Context(), "webdav", "method", r.Method, "path", r.URL.Path, "err", err)
@@ -200,6 +215,39 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	ew := &errWriter{ResponseWriter: w, req: req, log: h.log, r: r}
 	wd.ServeHTTP(ew, r)
+}
+
+// MaxXMLBody bounds the XML body of a PROPFIND, PROPPATCH or LOCK.
+const MaxXMLBody = 1 << 20
+
+// readXMLBody reads a request's XML body (at most MaxXMLBody) and refuses
+// what Go's XML decoder lets through but XML Namespaces forbid: a prefix
+// declared empty (xmlns:p="").
+func readXMLBody(r *http.Request) ([]byte, error) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxXMLBody+1))
+	if err != nil {
+		return nil, fmt.Errorf("The request's body could not be read: %w", err)
+	}
+	if len(body) > MaxXMLBody {
+		return nil, fmt.Errorf("The request's XML body is over %d bytes", MaxXMLBody)
+	}
+	dec := xml.NewDecoder(bytes.NewReader(body))
+	for {
+		tok, err := dec.RawToken()
+		if err == io.EOF {
+			return body, nil
+		}
+		if err != nil {
+			return body, nil // the webdav handler answers malformed XML itself
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			for _, a := range se.Attr {
+				if a.Name.Space == "xmlns" && a.Value == "" {
+					return nil, fmt.Errorf("Invalid XML: the namespace prefix %q is declared empty", a.Name.Local)
+				}
+			}
+		}
+	}
 }
 
 // writes reports whether a method changes the drive (or its locks).
@@ -384,6 +432,18 @@ func (w *errWriter) WriteHeader(code int) {
 		return
 	}
 	w.wrote = true
+	w.req.mu.Lock()
+	locked := w.req.locked
+	w.req.mu.Unlock()
+	if code == http.StatusPreconditionFailed && locked {
+		// Every list of the If header failed and the resource is locked
+		// by a token the request did not present: 423, not 412.
+		w.replaced = true
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.ResponseWriter.WriteHeader(http.StatusLocked)
+		_, _ = w.ResponseWriter.Write([]byte("Locked: present the lock's token in the If header\n"))
+		return
+	}
 	if code >= 400 {
 		if err := w.req.failure(); err != nil {
 			if status := statusOf(err); status != 0 {

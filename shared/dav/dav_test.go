@@ -28,7 +28,7 @@ func TestFiles(t *testing.T) {
 		d := newEnv(t, e)
 		put := d.expect(d.do("PUT", "notes.txt", strings.NewReader("hello"), "Content-Type", "text/plain"), http.StatusCreated)
 		sum := sha256.Sum256([]byte("hello"))
-		if want := `"` + hex.EncodeToString(sum[:]) + `"`; put.header.Get("ETag") != want {
+		if want := `"` + hex.EncodeToString(sum[:16]) + `"`; put.header.Get("ETag") != want {
 			t.Errorf("PUT ETag %q, want %q", put.header.Get("ETag"), want)
 		}
 		get := d.expect(d.do("GET", "notes.txt", nil), http.StatusOK)
@@ -294,7 +294,7 @@ func TestVersions(t *testing.T) {
 			t.Fatalf("%d versions, want 3", len(vs))
 		}
 		for i, v := range vs {
-			if want := strings.Trim(etags[3-i], `"`); v.(map[string]any)["sha256"] != want {
+			if want := strings.Trim(etags[3-i], `"`); !strings.HasPrefix(v.(map[string]any)["sha256"].(string), want) {
 				t.Errorf("version %d is %v, want %s", i, v, want)
 			}
 		}

@@ -46,6 +46,13 @@ type request struct {
 	header        http.Header
 	mu            sync.Mutex
 	err           error
+	locked        bool // an If header failed on a resource locked by others
+}
+
+func (r *request) setLocked() {
+	r.mu.Lock()
+	r.locked = true
+	r.mu.Unlock()
 }
 
 func (r *request) fail(err error) error {
@@ -287,8 +294,9 @@ func (i info) ModTime() time.Time { return i.e.Modified }
 func (i info) IsDir() bool        { return i.e.Dir }
 func (i info) Sys() any           { return nil }
 
-// ETag is the newest version's SHA-256 (the API's ETag of the same
-// content); a folder's is its revision.
+// ETag is 128 bits of the newest version's SHA-256 (the API's ETag is all
+// 256: litmus, like some clients, keeps an If header in 200 bytes); a
+// folder's is its revision.
 func (i info) ETag(context.Context) (string, error) {
 	if i.e.Dir {
 		if i.e.Rev == "" {
@@ -296,7 +304,7 @@ func (i info) ETag(context.Context) (string, error) {
 		}
 		return `"` + i.e.Rev + `"`, nil
 	}
-	return `"` + i.e.SHA256 + `"`, nil
+	return `"` + i.e.SHA256[:min(32, len(i.e.SHA256))] + `"`, nil
 }
 
 func (i info) ContentType(context.Context) (string, error) {

@@ -46,6 +46,7 @@ type lockEntry struct {
 	Token     string    `json:"token"`
 	Root      string    `json:"root"`
 	ZeroDepth bool      `json:"zero_depth,omitempty"`
+	Shared    bool      `json:"shared,omitempty"`
 	Owner     string    `json:"owner,omitempty"`
 	Duration  int64     `json:"duration"` // ns; -1: infinite (still expiring at MaxLockDuration)
 	Expires   time.Time `json:"expires"`
@@ -62,6 +63,7 @@ type lockSystem struct {
 	db     string
 	ctx    context.Context
 	method string // LOCK creates real locks; any other method's are temporary
+	fs     *fsys  // for the ETags of If headers
 }
 
 const tempToken = "urn:oficina:temporary"
@@ -157,10 +159,11 @@ func under(name, root string) bool {
 
 // canCreate: a new lock at name conflicts with a lock at name, with a
 // lock of infinite depth above it and, when the new one is of infinite
-// depth, with any lock below it.
-func (t *lockTable) canCreate(name string, zeroDepth bool) bool {
+// depth, with any lock below it — unless both are shared.
+func (t *lockTable) canCreate(name string, zeroDepth, shared bool) bool {
 	for _, e := range t.Locks {
 		switch {
+		case shared && e.Shared:
 		case e.Root == name:
 			return false
 		case !e.ZeroDepth && under(name, e.Root):
@@ -186,32 +189,84 @@ func expiry(now time.Time, d time.Duration) time.Time {
 	return now.Add(d)
 }
 
+// Confirm evaluates one list of an If header (RFC 4918 §10.4): every
+// condition must hold for the resource it is about (name0, else name1): a
+// lock token, that it names a lock covering the resource; an entity tag,
+// that it is the resource's current ETag; "Not" inverts. And each of
+// name0 and name1 that a lock covers needs one of the list's tokens.
 func (l *lockSystem) Confirm(now time.Time, name0, name1 string, conditions ...webdav.Condition) (func(), error) {
 	t, _, err := l.read()
 	if err != nil {
 		return nil, err
 	}
 	t.prune(now)
+	subject := name0
+	if subject == "" {
+		subject = name1
+	}
+	subject = clean(subject)
+	for _, c := range conditions {
+		var ok bool
+		if c.ETag != "" {
+			ok = l.etag(subject) == strings.TrimPrefix(c.ETag, "W/")
+		} else {
+			ok = t.covers(c.Token, subject)
+		}
+		if ok == c.Not {
+			return nil, webdav.ErrConfirmationFailed
+		}
+	}
 	for _, name := range []string{name0, name1} {
 		if name == "" {
 			continue
 		}
-		if !t.matches(clean(name), conditions) {
+		if name = clean(name); t.locked(name) && !t.matches(name, conditions) {
+			if l.fs != nil {
+				l.fs.req.setLocked()
+			}
 			return nil, webdav.ErrConfirmationFailed
 		}
 	}
 	return func() {}, nil
 }
 
+// etag is the current ETag of name ("" when it does not exist).
+func (l *lockSystem) etag(name string) string {
+	if l.fs == nil {
+		return ""
+	}
+	fi, err := l.fs.Stat(l.ctx, name)
+	if err != nil {
+		return ""
+	}
+	tag, _ := fi.(info).ETag(l.ctx)
+	return tag
+}
+
+// covers reports whether token names a lock covering name.
+func (t *lockTable) covers(token, name string) bool {
+	i := t.byToken(token)
+	if i < 0 {
+		return false
+	}
+	e := t.Locks[i]
+	return name == e.Root || (!e.ZeroDepth && under(name, e.Root))
+}
+
+// locked reports whether a lock covers name.
+func (t *lockTable) locked(name string) bool {
+	for _, e := range t.Locks {
+		if name == e.Root || (!e.ZeroDepth && under(name, e.Root)) {
+			return true
+		}
+	}
+	return false
+}
+
 // matches reports whether one of the conditions names a lock covering name.
 func (t *lockTable) matches(name string, conditions []webdav.Condition) bool {
 	for _, c := range conditions {
-		i := t.byToken(c.Token)
-		if i < 0 {
-			continue
-		}
-		e := t.Locks[i]
-		if name == e.Root || (!e.ZeroDepth && under(name, e.Root)) {
+		if !c.Not && c.ETag == "" && t.covers(c.Token, name) {
 			return true
 		}
 	}
@@ -227,21 +282,27 @@ func (l *lockSystem) Create(now time.Time, d webdav.LockDetails) (string, error)
 			return "", err
 		}
 		t.prune(now)
-		if !t.canCreate(root, d.ZeroDepth) {
+		if !t.canCreate(root, d.ZeroDepth, false) {
 			return "", webdav.ErrLocked
 		}
 		return tempToken, nil
 	}
+	return l.create(now, d, false)
+}
+
+// create takes a lock (shared or exclusive) and returns its token.
+func (l *lockSystem) create(now time.Time, d webdav.LockDetails, shared bool) (string, error) {
+	root := clean(d.Root)
 	token := newToken()
 	err := l.change(now, func(t *lockTable) error {
-		if !t.canCreate(root, d.ZeroDepth) {
+		if !t.canCreate(root, d.ZeroDepth, shared) {
 			return webdav.ErrLocked
 		}
 		if len(t.Locks) >= MaxLocks {
 			return ErrTooManyLocks
 		}
 		t.Locks = append(t.Locks, lockEntry{
-			Token: token, Root: root, ZeroDepth: d.ZeroDepth, Owner: d.OwnerXML,
+			Token: token, Root: root, ZeroDepth: d.ZeroDepth, Shared: shared, Owner: d.OwnerXML,
 			Duration: int64(d.Duration), Expires: expiry(now, d.Duration),
 		})
 		return nil
@@ -253,7 +314,12 @@ func (l *lockSystem) Create(now time.Time, d webdav.LockDetails) (string, error)
 }
 
 func (l *lockSystem) Refresh(now time.Time, token string, d time.Duration) (webdav.LockDetails, error) {
-	var out webdav.LockDetails
+	e, err := l.refresh(now, token, d)
+	return webdav.LockDetails{Root: e.Root, Duration: d, OwnerXML: e.Owner, ZeroDepth: e.ZeroDepth}, err
+}
+
+func (l *lockSystem) refresh(now time.Time, token string, d time.Duration) (lockEntry, error) {
+	var out lockEntry
 	err := l.change(now, func(t *lockTable) error {
 		i := t.byToken(token)
 		if i < 0 {
@@ -261,7 +327,7 @@ func (l *lockSystem) Refresh(now time.Time, token string, d time.Duration) (webd
 		}
 		e := &t.Locks[i]
 		e.Duration, e.Expires = int64(d), expiry(now, d)
-		out = webdav.LockDetails{Root: e.Root, Duration: d, OwnerXML: e.Owner, ZeroDepth: e.ZeroDepth}
+		out = *e
 		return nil
 	})
 	return out, err
