@@ -3,7 +3,8 @@
 // → one renamed → its links and "linked by" still work, the old title
 // redirects (and the page says so) → two browsers edit the same page → the
 // second sees the conflict view with the diff, merges and saves → search
-// finds it → the bookmarks app.
+// finds it → the bookmarks app → a category's handbooks on the category's
+// and its ticket's screens.
 // Screenshots go to test-results/wiki-*.png (light, dark, 390 px).
 
 import type { Page } from 'playwright-core';
@@ -139,5 +140,33 @@ describe('the wiki in a real browser', () => {
     await page.goto(`/account/${group}/bookmarks`);
     await tid(page, `bookmark-row-${b.json.id}`).waitFor();
     shots.push(await shot(page, 'wiki-bookmarks'));
+  });
+
+  it("shows a category's handbooks on the category's and its tickets' screens", async () => {
+    const page = ana.page;
+    const cat = await api(page, 'POST', group, { klass: 'Category', name: 'Screens', color: '#3b82f6' });
+    expect(cat.status, cat.text).toBe(201);
+    // The page is filed as "screens": categories match ignoring case.
+    const doc = await api(page, 'GET', `${group}/${ids.screen}`);
+    const put = await api(page, 'PUT', `${group}/${ids.screen}`, { ...doc.json, categories: ['screens'] });
+    expect(put.status, put.text).toBe(201);
+    const tk = await api(page, 'POST', group, { klass: 'Ticket', content: 'Cracked screen', category_id: cat.json.id });
+    expect(tk.status, tk.text).toBe(201);
+
+    await page.goto(`/account/${group}/categories/${cat.json.id}`);
+    const onCategory = tid(page, 'handbooks-panel');
+    await onCategory.getByRole('link', { name: 'Screen replacement' }).waitFor();
+    shots.push(await shot(page, 'wiki-category-handbooks'));
+
+    await page.goto(`/account/${group}/tickets/${tk.json.id}`);
+    await tid(page, 'handbooks-panel').getByRole('link', { name: 'Screen replacement' }).click();
+    await page.waitForURL(new RegExp(`/handbooks/${ids.screen}$`));
+    await tid(page, 'page-html').waitFor();
+
+    // A new page from the ticket's panel is filed under its category.
+    await page.goBack();
+    await tid(page, 'handbooks-new').click();
+    await page.waitForURL(/\/handbooks\/new\?category=Screens$/);
+    expect(await tid(page, 'wiki-categories-input').locator('input').or(page.locator('input[data-testid="wiki-categories-input"]')).first().inputValue()).toBe('Screens');
   });
 });

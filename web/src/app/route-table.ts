@@ -131,6 +131,7 @@ const SCREENS: Record<string, Partial<Record<Screen, () => Promise<ScreenModule>
     edit: () => import('../features/tickets/routes/EquipmentForm'),
   },
   categories: {
+    show: () => import('../features/tickets/routes/CategoryShow'),
     new: () => import('../features/tickets/routes/CategoryForm'),
     edit: () => import('../features/tickets/routes/CategoryForm'),
   },

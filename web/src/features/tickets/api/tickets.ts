@@ -78,7 +78,7 @@ export const ticketsQuery = (input: TicketListInput) =>
   queryOptions({ queryKey: ['tickets', input.db, 'list', input], queryFn: () => listTickets(input), placeholderData: keepPreviousData });
 
 /** Tickets of one customer or one equipment (their show screens). */
-export const ticketsOfQuery = (db: string, field: 'customer_id' | 'equipment_id', id: string) =>
+export const ticketsOfQuery = (db: string, field: 'customer_id' | 'equipment_id' | 'category_id', id: string) =>
   queryOptions({
     queryKey: ['tickets', db, field, id],
     queryFn: () =>

@@ -1,7 +1,7 @@
 // tickets#show: every field, the customer and equipment cards linking to
 // their records (with a WhatsApp link when the customer has a mobile), the
-// checklist with its progress, the status moves the matrix allows, and the
-// comments and history panels. "e" edits.
+// checklist with its progress, the status moves the matrix allows, the wiki's
+// handbooks for its category, and the comments and history panels. "e" edits.
 
 import { Button, Card, Flex, Heading, Text } from '@aws-amplify/ui-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -23,13 +23,14 @@ import { deleteDoc } from '../../../lib/couch';
 import { asApiError } from '../../../lib/errors';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
-import { customerQuery, equipmentQuery } from '../api/customers';
+import { categoriesQuery, customerQuery, equipmentQuery } from '../api/customers';
 import { membersQuery, moveTicket, ticketQuery, whatsappLink } from '../api/tickets';
 import { TRANSITIONS, type Status, type Ticket } from '../api/types';
 import { CategoryChip } from '../components/CategoryChip';
 import { ChecklistPanel } from '../components/ChecklistPanel';
 import { TicketDocuments } from '../components/TicketDocuments';
 import { DeskCrumbs } from '../components/DeskCrumbs';
+import { HandbooksPanel } from '../components/HandbooksPanel';
 import { useShortcuts } from '../../../components/records/useShortcuts';
 
 function CustomerCard({ db, id, ticket }: { db: string; id: string; ticket: Ticket }) {
@@ -82,6 +83,7 @@ export function Component() {
   const qc = useQueryClient();
   const q = useQuery(ticketQuery(db, id));
   const members = useQuery(membersQuery(db));
+  const categories = useQuery({ ...categoriesQuery(db), enabled: !!q.data?.category_id });
   const [confirming, setConfirming] = useState(false);
   const move = useMutation({
     mutationFn: (status: Status) => moveTicket(db, q.data as Ticket, status),
@@ -100,6 +102,7 @@ export function Component() {
   useShortcuts({ e: () => navigate(paths.edit(db, 'tickets', id)) });
 
   const tk = q.data;
+  const categoryName = (tk?.category_id && categories.data?.find((c) => c._id === tk.category_id)?.name) || '';
   const person = (uid: string | null | undefined) => (uid ? (members.data?.find((m) => m.user_id === uid)?.name ?? uid) : '');
   const title = tk ? `#${tk.number} ${tk.title ?? ''}` : t('nav.tickets');
   const rows: DetailRow[] = tk
@@ -171,6 +174,7 @@ export function Component() {
                     <ChecklistPanel db={db} ticketId={id} />
                   </Panel>
                 ) : null}
+                {tk && categoryName ? <HandbooksPanel db={db} category={categoryName} /> : null}
                 {tk && (tk.customer_id || tk.equipment_id) ? (
                   <Flex gap="medium" wrap="wrap" className="ticket-cards">
                     {tk.customer_id ? <CustomerCard db={db} id={tk.customer_id} ticket={tk} /> : null}
