@@ -117,6 +117,11 @@ func (m *Module) Register(r *module.Registry) error {
 	r.Route(module.Route{Pattern: "GET /api/{db}/_limits", Access: module.AccessRead, Handle: m.getLimits})
 	r.Route(module.Route{Pattern: "GET /api/{db}/_usage", Access: module.AccessRead, Handle: m.getUsage})
 	r.Route(module.Route{Pattern: "POST /api/_mail/unsubscribe/{token}", Access: module.AccessPublic, Handle: m.unsubscribe})
+	if m.deps.Config.Stripe.TestCheckout {
+		// Test-only (the e2e server's --stripe-test-checkout=on, never in
+		// the cloud): moves an over-limit Group's notice back in time.
+		r.Route(module.Route{Pattern: "POST /api/{db}/_limits/test/backdate", Access: module.AccessAdmin, Handle: m.backdate})
+	}
 	r.Job(module.Job{Name: JobCheck, Schedule: "rate(1 hour)", Run: m.runCheck})
 	r.Job(module.Job{Name: JobSnapshot, Schedule: "cron(15 0 * * ? *)", Run: m.runSnapshot})
 	r.Job(module.Job{Name: JobDigest, Schedule: "cron(0 9 ? * MON *)", Run: m.runDigest})
@@ -334,6 +339,36 @@ func (m *Module) guard(ctx context.Context, w *docs.Write) error {
 		return fault.New(fault.Forbidden, MsgViewOnly)
 	}
 	return nil
+}
+
+// backdate sets an over-limit Group's over_since {"days"} days back (test only).
+func (m *Module) backdate(w http.ResponseWriter, r *http.Request) error {
+	ctx, db := r.Context(), r.PathValue("db")
+	var in struct {
+		Days int `json:"days"`
+	}
+	if err := httpjson.Decode(w, r, 1<<10, &in); err != nil {
+		return err
+	}
+	if in.Days < 0 || in.Days > 365 {
+		return fault.Invalid(map[string][]string{"days": {"must be from 0 to 365"}})
+	}
+	if _, _, err := m.evaluate(ctx, db); err != nil {
+		return err
+	}
+	s, raw, err := m.readState(ctx, db)
+	if err != nil {
+		return err
+	}
+	if s.OverSince == nil {
+		return fault.New(fault.Conflict, "This Group is not over its plan's record limit")
+	}
+	t := m.now().UTC().Add(-time.Duration(in.Days) * 24 * time.Hour).Truncate(time.Millisecond)
+	s.OverSince = &t
+	if err := m.writeState(ctx, db, raw, s); err != nil {
+		return err
+	}
+	return m.getLimits(w, r)
 }
 
 func (m *Module) getLimits(w http.ResponseWriter, r *http.Request) error {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/oficina/oficina/shared/apptest"
+	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/limits"
 	"github.com/oficina/oficina/shared/module"
@@ -404,4 +405,28 @@ func TestConfirmationDeadline(t *testing.T) {
 			t.Fatalf("confirmed: %v", s)
 		}
 	})
+}
+
+// TestBackdate: the e2e's test-only route (only with --stripe-test-checkout
+// on) moves an over-limit Group's notice back, so the browser walk sees a
+// view-only Group; it refuses a Group under the limit and bad days.
+func TestBackdate(t *testing.T) {
+	e := apptest.New(t, apptest.Bolt, func(c *config.Config) { c.Stripe.TestCheckout = true })
+	ana := e.SignUp("ana@example.com")
+	db := e.Group(ana, "Oficina da Ana")
+	ana.Do("POST", "/api/"+db+"/_limits/test/backdate", map[string]any{"days": 31}).ExpectError(t, http.StatusConflict, "not over")
+	fill(t, e, ana, db, 1001)
+	ana.Do("POST", "/api/"+db+"/_limits/test/backdate", map[string]any{"days": -1}).ExpectFields(t, "days", "must be from 0 to 365")
+	l := ana.Do("POST", "/api/"+db+"/_limits/test/backdate", map[string]any{"days": 31}).Expect(t, http.StatusOK)
+	if l["view_only"] != true {
+		t.Fatalf("backdated: %v", l)
+	}
+	ana.Do("POST", "/api/"+db, map[string]any{"klass": "Customer", "name": "No"}).ExpectError(t, http.StatusForbidden, limits.MsgViewOnly)
+	// Without the flag the route does not exist.
+	plain := apptest.New(t, apptest.Bolt)
+	bia := plain.SignUp("bia@example.com")
+	pdb := plain.Group(bia, "Bia")
+	if r := bia.Do("POST", "/api/"+pdb+"/_limits/test/backdate", map[string]any{"days": 31}); r.Code != http.StatusNotFound && r.Code != http.StatusMethodNotAllowed {
+		t.Fatalf("route without the flag: %d %s", r.Code, r.Body)
+	}
 }

@@ -1,0 +1,546 @@
+// Package backup keeps a Group's backups (SPEC.md §6): its documents as
+// gzipped NDJSON with its files' manifest, and, on paid plans, the files'
+// contents as a tar archive next to it, in the blob store (the drive's: the
+// filesystem under <data>/blobs locally, the drive bucket under the
+// "backups/" prefix in the cloud, whose lifecycle rule cleans up behind
+// the retention below).
+//
+// Frequency per plan: free Groups back up on an administrator's request,
+// once a month; pro weekly and corp (and the dedicated server) daily, by
+// the job backup.scheduled. Retention: the newest 3 backups of a free
+// Group (about three months), 8 of pro (about two months), 14 of corp and
+// server (two weeks); older ones are deleted when a new one is made.
+//
+// A backup restores into a new Group, made like any other (the restorer
+// is its administrator and the free-Group limits apply); every document
+// comes back with its id and body, the files with their versions.
+//
+// The archive, one JSON value per line:
+//
+//	{"oficina_backup":1,"db":"acc-…","id":"…","created_at":"…","plan":"pro","with_contents":true}
+//	{"doc":{"_id":"cus-…","_rev":"…",…},"sort":"<the store's sort key>"}   one per live document
+//	{"file":{"id":"fle-…","name":"…","version":"…","size":12,"sha256":"…","content_type":"…"}}   one per file version
+//	{"end":{"docs":100,"files":4}}   written last: an archive without it is incomplete
+package backup
+
+import (
+	"archive/tar"
+	"bufio"
+	"compress/gzip"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/oficina/oficina/shared/access"
+	"github.com/oficina/oficina/shared/accounts"
+	"github.com/oficina/oficina/shared/blob"
+	"github.com/oficina/oficina/shared/docs"
+	"github.com/oficina/oficina/shared/drive"
+	"github.com/oficina/oficina/shared/fault"
+	"github.com/oficina/oficina/shared/httpjson"
+	"github.com/oficina/oficina/shared/ids"
+	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/store"
+)
+
+// JobScheduled makes the pro and corp Groups' backups (daily run; each
+// Group when its interval has passed).
+const JobScheduled = "backup.scheduled"
+
+// Messages of refused requests.
+const (
+	MsgNoBlobs      = "This server keeps no backups (it runs with --blobs=none)"
+	MsgFreeMonthly  = "A free Group makes one backup a month: the next one can start on %s, or upgrade for weekly backups"
+	MsgTooSoon      = "A backup was made less than an hour ago: download that one or try again later"
+	MsgNoBackup     = "This backup does not exist or was deleted"
+	MsgBadName      = "is invalid"
+	MsgIncomplete   = "This backup is incomplete and cannot be restored"
+	kindIndex       = "backup.index" // key db → []Info, newest first
+	prefix          = "backups/"
+	maxArchiveBytes = 10 << 30
+)
+
+// Retention is how many backups a plan keeps.
+func Retention(plan string) int {
+	switch plan {
+	case "pro":
+		return 8
+	case "corp", "server":
+		return 14
+	}
+	return 3
+}
+
+// Interval is how often the job backs up a plan's Groups (0: only on
+// request).
+func Interval(plan string) time.Duration {
+	switch plan {
+	case "pro":
+		return 7 * 24 * time.Hour
+	case "corp", "server":
+		return 24 * time.Hour
+	}
+	return 0
+}
+
+// FreeEvery is how often a free Group may ask for a backup.
+const FreeEvery = 30 * 24 * time.Hour
+
+// Groups is what restoring needs from the accounts service.
+type Groups interface {
+	CreateGroup(ctx context.Context, p *access.Principal, in accounts.NewGroup) (store.Doc, error)
+}
+
+// Module is the backup module.
+type Module struct {
+	deps   module.Deps
+	st     store.Store
+	blobs  blob.Store
+	groups Groups
+	log    *slog.Logger
+	now    func() time.Time
+}
+
+// New builds the module; groups creates the Groups backups restore into.
+func New(d module.Deps, groups Groups) *Module {
+	log := d.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	now := d.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &Module{deps: d, st: d.Store, blobs: d.Blobs, groups: groups, log: log.With("module", "backup"), now: now}
+}
+
+// Name implements module.Module.
+func (m *Module) Name() string { return "backup" }
+
+// Register implements module.Module:
+//
+//	GET  /api/{db}/_backups               (members)  → {backups: [Info…]} newest first
+//	POST /api/{db}/_backups               (admins)   → 202 {id, …Info}
+//	GET  /api/{db}/_backups/{id}          (admins)   → the .ndjson.gz archive
+//	POST /api/{db}/_backups/{id}/restore  (admins)   {name} → 201 {db}
+func (m *Module) Register(r *module.Registry) error {
+	r.Route(module.Route{Pattern: "GET /api/{db}/_backups", Access: module.AccessRead, Handle: m.list})
+	r.Route(module.Route{Pattern: "POST /api/{db}/_backups", Access: module.AccessAdmin, Handle: m.start})
+	r.Route(module.Route{Pattern: "GET /api/{db}/_backups/{id}", Access: module.AccessAdmin, Handle: m.download})
+	r.Route(module.Route{Pattern: "POST /api/{db}/_backups/{id}/restore", Access: module.AccessAdmin, Handle: m.restore})
+	r.Job(module.Job{Name: JobScheduled, Schedule: "cron(0 2 * * ? *)", Run: m.runScheduled})
+	return nil
+}
+
+// Info describes one backup.
+type Info struct {
+	ID           string    `json:"id"`
+	CreatedAt    time.Time `json:"created_at"`
+	Size         int64     `json:"size"` // the archive's bytes plus the contents'
+	Files        int       `json:"files"`
+	Docs         int       `json:"docs"`
+	WithContents bool      `json:"with_contents"`
+	Trigger      string    `json:"trigger"` // "request" or "schedule"
+}
+
+func archiveKey(db, id string) string  { return prefix + db + "/" + id + ".ndjson.gz" }
+func contentsKey(db, id string) string { return prefix + db + "/" + id + ".files.tar" }
+
+// Backups lists db's backups, newest first.
+func (m *Module) Backups(ctx context.Context, db string) ([]Info, error) {
+	l, _, err := m.readIndex(ctx, db)
+	return l, err
+}
+
+func (m *Module) readIndex(ctx context.Context, db string) ([]Info, []byte, error) {
+	r, err := m.st.GetRecord(ctx, kindIndex, db)
+	if errors.Is(err, store.ErrNotFound) {
+		return []Info{}, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("backup: read index of %s: %w", db, err)
+	}
+	var l []Info
+	if err := json.Unmarshal(r.Value, &l); err != nil {
+		return nil, nil, fmt.Errorf("backup: decode index of %s: %w", db, err)
+	}
+	return l, r.Value, nil
+}
+
+// record adds info to db's index, newest first, and drops what the plan
+// does not keep (their blobs after the index no longer lists them).
+func (m *Module) record(ctx context.Context, db, plan string, info Info) error {
+	for range 10 {
+		l, raw, err := m.readIndex(ctx, db)
+		if err != nil {
+			return err
+		}
+		l = append([]Info{info}, l...)
+		slices.SortStableFunc(l, func(a, b Info) int { return b.CreatedAt.Compare(a.CreatedAt) })
+		var dropped []Info
+		if keep := Retention(plan); len(l) > keep {
+			dropped, l = l[keep:], l[:keep]
+		}
+		val, err := json.Marshal(l)
+		if err != nil {
+			return err
+		}
+		w := store.RecordWrite{Record: store.Record{Kind: kindIndex, Key: db, Value: val}}
+		if raw == nil {
+			w.ExpectAbsent = true
+		} else {
+			w.Expect = raw
+		}
+		err = m.st.Transact(ctx, []store.RecordWrite{w})
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("backup: write index of %s: %w", db, err)
+		}
+		for _, d := range dropped {
+			m.deleteBlobs(ctx, db, d)
+		}
+		return nil
+	}
+	return fmt.Errorf("backup: index of %s keeps changing", db)
+}
+
+func (m *Module) deleteBlobs(ctx context.Context, db string, info Info) {
+	keys := []string{archiveKey(db, info.ID)}
+	if info.WithContents {
+		keys = append(keys, contentsKey(db, info.ID))
+	}
+	for _, k := range keys {
+		if err := m.blobs.Delete(context.WithoutCancel(ctx), k); err != nil && !errors.Is(err, blob.ErrNotFound) {
+			m.log.ErrorContext(ctx, "delete an expired backup", "db", db, "key", k, "err", err)
+		}
+	}
+}
+
+func (m *Module) plan(ctx context.Context, db string) (string, error) {
+	if m.deps.Groups == nil {
+		return "free", nil
+	}
+	p, err := m.deps.Groups.Plan(ctx, db)
+	if err != nil {
+		return "", err
+	}
+	if p == "" {
+		p = "free"
+	}
+	return p, nil
+}
+
+// fileVersion is one line of the files' manifest.
+type fileVersion struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Version     string `json:"version"`
+	Size        int64  `json:"size"`
+	SHA256      string `json:"sha256"`
+	ContentType string `json:"content_type,omitempty"`
+}
+
+// Create makes a backup of db now.
+func (m *Module) Create(ctx context.Context, db, trigger string) (Info, error) {
+	if m.blobs == nil {
+		return Info{}, fault.New(fault.BadRequest, MsgNoBlobs)
+	}
+	plan, err := m.plan(ctx, db)
+	if err != nil {
+		return Info{}, err
+	}
+	var rb [8]byte
+	if _, err := rand.Read(rb[:]); err != nil {
+		return Info{}, err
+	}
+	now := m.now().UTC().Truncate(time.Millisecond)
+	info := Info{ID: now.Format("20060102T150405Z") + "-" + hex.EncodeToString(rb[:]), CreatedAt: now, WithContents: plan != "free", Trigger: trigger}
+
+	var files []fileVersion
+	pr, pw := io.Pipe()
+	go func() {
+		pw.CloseWithError(m.writeArchive(ctx, db, plan, &info, &files, pw))
+	}()
+	v, err := m.blobs.Put(ctx, archiveKey(db, info.ID), pr)
+	pr.CloseWithError(err)
+	if err != nil {
+		return Info{}, fmt.Errorf("backup: write archive of %s: %w", db, err)
+	}
+	info.Size = v.Size
+	if info.WithContents && len(files) > 0 {
+		pr, pw := io.Pipe()
+		go func() { pw.CloseWithError(m.writeContents(ctx, db, files, pw)) }()
+		cv, err := m.blobs.Put(ctx, contentsKey(db, info.ID), pr)
+		pr.CloseWithError(err)
+		if err != nil {
+			m.deleteBlobs(ctx, db, Info{ID: info.ID})
+			return Info{}, fmt.Errorf("backup: write contents of %s: %w", db, err)
+		}
+		info.Size += cv.Size
+	}
+	if err := m.record(ctx, db, plan, info); err != nil {
+		m.deleteBlobs(ctx, db, info)
+		return Info{}, err
+	}
+	m.log.InfoContext(ctx, "backup made", "db", db, "id", info.ID, "docs", info.Docs, "files", info.Files, "bytes", info.Size)
+	return info, nil
+}
+
+// writeArchive writes the gzipped NDJSON of db to w, counting into info
+// and collecting the file versions.
+func (m *Module) writeArchive(ctx context.Context, db, plan string, info *Info, files *[]fileVersion, w io.Writer) error {
+	gz := gzip.NewWriter(w)
+	bw := bufio.NewWriterSize(gz, 64<<10)
+	line := func(v any) error {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		bw.Write(b)
+		return bw.WriteByte('\n')
+	}
+	if err := line(map[string]any{"oficina_backup": 1, "db": db, "id": info.ID, "created_at": info.CreatedAt, "plan": plan, "with_contents": info.WithContents}); err != nil {
+		return err
+	}
+	q := store.AllDocsQuery{Limit: 500}
+	for {
+		page, err := m.st.AllDocs(ctx, db, q)
+		if err != nil {
+			return fmt.Errorf("backup: read %s: %w", db, err)
+		}
+		for _, d := range page {
+			if d.Deleted {
+				continue
+			}
+			if err := line(map[string]any{"doc": json.RawMessage(docs.WithMeta(d)), "sort": d.SortKey}); err != nil {
+				return err
+			}
+			info.Docs++
+			if d.Klass != drive.Klass {
+				continue
+			}
+			var f struct {
+				Name     string          `json:"name"`
+				Versions []drive.Version `json:"versions"`
+			}
+			if err := json.Unmarshal(d.Body, &f); err != nil {
+				return fmt.Errorf("backup: decode %s/%s: %w", db, d.ID, err)
+			}
+			for _, v := range f.Versions {
+				fv := fileVersion{ID: d.ID, Name: f.Name, Version: v.ID, Size: v.Size, SHA256: v.SHA256, ContentType: v.ContentType}
+				if err := line(map[string]any{"file": fv}); err != nil {
+					return err
+				}
+				*files = append(*files, fv)
+			}
+		}
+		if len(page) < q.Limit {
+			break
+		}
+		q.StartKey, q.Skip = page[len(page)-1].ID, 1
+	}
+	info.Files = len(*files)
+	if err := line(map[string]any{"end": map[string]int{"docs": info.Docs, "files": info.Files}}); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return gz.Close()
+}
+
+// writeContents writes every file version's bytes as a tar entry
+// "<file id>/<version id>", oldest version of each file first.
+func (m *Module) writeContents(ctx context.Context, db string, files []fileVersion, w io.Writer) error {
+	tw := tar.NewWriter(w)
+	for i := len(files) - 1; i >= 0; i-- { // the manifest lists the newest first
+		f := files[i]
+		rc, v, err := m.blobs.Get(ctx, drive.BlobKey(db, f.ID), f.Version, nil)
+		if errors.Is(err, blob.ErrNotFound) {
+			m.log.WarnContext(ctx, "backup: a version's contents are missing", "db", db, "file", f.ID, "version", f.Version)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		err = tw.WriteHeader(&tar.Header{Name: f.ID + "/" + hex.EncodeToString([]byte(f.Version)), Size: v.Size, Mode: 0o600, ModTime: v.Modified, Format: tar.FormatPAX})
+		if err == nil {
+			_, err = io.Copy(tw, rc)
+		}
+		rc.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return tw.Close()
+}
+
+// runScheduled backs up the paying Groups whose interval has passed since
+// their last scheduled backup. A re-run finds the backup just made and
+// skips; a failed Group does not stop the others.
+func (m *Module) runScheduled(ctx context.Context, ev module.JobEvent) error {
+	now := ev.Time
+	if now.IsZero() {
+		now = m.now()
+	}
+	var errs []error
+	q := store.ListQuery{Klass: "Account", Limit: 200}
+	for {
+		page, err := m.st.List(ctx, ids.AccountsDB, q)
+		if err != nil {
+			return err
+		}
+		for _, d := range page.Docs {
+			if d.Deleted {
+				continue
+			}
+			if err := m.scheduled(ctx, d.ID, now); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", d.ID, err))
+			}
+		}
+		if page.Next == "" {
+			return errors.Join(errs...)
+		}
+		q.After = page.Next
+	}
+}
+
+func (m *Module) scheduled(ctx context.Context, db string, now time.Time) error {
+	plan, err := m.plan(ctx, db)
+	if err != nil {
+		return err
+	}
+	every := Interval(plan)
+	if every == 0 {
+		return nil
+	}
+	l, _, err := m.readIndex(ctx, db)
+	if err != nil {
+		return err
+	}
+	for _, b := range l {
+		// Two hours of slack: a run late yesterday still counts as yesterday's.
+		if b.Trigger == "schedule" && now.Sub(b.CreatedAt) < every-2*time.Hour {
+			return nil
+		}
+	}
+	_, err = m.Create(ctx, db, "schedule")
+	return err
+}
+
+// ---- routes -------------------------------------------------------------------
+
+func (m *Module) list(w http.ResponseWriter, r *http.Request) error {
+	l, err := m.Backups(r.Context(), r.PathValue("db"))
+	if err != nil {
+		return err
+	}
+	httpjson.Write(w, http.StatusOK, map[string]any{"backups": l})
+	return nil
+}
+
+func (m *Module) start(w http.ResponseWriter, r *http.Request) error {
+	ctx, db := r.Context(), r.PathValue("db")
+	if m.blobs == nil {
+		return fault.New(fault.BadRequest, MsgNoBlobs)
+	}
+	plan, err := m.plan(ctx, db)
+	if err != nil {
+		return err
+	}
+	l, _, err := m.readIndex(ctx, db)
+	if err != nil {
+		return err
+	}
+	now := m.now()
+	for _, b := range l {
+		if b.Trigger != "request" {
+			continue
+		}
+		if plan == "free" && now.Sub(b.CreatedAt) < FreeEvery {
+			return fault.Newf(fault.Conflict, MsgFreeMonthly, b.CreatedAt.Add(FreeEvery).UTC().Format("2006-01-02"))
+		}
+		if now.Sub(b.CreatedAt) < time.Hour {
+			return fault.New(fault.Conflict, MsgTooSoon)
+		}
+	}
+	info, err := m.Create(ctx, db, "request")
+	if err != nil {
+		return err
+	}
+	httpjson.Write(w, http.StatusAccepted, info)
+	return nil
+}
+
+// find returns backup id of db.
+func (m *Module) find(ctx context.Context, db, id string) (Info, error) {
+	l, _, err := m.readIndex(ctx, db)
+	if err != nil {
+		return Info{}, err
+	}
+	for _, b := range l {
+		if b.ID == id {
+			return b, nil
+		}
+	}
+	return Info{}, fault.New(fault.NotFound, MsgNoBackup)
+}
+
+func (m *Module) download(w http.ResponseWriter, r *http.Request) error {
+	ctx, db := r.Context(), r.PathValue("db")
+	info, err := m.find(ctx, db, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	if m.blobs == nil {
+		return fault.New(fault.BadRequest, MsgNoBlobs)
+	}
+	rc, v, err := m.blobs.Get(ctx, archiveKey(db, info.ID), "", nil)
+	if errors.Is(err, blob.ErrNotFound) {
+		return fault.New(fault.NotFound, MsgNoBackup)
+	}
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	w.Header().Set("Content-Type", "application/gzip")
+	w.Header().Set("Content-Length", fmt.Sprint(v.Size))
+	w.Header().Set("Content-Disposition", blob.ContentDisposition("attachment", "oficina-"+db+"-"+info.ID+".ndjson.gz"))
+	w.WriteHeader(http.StatusOK)
+	_, _ = io.Copy(w, rc)
+	return nil
+}
+
+func (m *Module) restore(w http.ResponseWriter, r *http.Request) error {
+	ctx, db := r.Context(), r.PathValue("db")
+	var in struct {
+		Name string `json:"name"`
+	}
+	if err := httpjson.Decode(w, r, 16<<10, &in); err != nil {
+		return err
+	}
+	if strings.TrimSpace(in.Name) == "" {
+		return fault.Invalid(map[string][]string{"name": {fault.CantBeBlank}})
+	}
+	info, err := m.find(ctx, db, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	newDB, err := m.Restore(ctx, module.Principal(r), db, info, in.Name)
+	if err != nil {
+		return err
+	}
+	httpjson.Write(w, http.StatusCreated, map[string]any{"ok": true, "db": newDB})
+	return nil
+}

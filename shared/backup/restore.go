@@ -1,0 +1,230 @@
+package backup
+
+import (
+	"archive/tar"
+	"bufio"
+	"compress/gzip"
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/oficina/oficina/shared/access"
+	"github.com/oficina/oficina/shared/accounts"
+	"github.com/oficina/oficina/shared/docs"
+	"github.com/oficina/oficina/shared/drive"
+	"github.com/oficina/oficina/shared/fault"
+	"github.com/oficina/oficina/shared/store"
+)
+
+// Klasses a restore leaves out: the new Group has its own record,
+// memberships (the restorer is its administrator) and no API tokens.
+var notRestored = map[string]bool{"Account": true, "Membership": true, "UserToken": true}
+
+// groupKeys are the adjustments that describe the new Group itself (its
+// name, creator, plan, billing): the new Group keeps its own.
+var groupKeys = map[string]bool{
+	"name": true, "created-by": true, "created-by-id": true, "created-at": true, "confirmed-plan": true,
+	"unconfirmed-plan": true, "admin": true, "billing-email": true, "billing_email": true,
+}
+
+// line is one line of an archive.
+type line struct {
+	Backup *int            `json:"oficina_backup"`
+	Doc    json.RawMessage `json:"doc"`
+	Sort   string          `json:"sort"`
+	File   *fileVersion    `json:"file"`
+	End    *struct {
+		Docs  int `json:"docs"`
+		Files int `json:"files"`
+	} `json:"end"`
+}
+
+// scan reads an archive line by line.
+func (m *Module) scan(ctx context.Context, db, id string, fn func(line) error) error {
+	rc, _, err := m.blobs.Get(ctx, archiveKey(db, id), "", nil)
+	if err != nil {
+		return fmt.Errorf("backup: open %s: %w", id, err)
+	}
+	defer rc.Close()
+	gz, err := gzip.NewReader(rc)
+	if err != nil {
+		return fault.Wrap(fault.Conflict, MsgIncomplete, err)
+	}
+	sc := bufio.NewScanner(gz)
+	sc.Buffer(make([]byte, 64<<10), 2*store.MaxDocBytes)
+	first, ended := true, false
+	for sc.Scan() {
+		var l line
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			return fault.Wrap(fault.Conflict, MsgIncomplete, err)
+		}
+		if first && (l.Backup == nil || *l.Backup != 1) {
+			return fault.New(fault.Conflict, MsgIncomplete)
+		}
+		first = false
+		if l.End != nil {
+			ended = true
+		}
+		if err := fn(l); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fault.Wrap(fault.Conflict, MsgIncomplete, err)
+	}
+	if !ended {
+		return fault.New(fault.Conflict, MsgIncomplete)
+	}
+	return nil
+}
+
+// Restore makes a new Group named name for p from backup info of db and
+// returns its db. The archive is checked whole before anything is made.
+func (m *Module) Restore(ctx context.Context, p *access.Principal, db string, info Info, name string) (string, error) {
+	if m.blobs == nil {
+		return "", fault.New(fault.BadRequest, MsgNoBlobs)
+	}
+	if err := m.scan(ctx, db, info.ID, func(line) error { return nil }); err != nil {
+		return "", err
+	}
+	acct, err := m.groups.CreateGroup(ctx, p, accounts.NewGroup{Name: name})
+	if err != nil {
+		return "", err
+	}
+	newDB := acct.ID
+	versions := map[string]string{} // file id / old version (hex) → new version id
+	if info.WithContents && info.Files > 0 {
+		if versions, err = m.restoreContents(ctx, db, info.ID, newDB); err != nil {
+			return newDB, err
+		}
+	}
+	own, err := m.adjustments(ctx, newDB)
+	if err != nil {
+		return newDB, err
+	}
+	err = m.scan(ctx, db, info.ID, func(l line) error {
+		if l.Doc == nil {
+			return nil
+		}
+		return m.restoreDoc(ctx, newDB, l, versions, own)
+	})
+	if err != nil {
+		return newDB, err
+	}
+	m.log.InfoContext(ctx, "backup restored", "from", db, "backup", info.ID, "into", newDB, "user", p.UserID)
+	return newDB, nil
+}
+
+// adjustments maps the new Group's adjustment keys to their documents.
+func (m *Module) adjustments(ctx context.Context, db string) (map[string]store.Doc, error) {
+	out := map[string]store.Doc{}
+	q := store.ListQuery{Klass: "Adjustment", Limit: 200}
+	for {
+		page, err := m.st.List(ctx, db, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range page.Docs {
+			var b struct {
+				Key string `json:"key"`
+			}
+			if json.Unmarshal(d.Body, &b) == nil && b.Key != "" {
+				out[b.Key] = d
+			}
+		}
+		if page.Next == "" {
+			return out, nil
+		}
+		q.After = page.Next
+	}
+}
+
+// restoreDoc writes one archived document into db as it was (straight to
+// the store: the body was checked when it was first written, and keeping
+// it byte for byte keeps every reference and stamp).
+func (m *Module) restoreDoc(ctx context.Context, db string, l line, versions map[string]string, own map[string]store.Doc) error {
+	body, err := docs.Decode(l.Doc)
+	if err != nil {
+		return fault.Wrap(fault.Conflict, MsgIncomplete, err)
+	}
+	id, _ := body["_id"].(string)
+	delete(body, "_id")
+	delete(body, "_rev")
+	klass, _ := body["klass"].(string)
+	if id == "" || notRestored[klass] {
+		return nil
+	}
+	rev := ""
+	if klass == "Adjustment" {
+		key, _ := body["key"].(string)
+		if groupKeys[key] {
+			return nil
+		}
+		if d, ok := own[key]; ok {
+			// The new Group has this setting already: take the backup's value.
+			cur, err := docs.Decode(d.Body)
+			if err != nil {
+				return err
+			}
+			cur["value"] = body["value"]
+			body, id, rev = cur, d.ID, d.Rev
+		}
+	}
+	if klass == drive.Klass {
+		if vs, ok := body["versions"].([]any); ok {
+			for _, v := range vs {
+				vm, ok := v.(map[string]any)
+				if !ok {
+					continue
+				}
+				old, _ := vm["id"].(string)
+				if nv, ok := versions[id+"/"+hex.EncodeToString([]byte(old))]; ok {
+					vm["id"] = nv
+				}
+			}
+		}
+	}
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	_, err = m.st.Put(ctx, db, store.Doc{ID: id, Rev: rev, Klass: klass, SortKey: l.Sort, Body: raw})
+	if errors.Is(err, store.ErrConflict) {
+		return nil // written by a restore of the same archive that raced this one
+	}
+	return err
+}
+
+// restoreContents copies the archived file versions into db's blobs,
+// oldest first, and maps each old version to its new id.
+func (m *Module) restoreContents(ctx context.Context, db, id, newDB string) (map[string]string, error) {
+	rc, _, err := m.blobs.Get(ctx, contentsKey(db, id), "", nil)
+	if err != nil {
+		return nil, fmt.Errorf("backup: open the contents of %s: %w", id, err)
+	}
+	defer rc.Close()
+	out := map[string]string{}
+	tr := tar.NewReader(rc)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fault.Wrap(fault.Conflict, MsgIncomplete, err)
+		}
+		fileID, _, ok := strings.Cut(h.Name, "/")
+		if !ok || fileID == "" {
+			continue
+		}
+		v, err := m.blobs.Put(ctx, drive.BlobKey(newDB, fileID), io.LimitReader(tr, h.Size))
+		if err != nil {
+			return nil, fmt.Errorf("backup: restore %s: %w", h.Name, err)
+		}
+		out[h.Name] = v.ID
+	}
+}
