@@ -78,6 +78,10 @@ var extraIsolationRoutes = []struct{ method, path string }{
 	// Presigned uploads' part URLs and commit (S3; refused before the mode matters).
 	{"POST", "/api/{B}/_drive/uploads/{CloudFile}/parts"},
 	{"POST", "/api/{B}/_drive/uploads/{CloudFile}/commit"},
+	// Limits, usage and B's real backup ({Backup}: made after the fixtures).
+	{"GET", "/api/{B}/_usage?days=7"},
+	{"GET", "/api/{B}/_backups/{Backup}"},
+	{"POST", "/api/{B}/_backups/{Backup}/restore"},
 }
 
 var wildcardRE = regexp.MustCompile(`\{([a-zA-Z_]+)\}`)
@@ -116,6 +120,9 @@ func TestModuleIsolation(t *testing.T) {
 		}
 	}
 	e.Drain()
+	// A backup of B (not a document: its id is a wildcard of the backup routes).
+	byKlass["Backup"] = bob.Do("POST", "/api/"+b+"/_backups", nil).Expect(t, http.StatusAccepted)["id"].(string)
+	secrets = append(secrets, byKlass["Backup"])
 	idOf := func(klass string) string {
 		if id, ok := byKlass[klass]; ok {
 			return id
