@@ -185,6 +185,33 @@ describe('the drive in a real browser', () => {
     expect(readFileSync((await old.path())!).equals(content(4, 200_004))).toBe(true);
   });
 
+  it('rides out a dropped connection mid-upload, resuming from what the server acknowledged', async () => {
+    const page = ana.page;
+    const big = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 256));
+    let cut = 0;
+    const sent: number[] = [];
+    await page.route('**/_drive/uploads/*?offset=*', async (route) => {
+      const offset = Number(new URL(route.request().url()).searchParams.get('offset'));
+      sent.push(offset);
+      if (offset === 65536 && cut++ === 0) return route.abort('connectionreset');
+      return route.continue();
+    });
+    try {
+      await tid(page, 'disk-upload-input').setInputFiles({ name: 'video.bin', mimeType: 'application/octet-stream', buffer: big });
+      await tid(page, 'upload-item-video.bin').and(page.locator('[data-stage="done"]')).waitFor();
+    } finally {
+      await page.unroute('**/_drive/uploads/*?offset=*');
+    }
+    // The cut chunk was sent again from the server's offset; the others once.
+    expect(sent).toEqual([0, 65536, 65536, 131072, 196608, 262144]);
+    const id = await entryId(page, 'video.bin');
+    const got = await page.evaluate(async (u) => Array.from(new Uint8Array(await (await fetch(u)).arrayBuffer())), `/api/${group}/_drive/files/${id}/content`);
+    expect(Buffer.from(got).equals(big)).toBe(true);
+    // Out of the way of the quota figures below.
+    expect((await api(page, 'POST', `${group}/_drive/files/${id}/trash`, {})).status).toBe(200);
+    expect((await api(page, 'DELETE', `${group}/_drive/trash/${id}`)).status).toBe(200);
+  });
+
   it('uploads by a drop into a folder, and moves that folder into another through the move dialog (fullpaths follow)', async () => {
     const page = ana.page;
     await page.goto('/disk');

@@ -3,7 +3,7 @@
 // server's `received` so the caller resumes from there.
 
 import { apiUrl, checkSession, parseError, requestHeaders } from '../../../lib/api';
-import { connectionError } from '../../../lib/errors';
+import { ApiError, connectionError } from '../../../lib/errors';
 
 export type ChunkAnswer = { ok: true; received: number } | { ok: false; conflict: true; received: number };
 
@@ -42,6 +42,32 @@ export function putChunk(
       }
       if (xhr.status === 401 || xhr.status === 403) void checkSession();
       void parseError(new Response(xhr.responseText, { status: xhr.status, statusText: xhr.statusText })).then(reject);
+    };
+    signal?.addEventListener('abort', () => xhr.abort());
+    xhr.send(chunk);
+  });
+}
+
+/**
+ * putPart PUTs one part of a presigned upload straight to S3 (no API
+ * headers, no cookies: the URL is the credential) and resolves with the
+ * ETag it answered, which the bucket's CORS rule exposes.
+ */
+export function putPart(url: string, chunk: Blob, onProgress?: (loaded: number) => void, signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('PUT', url);
+    xhr.upload.onprogress = (e) => onProgress?.(e.loaded);
+    xhr.onerror = () => reject(connectionError());
+    xhr.onabort = () => reject(new DOMException('aborted', 'AbortError'));
+    xhr.onload = () => {
+      const etag = xhr.getResponseHeader('ETag');
+      if (xhr.status >= 200 && xhr.status < 300 && etag) {
+        resolve(etag);
+        return;
+      }
+      const reason = xhr.status >= 200 && xhr.status < 300 ? 'The file storage did not show the part\'s ETag (check the bucket\'s CORS rule).' : `The file storage refused a part (${xhr.status}).`;
+      reject(new ApiError(xhr.status || 0, 'storage_error', reason));
     };
     signal?.addEventListener('abort', () => xhr.abort());
     xhr.send(chunk);

@@ -107,19 +107,32 @@ export const deleteTrashed = (db: string, id: string) => api.del<{ ok: boolean }
 
 export interface UploadState {
   upload_id: string;
+  /** "server": chunks through the server; "presigned": parts straight to S3. */
+  mode?: 'server' | 'presigned';
   size: number;
-  received: number;
-  chunk_size: number;
+  /** server mode: the bytes the server has, and the chunk size (64 KB). */
+  received?: number;
+  chunk_size?: number;
+  /** presigned mode: the part size and how many parts. */
+  part_size?: number;
+  parts?: number;
+}
+
+export interface PresignedPart {
+  number: number;
+  url: string;
 }
 
 export const startUpload = (db: string, body: { file_id?: string; dir_id?: string; name?: string; size: number; content_type?: string }) =>
   api.post<UploadState>(`${drive(db)}/uploads`, body);
 export const getUpload = (db: string, u: string) => api.get<UploadState>(`${drive(db)}/uploads/${enc(u)}`);
-export const commitUpload = (db: string, u: string, rev: string, name?: string) =>
-  api.post<{ ok: boolean; id: string; rev: string; version: string; doc: CloudFile }>(`${drive(db)}/uploads/${enc(u)}/commit`, {
+export const commitUpload = (db: string, u: string, rev: string, parts?: Array<{ number: number; etag: string }>) =>
+  api.post<{ ok: boolean; id: string; rev: string; version: unknown; doc: CloudFile }>(`${drive(db)}/uploads/${enc(u)}/commit`, {
     rev,
-    ...(name ? { name } : {}),
+    ...(parts ? { parts } : {}),
   });
+export const presignParts = (db: string, u: string, parts: number[]) =>
+  api.post<{ upload_id: string; part_size: number; parts: PresignedPart[] }>(`${drive(db)}/uploads/${enc(u)}/parts`, { parts }).then((a) => a.parts);
 export const cancelUpload = (db: string, u: string) => api.del<{ ok: boolean }>(`${drive(db)}/uploads/${enc(u)}`);
 export const uploadChunkPath = (db: string, u: string) => `${drive(db)}/uploads/${enc(u)}`;
 

@@ -1,24 +1,25 @@
-// The upload queue: one file at a time through the resumable upload (create
-// the entry when new, POST /uploads, PUT chunks from `received`, commit with
-// the rev), a name that exists becoming a new version of that file.
+// The upload queue: one file at a time through runUpload (upload-run.ts):
+// a name that exists becomes a new version of that file, the bytes go
+// through the server in chunks or straight to S3 in presigned parts as the
+// server says, dropped connections are ridden out, and a retry resumes.
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { ApiError } from '../../../lib/errors';
 import {
   commitUpload,
-  createEntry,
   diskKeys,
   fetchDir,
   getEntry,
   getUpload,
+  presignParts,
   startUpload,
   uploadChunkPath,
   type CloudFile,
-  type UploadState,
 } from '../api/drive';
-import { putChunk } from '../api/chunk';
-import { chooseChunkSize, nextQueued, uploadReducer, type UploadItem } from '../upload-plan';
+import { putChunk, putPart } from '../api/chunk';
+import { nextQueued, uploadReducer, type UploadItem } from '../upload-plan';
+import { runUpload, type UploadDeps, type UploadMemo } from '../upload-run';
 
 /** The error kept on an item: the API error, or a connection failure. */
 export type UploadError = ApiError;
@@ -35,10 +36,25 @@ async function findByName(db: string, dirId: string, name: string): Promise<Clou
   return undefined;
 }
 
+export function uploadDeps(db: string): UploadDeps {
+  return {
+    findByName: (dirId, name) => findByName(db, dirId, name),
+    start: (body) => startUpload(db, body),
+    get: (u) => getUpload(db, u),
+    putChunk: (u, offset, chunk, onProgress) => putChunk(uploadChunkPath(db, u), offset, chunk, onProgress),
+    presign: (u, parts) => presignParts(db, u, parts),
+    putPart: (url, chunk, onProgress) => putPart(url, chunk, onProgress),
+    getEntry: (id) => getEntry(db, id),
+    commit: (u, rev, parts) => commitUpload(db, u, rev, parts),
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+  };
+}
+
 export function useUploads(db: string) {
   const qc = useQueryClient();
   const [items, dispatch] = useReducer(uploadReducer, []);
   const files = useRef(new Map<string, File>());
+  const memos = useRef(new Map<string, UploadMemo>());
   const errors = useRef(new Map<string, ApiError>());
   const running = useRef(false);
   const seq = useRef(0);
@@ -60,53 +76,31 @@ export function useUploads(db: string) {
       if (!file) return;
       running.current = true;
       errors.current.delete(it.key);
+      let memo = memos.current.get(it.key);
+      if (!memo) {
+        memo = { etags: new Map() };
+        memos.current.set(it.key, memo);
+      }
+      // The last dispatch comes after running is cleared, so the effect it
+      // triggers starts the next file of the queue.
+      let last: Parameters<typeof dispatch>[0];
       try {
-        dispatch({ type: 'add', key: it.key });
-        let fileId = it.fileId;
-        if (!fileId) {
-          const existing = await findByName(db, it.dirId, it.name);
-          if (existing && existing.kind !== 'file') throw new ApiError(409, 'conflict', 'A folder with this name exists here.');
-          fileId = existing ? existing._id : (await createEntry(db, 'file', it.name, it.dirId)).id;
-        }
-        let state: UploadState | null = null;
-        if (it.uploadId) {
-          try {
-            state = await getUpload(db, it.uploadId);
-          } catch (e) {
-            if (!(e instanceof ApiError && (e.status === 404 || e.status === 410))) throw e;
-          }
-        }
-        if (!state) state = await startUpload(db, { file_id: fileId, size: file.size, content_type: file.type || undefined });
-        const uploadId = state.upload_id || it.uploadId!;
-        let received = state.received;
-        dispatch({ type: 'uploading', key: it.key, uploadId, fileId, sent: received });
-        const chunk = chooseChunkSize(file.size, state.chunk_size);
-        const path = uploadChunkPath(db, uploadId);
-        let conflicts = 0;
-        while (received < file.size) {
-          const end = Math.min(received + chunk, file.size);
-          const base = received;
-          const ans = await putChunk(path, base, file.slice(base, end), (loaded) =>
-            dispatch({ type: 'progress', key: it.key, sent: base + loaded }),
-          );
-          if (!ans.ok) {
-            if (++conflicts > 5) throw new ApiError(409, 'conflict', 'The upload keeps changing offset.');
-          }
-          received = ans.received;
-          dispatch({ type: 'progress', key: it.key, sent: received });
-        }
-        const entry = await getEntry(db, fileId);
-        await commitUpload(db, uploadId, entry._rev ?? '');
-        dispatch({ type: 'done', key: it.key });
+        await runUpload(uploadDeps(db), file, it.name, it.dirId, memo, {
+          stage: (stage, m, sent) =>
+            stage === 'add' ? dispatch({ type: 'add', key: it.key }) : dispatch({ type: 'uploading', key: it.key, uploadId: m.uploadId, fileId: m.fileId, sent }),
+          progress: (sent) => dispatch({ type: 'progress', key: it.key, sent }),
+        });
+        last = { type: 'done', key: it.key };
         files.current.delete(it.key);
+        memos.current.delete(it.key);
       } catch (e) {
         const err = e instanceof ApiError ? e : new ApiError(0, 'error', e instanceof Error ? e.message : String(e));
         errors.current.set(it.key, err);
-        dispatch({ type: 'error', key: it.key, error: err.reason || err.error });
-      } finally {
-        running.current = false;
-        void qc.invalidateQueries({ queryKey: diskKeys.all(db) });
+        last = { type: 'error', key: it.key, error: err.reason || err.error };
       }
+      running.current = false;
+      dispatch(last);
+      void qc.invalidateQueries({ queryKey: diskKeys.all(db) });
     },
     [db, qc],
   );
@@ -120,6 +114,7 @@ export function useUploads(db: string) {
   const retry = useCallback((key: string) => dispatch({ type: 'retry', key }), []);
   const remove = useCallback((key: string) => {
     files.current.delete(key);
+    memos.current.delete(key);
     dispatch({ type: 'remove', key });
   }, []);
   const clearDone = useCallback(() => dispatch({ type: 'clearDone' }), []);
