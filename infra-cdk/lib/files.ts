@@ -22,6 +22,16 @@ export const NONCURRENT_DAYS = 1;
 /** Days before an upload a browser started and never completed is aborted. */
 export const ABORT_UPLOAD_DAYS = 1;
 
+/**
+ * Group backups (shared/backup) live in this bucket under BACKUPS_PREFIX:
+ * the module deletes what its retention drops (3 / 8 / 14 newest per plan);
+ * the rule expires those deleted versions after a day, and is the backstop
+ * for anything older than BACKUP_MAX_DAYS.
+ */
+export const BACKUPS_PREFIX = 'backups/';
+export const BACKUP_NONCURRENT_DAYS = 1;
+export const BACKUP_MAX_DAYS = 400;
+
 /** The actions the drive's blob store (shared/blob S3) needs on its bucket. */
 export const BLOB_OBJECT_ACTIONS = [
   's3:GetObject',
@@ -65,6 +75,12 @@ export class Files extends Construct {
           expiredObjectDeleteMarker: true,
         },
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(ABORT_UPLOAD_DAYS) },
+        {
+          id: 'backups',
+          prefix: BACKUPS_PREFIX,
+          expiration: Duration.days(BACKUP_MAX_DAYS),
+          noncurrentVersionExpiration: Duration.days(BACKUP_NONCURRENT_DAYS),
+        },
       ],
       cors: [
         {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Match } from 'aws-cdk-lib/assertions';
-import { ABORT_UPLOAD_DAYS, BLOB_BUCKET_ACTIONS, BLOB_OBJECT_ACTIONS, NONCURRENT_DAYS, NONCURRENT_VERSIONS_KEPT } from '../lib/files';
+import { ABORT_UPLOAD_DAYS, BACKUP_MAX_DAYS, BACKUP_NONCURRENT_DAYS, BACKUPS_PREFIX, BLOB_BUCKET_ACTIONS, BLOB_OBJECT_ACTIONS, NONCURRENT_DAYS, NONCURRENT_VERSIONS_KEPT } from '../lib/files';
 import { OUTPUTS } from '../lib/oficina-stack';
 import { actions, functionRole, logicalIdOf, PROD_CONTEXT, roleStatements, synth } from './support';
 
@@ -45,6 +45,14 @@ describe("the drive's bucket", () => {
     assert.equal(versions.ExpiredObjectDeleteMarker, true);
     const aborts = rules.find((r) => r.Id === 'abort-incomplete-uploads');
     assert.deepEqual(aborts?.AbortIncompleteMultipartUpload, { DaysAfterInitiation: ABORT_UPLOAD_DAYS });
+    // Backups: under their own prefix (never a drive key: those start with the Group's db),
+    // deleted versions gone after a day, a backstop for the oldest.
+    const backups = rules.find((r) => r.Id === 'backups');
+    assert.ok(backups, 'no backups rule');
+    assert.equal(backups.Status, 'Enabled');
+    assert.equal(backups.Prefix, BACKUPS_PREFIX);
+    assert.equal(backups.ExpirationInDays, BACKUP_MAX_DAYS);
+    assert.deepEqual(backups.NoncurrentVersionExpiration, { NoncurrentDays: BACKUP_NONCURRENT_DAYS });
   });
 
   it("lets the site's origin upload and download with presigned URLs, the ETag exposed", () => {
