@@ -290,8 +290,10 @@ export class OficinaStack extends Stack {
       table: this.table,
       ...(props.scheduledJobs ? { jobs: props.scheduledJobs } : {}),
     });
-    // The drive's jobs (abandoned uploads, trash) reach the files too.
+    // The drive's jobs (abandoned uploads, trash) and the backups reach the files too.
     this.files.grantBlobs(this.schedules.fn);
+    // The limit mail and the weekly summary (shared/limits) are sent by jobs.
+    this.mail.grantSend(this.schedules.fn);
 
     // ── Alarms.
     this.monitoring = new Monitoring(this, 'Monitoring', {

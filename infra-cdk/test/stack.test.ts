@@ -330,11 +330,11 @@ describe('least-privilege IAM', () => {
     assert.ok(sts.some((st) => actions(st).includes('sqs:SendMessage')), 'it must be able to report failed batches');
   });
 
-  it('lets the api function send mail only from the SES identity in the configuration set', () => {
+  it('lets the api and schedule functions (limit mail, weekly summary) send mail only from the SES identity in the configuration set', () => {
     const s = dev();
     const identity = logicalIdOf(s, s.stack.mail.identity);
     const configSet = logicalIdOf(s, s.stack.mail.configurationSet);
-    for (const fn of [s.stack.apiFunction]) {
+    for (const fn of [s.stack.apiFunction, s.stack.schedules.fn]) {
       const sts = roleStatements(s.json, functionRole(s.json, logicalIdOf(s, fn))).filter((st) =>
         actions(st).some((a) => a.startsWith('ses:')),
       );
