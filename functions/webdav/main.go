@@ -1,0 +1,90 @@
+// Command webdav serves the drive over WebDAV (shared/dav) as a plain HTTP
+// server: the same handler the local server mounts at /dav/, wired by
+// shared/app on DynamoDB and S3. In the cloud it runs as a container-image
+// Lambda behind the AWS Lambda Web Adapter (Dockerfile: the adapter turns
+// Function URL invocations into HTTP requests on PORT); the same image runs
+// unchanged on Fargate or App Runner, where no 6 MB request limit applies.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/oficina/oficina/shared/app"
+	"github.com/oficina/oficina/shared/config"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Getenv); err != nil {
+		fmt.Fprintln(os.Stderr, "webdav:", err)
+		os.Exit(1)
+	}
+}
+
+// HealthPath answers 200 once the server is wired: the Lambda Web
+// Adapter's readiness check and a load balancer's health check.
+const HealthPath = "/healthz"
+
+func run(ctx context.Context, getenv func(string) string) error {
+	cfg, err := config.Load(nil, getenv, config.Lambda)
+	if err != nil {
+		return err
+	}
+	log := app.Logger(cfg, os.Stderr)
+	a, err := app.Open(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	port := getenv("PORT")
+	if port == "" {
+		port = "8080"
+	}
+	srv := &http.Server{
+		Handler:           app.AccessLog(log, handler(a)),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       120 * time.Second,
+	}
+	ln, err := net.Listen("tcp", ":"+port)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", port, err)
+	}
+	log.Info("webdav is up", "port", port, "store", cfg.Store, "blobs", cfg.Blobs)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	shutCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
+
+// handler serves /dav/… and the health check; anything else is a 404.
+func handler(a *app.App) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case a.DAV.Matches(r.URL.Path):
+			a.DAV.ServeHTTP(w, r)
+		case r.URL.Path == HealthPath:
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			_, _ = w.Write([]byte("ok\n"))
+		default:
+			http.NotFound(w, r)
+		}
+	})
+}
