@@ -129,6 +129,28 @@ describe('/billing', () => {
     expect(screen.queryByTestId('cancel-plan')).toBeNull();
   });
 
+  it('cancels a pro plan after its confirmation, recording the unconfirmed change first', async () => {
+    const { calls } = world({
+      billing: { plan: 'pro', can_cancel: true },
+      extra: (c) => {
+        if (c.method === 'POST' && c.path === `/api/${ACC}/_find`) return json(200, { docs: [{ _id: 'adj-u', _rev: '1-a', klass: 'Adjustment', key: 'unconfirmed-plan', value: '' }] });
+        if (c.method === 'PUT' && c.path.startsWith(`/api/${ACC}/adj-u`)) return json(200, { ok: true, id: 'adj-u', rev: '2-b' });
+        if (c.method === 'PUT' && c.path === `/api/${ACC}/_design/subscription/_update/cancel/${ACC}`) return json(200, { ok: true });
+        return undefined;
+      },
+    });
+    renderScreen(<Billing />, { path: '/billing', url: '/billing' });
+    await userEvent.click(await screen.findByTestId('cancel-plan'));
+    const modal = await screen.findByTestId('cancel-modal');
+    expect(modal).toHaveTextContent('The Group keeps Pro until the end of the period already paid');
+    await userEvent.click(within(modal).getByTestId('plan-change-confirm'));
+    await waitFor(() => expect(screen.queryByTestId('cancel-modal')).toBeNull());
+    const adj = calls.findIndex((c) => c.method === 'PUT' && c.path.startsWith(`/api/${ACC}/adj-u`));
+    const upd = calls.findIndex((c) => c.path === `/api/${ACC}/_design/subscription/_update/cancel/${ACC}`);
+    expect(calls[adj]!.body).toMatchObject({ key: 'unconfirmed-plan', value: 'cancel' });
+    expect(upd).toBeGreaterThan(adj);
+  });
+
   it('hides cancel from non-admins on pro', async () => {
     world({ billing: { plan: 'pro', is_admin: false, can_cancel: false } });
     renderScreen(<Billing />, { path: '/billing', url: '/billing' });

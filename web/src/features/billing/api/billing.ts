@@ -63,12 +63,12 @@ export function completeTestCheckout(db: string, sessionId: string): Promise<unk
 export type PlanChange = 'free' | 'cancel';
 
 /**
- * changePlan (SPEC §4, §7): first the unconfirmed-plan adjustment, then the
- * subscription update handler. Both free and cancel lead to the free plan
- * (cancel at the end of the paid period), so the adjustment says free.
+ * changePlan (SPEC §4, §7): first the unconfirmed-plan adjustment (free or
+ * cancel, as the server also records it), then the subscription update
+ * handler.
  */
 export async function changePlan(db: string, change: PlanChange): Promise<unknown> {
-  await saveAdjustment(db, 'unconfirmed-plan', 'free');
+  await saveAdjustment(db, 'unconfirmed-plan', change);
   return api.put(`${enc(db)}/_design/subscription/_update/${change}/${enc(db)}`, {});
 }
 

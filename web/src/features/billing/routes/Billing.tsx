@@ -98,7 +98,9 @@ function PlanCard({ billing }: { billing: Billing }) {
       </Text>
       {billing.unconfirmed_plan && billing.unconfirmed_plan !== billing.plan ? (
         <Text variation="tertiary" fontSize="small" data-testid="billing-unconfirmed">
-          {t('billing.plan.unconfirmed', { plan: t(`plans.${billing.unconfirmed_plan}`, { defaultValue: billing.unconfirmed_plan }) })}
+          {billing.unconfirmed_plan === 'cancel'
+            ? t('billing.plan.unconfirmedCancel')
+            : t('billing.plan.unconfirmed', { plan: t(`plans.${billing.unconfirmed_plan}`, { defaultValue: billing.unconfirmed_plan }) })}
         </Text>
       ) : null}
       {lock ? (
