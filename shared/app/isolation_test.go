@@ -67,6 +67,8 @@ var extraIsolationRoutes = []struct{ method, path string }{
 	{"GET", "/api/{B}/_wiki/export.zip?id={Handbook}"},
 	{"GET", "/api/{B}/_wiki/highlight.css?style=github"},
 	{"POST", "/api/{B}/_links/import"},
+	// A bookmark's title through the reader's fetch guard: refused before any fetch.
+	{"POST", "/api/{B}/_links/title"},
 	// The drive's routes with their queries, on B's file and records.
 	{"GET", "/api/{B}/_drive/dirs/root?limit=5"},
 	{"GET", "/api/{B}/_drive/files/{CloudFile}/content?version=x&inline=true"},

@@ -17,14 +17,17 @@ import (
 // Modules lists every module of the product, in registration order. This is
 // the one place a new module is wired in.
 func Modules(d module.Deps, acc *accounts.Service) []module.Module {
+	rd := reader.New(d)
 	return []module.Module{
 		acc, // Groups: accept, bookmark, tokens
 		ticket.New(d),
-		servicedocs.New(d),  // estimates, contracts, maintenances, receipts, public pages, calendar
-		finance.New(d),      // organize3: wallets, incomes, expenses, transfers, exchanges, balances
-		reader.New(d),       // exoreader: feeds, items, labels, OPML
-		drive.New(d),        // rdisk: files, folders, versions, trash, quota, chunked uploads
-		wiki.New(d),         // textnotes: handbooks, links and linked by, versions, search; the links app
+		servicedocs.New(d), // estimates, contracts, maintenances, receipts, public pages, calendar
+		finance.New(d),     // organize3: wallets, incomes, expenses, transfers, exchanges, balances
+		rd,                 // exoreader: feeds, items, labels, OPML
+		drive.New(d),       // rdisk: files, folders, versions, trash, quota, chunked uploads
+		// textnotes: handbooks, links and linked by, versions, search; the links
+		// app, whose bookmark titles come through the reader's fetch guard.
+		wiki.New(d).WithPageFetcher(rd.Fetcher()),
 		specfields.Module{}, // SPEC §3 field rules of klasses whose module is still to come
 		limits.New(d),       // plan limits on every write, view-only Groups, usage snapshots, limit mail, weekly summary
 		backup.New(d, acc),  // backups per plan into the blob store, download, restore into a new Group

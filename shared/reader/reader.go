@@ -111,6 +111,11 @@ func New(d module.Deps) *Module {
 // Name implements module.Module.
 func (m *Module) Name() string { return "reader" }
 
+// Fetcher is the reader's guarded HTTP client (shared/fetchguard with the
+// server's allow-list and ports), for other modules that fetch pages users
+// name: the links app reads bookmark titles with it.
+func (m *Module) Fetcher() *fetchguard.Client { return m.fetcher }
+
 // Register implements module.Module:
 //
 //	PUT  /api/{db}/_design/status/_update/{read|unread|star|unstar}/{rit id}  → {"ok","id","rev"}

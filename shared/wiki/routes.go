@@ -38,6 +38,7 @@ import (
 //	GET  /api/{db}/_wiki/highlight.css?style=            → the code highlighting stylesheet
 //	POST /api/{db}/_links/import   (Netscape bookmark HTML) → {created, updated, unchanged, failed: [{url, title, reason}]}
 //	GET  /api/{db}/_links/export.html                    → Netscape bookmark HTML
+//	POST /api/{db}/_links/title {url}                    → {url, title} fetched from the page (422 on url saying why not; 404 without a fetcher)
 //	GET  /api/{db}/_design/wiki/_view/linked-by?key="han-…" → {total_rows, offset, rows: [{id, key, value: title}]}
 func (m *Module) registerRoutes(r *module.Registry) {
 	page := func(pattern string, h func(w http.ResponseWriter, r *http.Request) error) {
@@ -60,6 +61,7 @@ func (m *Module) registerRoutes(r *module.Registry) {
 	read("GET /api/{db}/_wiki/highlight.css", m.highlightCSS)
 	r.Route(module.Route{Pattern: "POST /api/{db}/_links/import", Access: module.AccessWrite, MaxBody: MaxImportBytes, Handle: m.importBookmarks})
 	read("GET /api/{db}/_links/export.html", m.exportBookmarks)
+	r.Route(module.Route{Pattern: "POST /api/{db}/_links/title", Access: module.AccessWrite, MaxBody: maxTitleRequest, Handle: m.fetchTitle})
 	r.View(module.View{DDoc: "wiki", Name: "linked-by", Serve: m.linkedByView})
 }
 

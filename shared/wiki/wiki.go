@@ -94,6 +94,8 @@ type Module struct {
 	host   string // the product's host (absolute links to it count as page links)
 	server *access.Principal
 	pages  *pageCache
+	// fetcher reads bookmarked pages' titles (nil: titles are entered).
+	fetcher PageFetcher
 }
 
 // New builds the module.
