@@ -302,7 +302,7 @@ func (m *Module) evaluate(ctx context.Context, db string) (Status, state, error)
 // one record read (the state); a create also reads the counts, so the
 // notice starts with the write that crosses the limit.
 func (m *Module) guard(ctx context.Context, w *docs.Write) error {
-	if w.Deleting || exempt[w.Klass] {
+	if w.Deleting || exempt[w.Klass] || trashing(w) {
 		return nil
 	}
 	if p, ok := ids.Parse(w.DB); !ok || p != "acc" {
@@ -369,6 +369,16 @@ func (m *Module) backdate(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return m.getLimits(w, r)
+}
+
+// trashing reports a drive entry moving to the trash: the drive's (and
+// WebDAV's) delete, so a way out like any delete.
+func trashing(w *docs.Write) bool {
+	if w.Klass != drive.Klass || w.Old == nil || w.New == nil {
+		return false
+	}
+	k := str(w.New["kind"])
+	return (k == drive.KindFileDeleted || k == drive.KindDirDeleted) && str(w.Old["kind"]) != k
 }
 
 func (m *Module) getLimits(w http.ResponseWriter, r *http.Request) error {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"strings"
@@ -111,6 +112,15 @@ func TestViewOnly(t *testing.T) {
 		e.Drain()
 		have := int(limitsOf(t, ana, db)["records"].(float64)) // the wallet and the income (not the file: the drive counts bytes)
 		cus, revs := fill(t, e, ana, db, 1001-have)
+		token := e.Token(ana, "read-write", db) // for WebDAV
+		dav := func(method, path, body string) apptest.Response {
+			req := httptest.NewRequest(method, "/dav/"+db+"/"+path, strings.NewReader(body))
+			req.SetBasicAuth("ana@example.com", token)
+			rec := httptest.NewRecorder()
+			e.App.DAV.ServeHTTP(rec, req)
+			return apptest.Response{Code: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
+		}
+		dav("PUT", "before.txt", "written while over the limit, within the 30 days").Expect(t, http.StatusCreated)
 		start := e.Clock.Now()
 		l = limitsOf(t, ana, db)
 		if l["records"] != float64(1001) || l["over_since"] == nil || l["view_only"] != false {
@@ -165,6 +175,21 @@ func TestViewOnly(t *testing.T) {
 				e.Unchanged(db, func() { r.do().ExpectError(t, http.StatusForbidden, limits.MsgViewOnly) })
 			})
 		}
+		for _, r := range []struct{ method, path string }{{"PUT", "new.txt"}, {"PUT", "before.txt"}, {"MKCOL", "folder"}} {
+			t.Run("WebDAV "+r.method+" "+r.path, func(t *testing.T) {
+				e.Unchanged(db, func() {
+					body := "x"
+					if r.method == "MKCOL" {
+						body = ""
+					}
+					if res := dav(r.method, r.path, body); res.Code != http.StatusForbidden || !strings.Contains(string(res.Body), "view-only") {
+						t.Errorf("WebDAV %s %s: %d %s", r.method, r.path, res.Code, res.Body)
+					}
+				})
+			})
+		}
+		dav("DELETE", "before.txt", "").Expect(t, http.StatusNoContent) // deleting stays allowed, WebDAV too
+		e.Drain()
 		t.Run("bulk", func(t *testing.T) {
 			e.Unchanged(db, func() {
 				res := ana.Do("POST", api+"/_bulk_docs", map[string]any{"docs": []any{
