@@ -221,13 +221,17 @@ describe('the drive in a real browser', () => {
     const dt = await page.evaluateHandle(() => {
       const d = new DataTransfer();
       d.items.add(new File(['contrato assinado'], 'contrato.pdf', { type: 'application/pdf' }));
+      d.items.add(new File(['anexo'], 'anexo.txt', { type: 'text/plain' }));
       return d;
     });
     const zone = page.locator('.disk-drop');
     await zone.dispatchEvent('dragenter', { dataTransfer: dt });
     await zone.dispatchEvent('dragover', { dataTransfer: dt });
     await zone.dispatchEvent('drop', { dataTransfer: dt });
+    // Both files of the drop go through the queue, one after the other.
     await tid(page, 'upload-item-contrato.pdf').and(page.locator('[data-stage="done"]')).waitFor();
+    await tid(page, 'upload-item-anexo.txt').and(page.locator('[data-stage="done"]')).waitFor();
+    await row(page, 'anexo.txt').waitFor();
     const fileId = await entryId(page, 'contrato.pdf');
     // The breadcrumb names the working folder.
     expect(await page.locator('nav[aria-label="Folder path"]').textContent()).toContain('Contratos');
@@ -272,6 +276,46 @@ describe('the drive in a real browser', () => {
     expect((await api(page, 'GET', `${group}/${archive}`)).json._rev).toBe(doc._rev);
   });
 
+  it('edits an entry (colour, description, star, versions kept) with errors under the fields, and stars from the list', async () => {
+    const page = ana.page;
+    await page.goto('/disk');
+    const id = await entryId(page, 'orcamento.txt');
+    await selectRow(page, 'orcamento.txt');
+    await tid(page, 'entry-edit').click();
+    const form = tid(page, 'entry-edit-form');
+    await form.getByLabel('Colour', { exact: true }).fill('red');
+    await form.getByLabel('Versions kept').fill('0');
+    await form.getByLabel('Name').fill('a/b');
+    await tid(page, 'entry-save').click();
+    await form.getByText('Use the #rrggbb form.').waitFor();
+    await form.getByText('From 1 to 100.').waitFor();
+    await form.getByText('A name cannot hold a slash (/).').waitFor();
+    shots.push(await shot(page, 'drive-edit-errors'));
+    await form.getByLabel('Name').fill('orcamento.txt');
+    await form.getByLabel('Colour', { exact: true }).fill('#C0392B');
+    await form.getByLabel('Versions kept').fill('5');
+    await form.getByLabel('Description').fill('Orçamento do cliente');
+    await tid(page, 'entry-save').click();
+    await form.waitFor({ state: 'detached' });
+    await expect.poll(async () => (await api(page, 'GET', `${group}/${id}`)).json.max_versions).toBe(5);
+    const doc = (await api(page, 'GET', `${group}/${id}`)).json;
+    expect([doc.color, doc.description, doc.starred]).toEqual(['#c0392b', 'Orçamento do cliente', false]);
+    await row(page, 'orcamento.txt').locator('.disk-dot').waitFor();
+    await tid(page, 'versions-panel').getByText(/keeps 5 versions/).waitFor();
+    // The star of the row.
+    const star = row(page, 'orcamento.txt').getByRole('button', { name: 'Star orcamento.txt' });
+    await star.click();
+    await row(page, 'orcamento.txt').getByRole('button', { name: 'Remove the star of orcamento.txt' }).waitFor();
+    await expect.poll(async () => (await api(page, 'GET', `${group}/${id}`)).json.starred).toBe(true);
+  });
+
+  it('says so when a folder does not exist', async () => {
+    const page = ana.page;
+    await page.goto(`/disk/fle-${'0'.repeat(32)}`);
+    await tid(page, 'disk-error').waitFor();
+    shots.push(await shot(page, 'drive-missing-folder'));
+  });
+
   it('trashes and restores a file, then empties the trash: the quota bar moves', async () => {
     const page = ana.page;
     await page.goto('/disk');
@@ -301,9 +345,9 @@ describe('the drive in a real browser', () => {
     await tid(page, 'trash-empty').waitFor();
     await page.getByRole('status').getByText(/1 entry deleted, 600\.0 kB freed/).waitFor();
     await expect.poll(() => quotaText(page)).not.toBe(before);
-    await expect.poll(() => quotaText(page)).toMatch(/^17 B used of 100\.0 MB · trash: 0 B in 0 entries$/);
+    await expect.poll(() => quotaText(page)).toMatch(/^22 B used of 100\.0 MB · trash: 0 B in 0 entries$/);
     const u = await usage(page);
-    expect(u.bytes).toBe(17);
+    expect(u.bytes).toBe(22);
     expect(u.trash_entries).toBe(0);
   });
 
@@ -318,7 +362,16 @@ describe('the drive in a real browser', () => {
     await tid(page, 'webdav-token-create').click();
     const token = tid(page, 'webdav-token');
     await token.waitFor();
-    expect(((await token.textContent()) ?? '').trim().length).toBeGreaterThan(20);
+    const secret = ((await token.textContent()) ?? '').trim();
+    expect(secret.length).toBeGreaterThan(20);
+    // The address and the token work: a WebDAV client sees the Group's folder.
+    const res = await fetch(`${server.baseURL}/dav/`, {
+      method: 'PROPFIND',
+      headers: { Depth: '1', Authorization: `Basic ${Buffer.from(`${ANA.email}:${secret}`).toString('base64')}` },
+    });
+    expect(res.status).toBe(207);
+    expect(await res.text()).toContain(`/dav/${group}/`);
+    expect(await tid(page, 'webdav-group-url').textContent()).toBe(`${server.baseURL}/dav/${group}/`);
     shots.push(...(await shotBoth(page, 'drive-webdav', () => tid(page, 'webdav-help').waitFor())));
   });
 

@@ -136,7 +136,7 @@ export const presignParts = (db: string, u: string, parts: number[]) =>
 export const cancelUpload = (db: string, u: string) => api.del<{ ok: boolean }>(`${drive(db)}/uploads/${enc(u)}`);
 export const uploadChunkPath = (db: string, u: string) => `${drive(db)}/uploads/${enc(u)}`;
 
-/** The WebDAV address (the server route arrives later). */
+/** The WebDAV address (shared/dav, mounted at /dav/). */
 export const webdavUrl = (origin: string) => `${origin}/dav/`;
 
 export interface CreatedToken {

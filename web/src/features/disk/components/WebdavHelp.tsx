@@ -22,6 +22,10 @@ export function WebdavHelp({ db }: { db: string }) {
       <p className="disk-pre" data-testid="webdav-url">
         {url}
       </p>
+      <Text>{t('disk.webdav.groupFolder')}</Text>
+      <p className="disk-pre" data-testid="webdav-group-url">
+        {`${url}${db}/`}
+      </p>
       <Alert variation="info" marginBottom="small">
         {t('disk.webdav.note')}
       </Alert>
