@@ -346,3 +346,31 @@ func TestLocksAcrossInstances(t *testing.T) {
 		_ = time.Second
 	})
 }
+
+// TestChunkedPutStreams: a 128 MB chunked PUT grows the heap by far less
+// than its size (BenchmarkUploadMemory does 1 GB): the body streams from
+// the connection to the blob store.
+func TestChunkedPutStreams(t *testing.T) {
+	const size = 128 << 20
+	e := apptest.New(t, apptest.Bolt, bigDrive)
+	d := newEnv(t, e)
+	growth := heapGrowth(func() {
+		req, _ := http.NewRequest("PUT", d.url("stream.bin"), chunked{newPayload(size)})
+		req.SetBasicAuth("ana@example.com", d.token)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusCreated {
+			t.Fatalf("PUT: %d", res.StatusCode)
+		}
+	})
+	if growth > MaxHeapGrowth/2 {
+		t.Errorf("the heap grew by %d MB during a %d MB upload", growth>>20, size>>20)
+	}
+	a := d.expect(d.do("PROPFIND", "stream.bin", nil, "Depth", "0"), http.StatusMultiStatus)
+	if !strings.Contains(a.body, fmt.Sprintf("<D:getcontentlength>%d</D:getcontentlength>", size)) {
+		t.Errorf("size: %s", a.body)
+	}
+}

@@ -3,6 +3,7 @@ package drive
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -79,6 +80,54 @@ func entryOf(d store.Doc, body map[string]any) Entry {
 	return e
 }
 
+// fsDoc is what a listing needs of a CloudFile document: decoding into it
+// is several times cheaper than into a map (a 1,000-entry PROPFIND).
+type fsDoc struct {
+	Kind        string `json:"kind"`
+	Name        string `json:"name"`
+	DirID       string `json:"dir_id"`
+	Size        int64  `json:"size"`
+	ContentType string `json:"content_type"`
+	CreatedAt   string `json:"created_at"`
+	UpdatedAt   string `json:"updated_at"`
+	Versions    []struct {
+		ID       string `json:"id"`
+		SHA256   string `json:"sha256"`
+		Modified string `json:"modified"`
+	} `json:"versions"`
+	Props map[string]string `json:"dav_props"`
+}
+
+// fastEntry decodes a stored document as entryOf would; live says whether
+// it is a live entry.
+func fastEntry(d store.Doc) (Entry, bool, error) {
+	var f fsDoc
+	if err := json.Unmarshal(d.Body, &f); err != nil {
+		return Entry{}, false, err
+	}
+	if !isLive(f.Kind) {
+		return Entry{}, false, nil
+	}
+	e := Entry{ID: d.ID, Rev: d.Rev, Name: f.Name, DirID: f.DirID, Dir: isDir(f.Kind), Props: f.Props}
+	e.Created, _ = time.Parse(docs.TimeFormat, f.CreatedAt)
+	e.Modified, _ = time.Parse(docs.TimeFormat, f.UpdatedAt)
+	if !e.Dir {
+		e.Size, e.ContentType = f.Size, f.ContentType
+		if len(f.Versions) > 0 {
+			e.SHA256, e.Version = f.Versions[0].SHA256, f.Versions[0].ID
+			if t, err := time.Parse(docs.TimeFormat, f.Versions[0].Modified); err == nil {
+				e.Modified = t
+			}
+		} else {
+			e.SHA256 = fmt.Sprintf("%x", emptySHA)
+		}
+		if e.ContentType == "" {
+			e.ContentType = contentType("", e.Name)
+		}
+	}
+	return e, true, nil
+}
+
 // missingEntry is the 404 of a path element that does not exist.
 func missingEntry() error { return fault.New(fault.NotFound, "missing") }
 
@@ -143,17 +192,17 @@ func (m *Module) FSList(ctx context.Context, db, dir string, max int) ([]Entry, 
 			if len(d.SortKey) > len(q.Prefix) && d.SortKey[len(q.Prefix)] == 't' {
 				return out, nil // trashed with the folder: not listed
 			}
-			body, err := docs.Decode(d.Body)
+			e, live, err := fastEntry(d)
 			if err != nil {
 				return nil, fmt.Errorf("drive: decode %s/%s: %w", db, d.ID, err)
 			}
-			if !isLive(str(body["kind"])) {
+			if !live {
 				continue
 			}
 			if len(out) >= max {
 				return nil, fault.Newf(fault.Forbidden, "This folder has more than %d entries: list it in the web app", max)
 			}
-			out = append(out, entryOf(d, body))
+			out = append(out, e)
 		}
 		if page.Next == "" {
 			return out, nil
