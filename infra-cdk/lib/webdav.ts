@@ -1,0 +1,93 @@
+import { Duration, IgnoreMode, RemovalPolicy } from 'aws-cdk-lib';
+import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { Stage } from './config';
+import { REPO_ROOT } from './paths';
+
+/** functions/webdav's image, built from the repository root. */
+export const WEBDAV_DOCKERFILE = 'functions/webdav/Dockerfile';
+
+/**
+ * What of the repository the image's build sees (.dockerignore syntax):
+ * the Go module and its sources only, so the asset's hash moves with the
+ * server's code and not with the web app's or node_modules.
+ */
+export const WEBDAV_IMAGE_FILES = ['*', '!go.mod', '!go.sum', '!shared', '!functions', 'functions/*', '!functions/webdav'];
+
+/** The port the server listens on and the Lambda Web Adapter forwards to. */
+export const WEBDAV_PORT = '8080';
+
+/** Lambda's synchronous request limit: larger PUTs need Fargate or App Runner (README). */
+export const LAMBDA_REQUEST_LIMIT_BYTES = 6 * 1024 * 1024;
+
+export const WEBDAV_MEMORY_MB = 1024;
+export const WEBDAV_TIMEOUT = Duration.minutes(5);
+
+export interface WebDavProps {
+  readonly stage: Stage;
+  /** The image's build context (default: the repository root). */
+  readonly imageContext?: string;
+  /** The product's settings (store, blobs, base URL), as the API has them. */
+  readonly environment: Record<string, string>;
+}
+
+/**
+ * The drive over WebDAV (functions/webdav, shared/dav): a container-image
+ * Lambda (linux/arm64) running the Go server behind the AWS Lambda Web
+ * Adapter, reached at its own HTTPS Function URL. Clients authenticate
+ * with Basic auth (e-mail and API token) in the server itself, so the URL's
+ * auth type is NONE. Answers stream (RESPONSE_STREAM), so downloads are
+ * not cut at 6 MB; request bodies are, by Lambda: the README says how to
+ * run the same image on Fargate or App Runner for large uploads.
+ *
+ * Like GoFunction: its own log group with a retention and its own role
+ * that may write to it only; the stack grants the table and the bucket.
+ */
+export class WebDav extends Construct {
+  readonly fn: lambda.DockerImageFunction;
+  readonly url: lambda.FunctionUrl;
+  readonly logGroup: logs.LogGroup;
+  readonly role: iam.Role;
+
+  constructor(scope: Construct, id: string, props: WebDavProps) {
+    super(scope, id);
+    const prod = props.stage === 'prod';
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: prod ? logs.RetentionDays.THREE_MONTHS : logs.RetentionDays.TWO_WEEKS,
+      removalPolicy: prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: 'functions/webdav',
+    });
+    this.logGroup.grantWrite(this.role);
+    this.fn = new lambda.DockerImageFunction(this, 'Function', {
+      description: 'Oficina drive over WebDAV (functions/webdav, container image with the Lambda Web Adapter)',
+      code: lambda.DockerImageCode.fromImageAsset(props.imageContext ?? REPO_ROOT, {
+        file: WEBDAV_DOCKERFILE,
+        platform: Platform.LINUX_ARM64,
+        ignoreMode: IgnoreMode.DOCKER,
+        exclude: WEBDAV_IMAGE_FILES,
+      }),
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: WEBDAV_MEMORY_MB,
+      timeout: WEBDAV_TIMEOUT,
+      role: this.role,
+      logGroup: this.logGroup,
+      environment: {
+        ...props.environment,
+        PORT: WEBDAV_PORT,
+        AWS_LWA_PORT: WEBDAV_PORT,
+        AWS_LWA_READINESS_CHECK_PATH: '/healthz',
+        AWS_LWA_INVOKE_MODE: 'response_stream',
+      },
+    });
+    this.url = this.fn.addFunctionUrl({
+      authType: lambda.FunctionUrlAuthType.NONE,
+      invokeMode: lambda.InvokeMode.RESPONSE_STREAM,
+    });
+  }
+}
