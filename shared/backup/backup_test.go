@@ -120,6 +120,29 @@ func compare(t *testing.T, e *apptest.Env, src, dst string, newVersions bool) in
 	return n
 }
 
+// content reads a file's contents: served by the API (the filesystem) or
+// through the presigned URL it redirects to (S3).
+func content(t *testing.T, c *apptest.Client, path string) string {
+	t.Helper()
+	res := c.Do("GET", path, nil)
+	if res.Code == http.StatusFound {
+		r, err := http.Get(res.Header.Get("Location"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Body.Close()
+		b, _ := io.ReadAll(r.Body)
+		if r.StatusCode != http.StatusOK {
+			t.Fatalf("presigned GET: %d %s", r.StatusCode, b)
+		}
+		return string(b)
+	}
+	if res.Code != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", path, res.Code, res.Body)
+	}
+	return string(res.Body)
+}
+
 func asList(v any) []any { l, _ := v.([]any); return l }
 
 // archive downloads a backup and returns its lines.
@@ -155,8 +178,16 @@ func archive(t *testing.T, c *apptest.Client, db, id string) []map[string]any {
 // restore into a new Group that brings every document back; a pro Group's
 // scheduled backup with the files' contents, restored with the contents
 // readable in the new Group; the job's re-run makes nothing new.
-func TestBackupRestore(t *testing.T) {
-	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+func TestBackupRestore(t *testing.T) { apptest.Each(t, backupRestore) }
+
+// TestBackupRestoreS3: the same on the S3 blob store (the cloud's: real
+// version ids, rewritten in the restored files).
+func TestBackupRestoreS3(t *testing.T) {
+	backupRestore(t, apptest.New(t, apptest.Bolt, apptest.S3Blobs(t)))
+}
+
+func backupRestore(t *testing.T, e *apptest.Env) {
+	{
 		ana := e.SignUp("ana@example.com")
 		db := e.Group(ana, "Oficina da Ana")
 		api := "/api/" + db
@@ -248,19 +279,17 @@ func TestBackupRestore(t *testing.T) {
 		restored2 := ana.Do("POST", api+"/_backups/"+pro["id"].(string)+"/restore", map[string]any{"name": "Ana (pro restored)"}).Expect(t, http.StatusCreated)["db"].(string)
 		e.Drain()
 		compare(t, e, db, restored2, true)
-		res := ana.Do("GET", "/api/"+restored2+"/_drive/files/"+file+"/content", nil)
-		if res.Code != http.StatusOK || string(res.Body) != "second version" {
-			t.Fatalf("restored content: %d %q", res.Code, res.Body)
+		if got := content(t, ana, "/api/"+restored2+"/_drive/files/"+file+"/content"); got != "second version" {
+			t.Fatalf("restored content: %q", got)
 		}
 		vs := asList(docsOf(t, e, restored2)[file]["versions"])
 		if len(vs) != 2 {
 			t.Fatalf("restored versions: %v", vs)
 		}
-		old := ana.Do("GET", "/api/"+restored2+"/_drive/files/"+file+"/content?version="+vs[1].(map[string]any)["id"].(string), nil)
-		if string(old.Body) != "first" {
-			t.Fatalf("restored old version: %d %q", old.Code, old.Body)
+		if got := content(t, ana, "/api/"+restored2+"/_drive/files/"+file+"/content?version="+vs[1].(map[string]any)["id"].(string)); got != "first" {
+			t.Fatalf("restored old version: %q", got)
 		}
-	})
+	}
 }
 
 // TestBackupAccess: a member who is not an admin lists but cannot start,
