@@ -180,6 +180,7 @@ function PaidCheckout({ db, priceId, billing }: { db: string; priceId: string; b
               db={db}
               priceId={price._id}
               disabled={blocked}
+              testMode={!!billing.test_complete}
               onComplete={() => {
                 setPaid(true);
                 void afterPlanChange(qc, db);
