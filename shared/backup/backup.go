@@ -7,7 +7,8 @@
 //
 // Frequency per plan: free Groups back up on an administrator's request,
 // once a month; pro weekly and corp (and the dedicated server) daily, by
-// the job backup.scheduled. Retention: the newest 3 backups of a free
+// the job backup.scheduled; on paid plans the owner may also ask for one
+// backup a day across all their Groups. Retention: the newest 3 backups of a free
 // Group (about three months), 8 of pro (about two months), 14 of corp and
 // server (two weeks); older ones are deleted when a new one is made.
 //
@@ -60,11 +61,12 @@ const JobScheduled = "backup.scheduled"
 const (
 	MsgNoBlobs      = "This server keeps no backups (it runs with --blobs=none)"
 	MsgFreeMonthly  = "A free Group makes one backup a month: the next one can start on %s, or upgrade for weekly backups"
-	MsgTooSoon      = "A backup was made less than an hour ago: download that one or try again later"
+	MsgOwnerDaily   = "You can ask for one backup a day across your Groups: the next one from tomorrow (scheduled backups go on as usual)"
 	MsgNoBackup     = "This backup does not exist or was deleted"
 	MsgBadName      = "is invalid"
 	MsgIncomplete   = "This backup is incomplete and cannot be restored"
 	kindIndex       = "backup.index" // key db → []Info, newest first
+	kindOwnerDay    = "backup.owner" // key user \x00 day: a requested backup of a paid Group that day
 	prefix          = "backups/"
 	maxArchiveBytes = 10 << 30
 )
@@ -464,19 +466,32 @@ func (m *Module) start(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	now := m.now()
-	for _, b := range l {
-		if b.Trigger != "request" {
-			continue
+	if plan == "free" {
+		for _, b := range l {
+			if b.Trigger == "request" && now.Sub(b.CreatedAt) < FreeEvery {
+				return fault.Newf(fault.Conflict, MsgFreeMonthly, b.CreatedAt.Add(FreeEvery).UTC().Format("2006-01-02"))
+			}
 		}
-		if plan == "free" && now.Sub(b.CreatedAt) < FreeEvery {
-			return fault.Newf(fault.Conflict, MsgFreeMonthly, b.CreatedAt.Add(FreeEvery).UTC().Format("2006-01-02"))
+	}
+	// Paid plans: besides the schedule, the owner (the admin asking) once
+	// a day across all their Groups (SPEC.md §6), marked create-only.
+	var mark string
+	if plan != "free" {
+		p := module.Principal(r)
+		mark = p.UserID + "\x00" + now.UTC().Format("2006-01-02")
+		err := m.st.PutRecord(ctx, store.Record{Kind: kindOwnerDay, Key: mark, Value: []byte(db), ExpiresAt: now.Add(48 * time.Hour)}, true)
+		if errors.Is(err, store.ErrExists) {
+			return fault.New(fault.Conflict, MsgOwnerDaily)
 		}
-		if now.Sub(b.CreatedAt) < time.Hour {
-			return fault.New(fault.Conflict, MsgTooSoon)
+		if err != nil {
+			return err
 		}
 	}
 	info, err := m.Create(ctx, db, "request")
 	if err != nil {
+		if mark != "" {
+			_ = m.st.DeleteRecord(context.WithoutCancel(ctx), kindOwnerDay, mark)
+		}
 		return err
 	}
 	httpjson.Write(w, http.StatusAccepted, info)

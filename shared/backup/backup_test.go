@@ -276,6 +276,19 @@ func backupRestore(t *testing.T, e *apptest.Env) {
 		if l := ana.Do("GET", api+"/_backups", nil).Expect(t, http.StatusOK)["backups"].([]any); len(l) != 2 {
 			t.Fatalf("pro backs up weekly, not daily: %d backups", len(l))
 		}
+		e.Clock.Advance(6 * 24 * time.Hour)
+		ana.Do("POST", "/api/_session", map[string]any{"name": "ana@example.com", "password": apptest.Password}).Expect(t, http.StatusOK)
+		run()
+		if l := ana.Do("GET", api+"/_backups", nil).Expect(t, http.StatusOK)["backups"].([]any); len(l) != 3 {
+			t.Fatalf("a week later: %d backups", len(l))
+		}
+		pro = ana.Do("GET", api+"/_backups", nil).Expect(t, http.StatusOK)["backups"].([]any)[0].(map[string]any)
+		// On a paid plan the owner may also ask, once a day across their Groups.
+		other := e.Group(ana, "Ana 2")
+		setPlan(t, e, other, "corp")
+		ana.Do("POST", api+"/_backups", nil).Expect(t, http.StatusAccepted)
+		ana.Do("POST", "/api/"+other+"/_backups", nil).ExpectError(t, http.StatusConflict, backup.MsgOwnerDaily)
+		ana.Do("POST", api+"/_backups", nil).ExpectError(t, http.StatusConflict, backup.MsgOwnerDaily)
 		restored2 := ana.Do("POST", api+"/_backups/"+pro["id"].(string)+"/restore", map[string]any{"name": "Ana (pro restored)"}).Expect(t, http.StatusCreated)["db"].(string)
 		e.Drain()
 		compare(t, e, db, restored2, true)
