@@ -168,12 +168,14 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 			r.Header.Set("Depth", "1") // bounded: a missing Depth is not infinity here
 		}
 	}
+	var xmlBody []byte
 	if r.Method == "PROPFIND" || r.Method == "PROPPATCH" || r.Method == "LOCK" {
 		body, err := readXMLBody(r)
 		if err != nil {
 			plain(w, http.StatusBadRequest, err.Error())
 			return
 		}
+		xmlBody = body
 		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	mount := h.prefix + "/" + db
@@ -197,6 +199,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	fs := &fsys{h: h, db: db, p: p, req: req}
 	if r.Method == "PROPFIND" {
 		fs.cache = map[string]drive.Entry{}
+	}
+	if r.Method == "PROPFIND" && fs.fastPropfind(ctx, w, xmlBody, mount, r.Header.Get("Depth")) {
+		return
 	}
 	ls := &lockSystem{st: h.st, db: db, ctx: ctx, method: r.Method, fs: fs}
 	if r.Method == "LOCK" {

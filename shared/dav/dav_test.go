@@ -64,6 +64,19 @@ func TestFiles(t *testing.T) {
 			t.Errorf("PROPFIND lacks the file's content type or ETag:\n%s", pf.body)
 		}
 
+		// Named live properties: found ones 200, hidden or folder-less ones 404.
+		named := `<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop><D:getetag/><D:creationdate/><D:resourcetype/></D:prop></D:propfind>`
+		pf = d.expect(d.do("PROPFIND", "", strings.NewReader(named), "Depth", "1"), http.StatusMultiStatus)
+		if !strings.Contains(pf.body, "<D:getetag>"+put.header.Get("ETag")+"</D:getetag>") || strings.Count(pf.body, "404 Not Found") != 3 ||
+			!strings.Contains(pf.body, `<D:collection xmlns:D="DAV:"/>`) {
+			t.Errorf("named properties:\n%s", pf.body)
+		}
+		// propname is x/net/webdav's.
+		pn := d.expect(d.do("PROPFIND", "notes.txt", strings.NewReader(`<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:propname/></D:propfind>`), "Depth", "0"), http.StatusMultiStatus)
+		if !strings.Contains(pn.body, "getetag") {
+			t.Errorf("propname:\n%s", pn.body)
+		}
+
 		// Depth: infinity is refused with RFC 4918's precondition.
 		inf := d.expect(d.do("PROPFIND", "", nil, "Depth", "infinity"), http.StatusForbidden)
 		if !strings.Contains(inf.body, "propfind-finite-depth") {
