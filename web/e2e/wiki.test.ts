@@ -3,10 +3,12 @@
 // → one renamed → its links and "linked by" still work, the old title
 // redirects (and the page says so) → two browsers edit the same page → the
 // second sees the conflict view with the diff, merges and saves → search
-// finds it → the bookmarks app → a category's handbooks on the category's
+// finds it → the bookmarks app, with titles read from loopback pages (a PDF
+// and a hostile title among them) → a category's handbooks on the category's
 // and its ticket's screens.
 // Screenshots go to test-results/wiki-*.png (light, dark, 390 px).
 
+import { createServer, type Server as HttpServer } from 'node:http';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, openBrowser, preflight, registerAndConfirm, shot, shotBoth, startServer, tid, type Browser, type Server } from './harness';
@@ -14,6 +16,10 @@ import { api, openBrowser, preflight, registerAndConfirm, shot, shotBoth, startS
 const ANA = { email: 'ana.wiki@oficina.test', name: 'Ana Wiki', password: 'correct horse battery' };
 
 let server: Server;
+// Pages whose titles the links app reads (the server's fetch guard lets
+// loopback through only because this run starts it with --fetch-allow-nets).
+let pages: HttpServer;
+let pagesURL = '';
 let ana: Browser;
 let second: Browser;
 let group = '';
@@ -32,7 +38,23 @@ async function writePage(page: Page, title: string, content: string): Promise<st
 
 describe('the wiki in a real browser', () => {
   beforeAll(async () => {
-    server = await startServer(preflight());
+    pages = createServer((req, res) => {
+      const page: Record<string, [string, string]> = {
+        '/manual': ['text/html; charset=utf-8', '<!doctype html><html><head><title>Maker X200 service manual</title></head><body>…</body></html>'],
+        '/hostile': ['text/html', '<html><head><title><script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> Parts</title></head></html>'],
+        '/manual.pdf': ['application/pdf', '%PDF-1.7\n'],
+      };
+      const p = page[req.url ?? ''];
+      if (!p) {
+        res.writeHead(404).end();
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': p[0] }).end(p[1]);
+    });
+    await new Promise<void>((ok) => pages.listen(0, '127.0.0.1', ok));
+    const addr = pages.address();
+    pagesURL = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    server = await startServer(preflight(), ['--fetch-allow-nets', '127.0.0.0/8', '--fetch-ports', '*']);
     ana = await openBrowser(server.baseURL);
     second = await openBrowser(server.baseURL);
   }, 60_000);
@@ -41,6 +63,7 @@ describe('the wiki in a real browser', () => {
     await ana?.close();
     await second?.close();
     await server?.stop();
+    await new Promise((ok) => pages?.close(ok));
     if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
   }, 60_000);
 
@@ -140,6 +163,43 @@ describe('the wiki in a real browser', () => {
     await page.goto(`/account/${group}/bookmarks`);
     await tid(page, `bookmark-row-${b.json.id}`).waitFor();
     shots.push(await shot(page, 'wiki-bookmarks'));
+  });
+
+  it("reads a bookmark's title from its page, and says why when it cannot", async () => {
+    const page = ana.page;
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.goto(`/account/${group}/bookmarks`);
+    const add = async (url: string) => {
+      await tid(page, 'bookmark-new').click();
+      await tid(page, 'bookmark-url').fill(url);
+      await tid(page, 'bookmark-url').press('Tab');
+    };
+    await add(`${pagesURL}/manual`);
+    await expect.poll(() => tid(page, 'bookmark-title').inputValue()).toBe('Maker X200 service manual');
+    await tid(page, 'bookmark-save').click();
+    await page.getByRole('link', { name: /Maker X200 service manual/ }).waitFor();
+
+    // A PDF has no title to read: the form says so and the title is typed.
+    await add(`${pagesURL}/manual.pdf`);
+    await page.getByText(/No title read from the page \(this is not a web page, application\/pdf\)/).waitFor();
+    expect(await tid(page, 'bookmark-title').inputValue()).toBe('');
+    shots.push(await shot(page, 'wiki-bookmark-no-title'));
+    await tid(page, 'bookmark-title').fill('Maker X200 manual (PDF)');
+    await tid(page, 'bookmark-save').click();
+    await page.getByRole('link', { name: /Maker X200 manual \(PDF\)/ }).waitFor();
+
+    // Markup in a title is text: shown as typed, never run.
+    await add(`${pagesURL}/hostile`);
+    await expect.poll(() => tid(page, 'bookmark-title').inputValue()).toContain('<script>');
+    await tid(page, 'bookmark-save').click();
+    await page.getByText('<script>window.__pwned = 1</script>', { exact: false }).first().waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? 0)).toBe(0);
+    expect(await page.locator('main script, main img[src="x"]').count()).toBe(0);
+    expect(dialogs).toEqual([]);
   });
 
   it("shows a category's handbooks on the category's and its tickets' screens", async () => {

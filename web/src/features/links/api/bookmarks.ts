@@ -1,7 +1,8 @@
 // The links app: klass Bookmark through the generic API, the Netscape
-// bookmark file import (POST _links/import) and export (_links/export.html).
+// bookmark file import (POST _links/import) and export (_links/export.html),
+// and a page's title (POST _links/title).
 
-import { apiUrl, enc, parseError, requestHeaders } from '../../../lib/api';
+import { api, apiUrl, enc, parseError, requestHeaders } from '../../../lib/api';
 import { deleteDoc, find, postDoc, putDoc, type WriteResult } from '../../../lib/couch';
 import { connectionError } from '../../../lib/errors';
 
@@ -143,6 +144,9 @@ export function importBookmarks(db: string, html: string, onProgress?: (fraction
     xhr.send(html);
   });
 }
+
+/** fetchTitle reads a page's title through the server's fetch guard (POST _links/title); nothing is stored. */
+export const fetchTitle = (db: string, url: string) => api.post<{ url: string; title: string }>(`${enc(db)}/_links/title`, { url });
 
 export const exportUrl = (db: string) => apiUrl(`${enc(db)}/_links/export.html`);
 
