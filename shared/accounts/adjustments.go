@@ -20,7 +20,8 @@ import (
 
 // serverKeys describe the Group or its plan; only the server writes them
 // (a client setting confirmed-plan would lift the free limits).
-var serverKeys = []string{"created-by", "created-by-id", "created-at", "confirmed-plan", "admin"}
+var serverKeys = []string{"created-by", "created-by-id", "created-at", "confirmed-plan", "admin",
+	KeyCustomerID, KeyPriceID, KeySubscriptionID, KeyPlanSwitchedAt, KeyInvoiceStatus} // billing (SetBilling)
 
 // keyRE bounds adjustment keys to the spec's shape (letters, digits, - and _).
 var keyRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$`)

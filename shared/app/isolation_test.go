@@ -77,6 +77,10 @@ var extraIsolationRoutes = []struct{ method, path string }{
 	{"GET", "/api/{B}/_drive/records/{Customer}"},
 	{"POST", "/api/{B}/_drive/records/{Equipment}"},
 	{"PUT", "/api/{B}/_drive/uploads/{CloudFile}?offset=0"},
+	// Billing: another Group's admin never switches, cancels, completes or reads B's billing.
+	{"PUT", "/api/{B}/_design/subscription/_update/free/{B}"},
+	{"PUT", "/api/{B}/_design/subscription/_update/cancel/{B}"},
+	{"POST", "/api/{B}/_billing/checkout/cs_test_bobs_secret_session/complete"},
 	// Presigned uploads' part URLs and commit (S3; refused before the mode matters).
 	{"POST", "/api/{B}/_drive/uploads/{CloudFile}/parts"},
 	{"POST", "/api/{B}/_drive/uploads/{CloudFile}/commit"},

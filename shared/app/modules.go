@@ -3,6 +3,7 @@ package app
 import (
 	"github.com/oficina/oficina/shared/accounts"
 	"github.com/oficina/oficina/shared/backup"
+	"github.com/oficina/oficina/shared/billing"
 	"github.com/oficina/oficina/shared/drive"
 	"github.com/oficina/oficina/shared/finance"
 	"github.com/oficina/oficina/shared/limits"
@@ -28,6 +29,7 @@ func Modules(d module.Deps, acc *accounts.Service) []module.Module {
 		// textnotes: handbooks, links and linked by, versions, search; the links
 		// app, whose bookmark titles come through the reader's fetch guard.
 		wiki.New(d).WithPageFetcher(rd.Fetcher()),
+		billing.New(d, acc), // Stripe: checkout, webhooks, plan switches, metered storage
 		specfields.Module{}, // SPEC §3 field rules of klasses whose module is still to come
 		limits.New(d),       // plan limits on every write, view-only Groups, usage snapshots, limit mail, weekly summary
 		backup.New(d, acc),  // backups per plan into the blob store, download, restore into a new Group

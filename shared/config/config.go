@@ -112,7 +112,7 @@ type Stripe struct {
 	LiveSecretKey      string // --stripe-live-secret-key, OFICINA_STRIPE_LIVE_SECRET_KEY: sk_live_…
 	LivePublishableKey string // --stripe-live-publishable-key, OFICINA_STRIPE_LIVE_PUBLISHABLE_KEY
 	LiveWebhookSecret  string // --stripe-live-webhook-secret, OFICINA_STRIPE_LIVE_WEBHOOK_SECRET
-	SecretsARN         string // --stripe-secrets-arn, OFICINA_STRIPE_SECRETS_ARN: a Secrets Manager secret (JSON)
+	SecretsARN         string // --stripe-secrets-arn, OFICINA_STRIPE_SECRETS_ARN: a Secrets Manager secret (name or ARN; JSON)
 	APIURL             string // --stripe-api-url, OFICINA_STRIPE_API_URL: e.g. stripe-mock
 	MeterEvent         string // --stripe-meter-event, OFICINA_STRIPE_METER_EVENT: the storage meter's event name
 	TestCheckout       bool   // --stripe-test-checkout, OFICINA_STRIPE_TEST_CHECKOUT: on | off
@@ -190,7 +190,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	fs.StringVar(&c.Stripe.LiveSecretKey, "stripe-live-secret-key", env("OFICINA_STRIPE_LIVE_SECRET_KEY", ""), "Stripe secret key of live mode (OFICINA_STRIPE_LIVE_SECRET_KEY)")
 	fs.StringVar(&c.Stripe.LivePublishableKey, "stripe-live-publishable-key", env("OFICINA_STRIPE_LIVE_PUBLISHABLE_KEY", ""), "Stripe publishable key of live mode (OFICINA_STRIPE_LIVE_PUBLISHABLE_KEY)")
 	fs.StringVar(&c.Stripe.LiveWebhookSecret, "stripe-live-webhook-secret", env("OFICINA_STRIPE_LIVE_WEBHOOK_SECRET", ""), "Stripe webhook endpoint secret of live mode (OFICINA_STRIPE_LIVE_WEBHOOK_SECRET)")
-	fs.StringVar(&c.Stripe.SecretsARN, "stripe-secrets-arn", env("OFICINA_STRIPE_SECRETS_ARN", ""), "Secrets Manager secret holding the Stripe keys as JSON, read at run time (OFICINA_STRIPE_SECRETS_ARN)")
+	fs.StringVar(&c.Stripe.SecretsARN, "stripe-secrets-arn", env("OFICINA_STRIPE_SECRETS_ARN", ""), "name or ARN of the Secrets Manager secret holding the Stripe keys as JSON, read at run time (OFICINA_STRIPE_SECRETS_ARN)")
 	fs.StringVar(&c.Stripe.APIURL, "stripe-api-url", env("OFICINA_STRIPE_API_URL", ""), "Stripe API base URL override, e.g. stripe-mock (OFICINA_STRIPE_API_URL)")
 	fs.StringVar(&c.Stripe.MeterEvent, "stripe-meter-event", env("OFICINA_STRIPE_METER_EVENT", "oficina_storage_mb"), "event name of the Stripe meter the storage is reported to (OFICINA_STRIPE_METER_EVENT)")
 	fs.StringVar(&stripeTestCheckout, "stripe-test-checkout", env("OFICINA_STRIPE_TEST_CHECKOUT", "off"), "on: a test-only route completes checkout sessions without stripe.com (e2e); never in the cloud (OFICINA_STRIPE_TEST_CHECKOUT)")

@@ -25,12 +25,16 @@ type Shared[T any] struct {
 
 // Main runs the binary's tests around one shared server. Use it from
 // TestMain.
-func (s *Shared[T]) Main(m *testing.M) int {
+func (s *Shared[T]) Main(m *testing.M) int { return s.Run(m.Run) }
+
+// Run is Main around any run function, so that two shared servers nest
+// (one's Run calls the other's Main).
+func (s *Shared[T]) Run(run func() int) int {
 	s.mu.Lock()
 	s.on = true
 	s.mu.Unlock()
 
-	code := m.Run()
+	code := run()
 
 	s.mu.Lock()
 	inst := s.inst
