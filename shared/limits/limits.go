@@ -114,6 +114,7 @@ func (m *Module) Name() string { return "limits" }
 // summary (digest.go).
 func (m *Module) Register(r *module.Registry) error {
 	r.Guard(m.guard)
+	r.Effect("Adjustment", m.planChanged)
 	r.Route(module.Route{Pattern: "GET /api/{db}/_limits", Access: module.AccessRead, Handle: m.getLimits})
 	r.Route(module.Route{Pattern: "GET /api/{db}/_usage", Access: module.AccessRead, Handle: m.getUsage})
 	r.Route(module.Route{Pattern: "POST /api/_mail/unsubscribe/{token}", Access: module.AccessPublic, Handle: m.unsubscribe})
@@ -158,13 +159,17 @@ type state struct {
 	// "view_only". A mark is dropped when the Group is back under its
 	// threshold, so the next crossing mails again.
 	Sent map[string]bool `json:"sent,omitempty"`
+	// Plan is the plan as of the last evaluation: a paid one lets the
+	// guard skip the counts on creates. A plan change refreshes it (an
+	// effect on the confirmed-plan adjustment), the hourly check too.
+	Plan string `json:"plan,omitempty"`
 }
 
 func (s state) equal(o state) bool {
 	if (s.OverSince == nil) != (o.OverSince == nil) || (s.OverSince != nil && !s.OverSince.Equal(*o.OverSince)) {
 		return false
 	}
-	return maps.Equal(s.Sent, o.Sent)
+	return s.Plan == o.Plan && maps.Equal(s.Sent, o.Sent)
 }
 
 // readState returns the state and its stored bytes (nil when absent), the
@@ -258,7 +263,7 @@ func (m *Module) evaluate(ctx context.Context, db string) (Status, state, error)
 		if err != nil {
 			return Status{}, state{}, err
 		}
-		next := state{OverSince: s.OverSince, Sent: maps.Clone(s.Sent)}
+		next := state{OverSince: s.OverSince, Sent: maps.Clone(s.Sent), Plan: plan}
 		over := limit > 0 && records > limit
 		switch {
 		case over && next.OverSince == nil:
@@ -313,8 +318,8 @@ func (m *Module) guard(ctx context.Context, w *docs.Write) error {
 		return err
 	}
 	if s.OverSince == nil {
-		if w.Old != nil {
-			return nil
+		if w.Old != nil || (s.Plan != "" && RecordLimit(s.Plan) == 0) {
+			return nil // an update, or a paid plan: nothing to count
 		}
 		c, err := stream.Read(ctx, m.st, w.DB)
 		if err != nil {
@@ -369,6 +374,22 @@ func (m *Module) backdate(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return m.getLimits(w, r)
+}
+
+// planChanged re-evaluates a Group whose confirmed plan was written, so
+// the notice and the guard's view of the plan follow at once. A failure is
+// logged: the hourly check evaluates again.
+func (m *Module) planChanged(ctx context.Context, w *docs.Write, _ store.Doc) error {
+	if w.Deleting || str(w.New["key"]) != "confirmed-plan" {
+		return nil
+	}
+	if p, ok := ids.Parse(w.DB); !ok || p != "acc" {
+		return nil
+	}
+	if _, _, err := m.evaluate(ctx, w.DB); err != nil {
+		m.log.ErrorContext(ctx, "re-evaluate after a plan change", "db", w.DB, "err", err)
+	}
+	return nil
 }
 
 // trashing reports a drive entry moving to the trash: the drive's (and
