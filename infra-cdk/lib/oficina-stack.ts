@@ -10,9 +10,11 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { type OficinaConfig, validateConfig } from './config';
+import { Billing, STRIPE_WEBHOOK_PATH } from './billing';
 import { GoFunction } from './go-function';
 import { Mail } from './mail';
 import { Files } from './files';
+import { WebDav } from './webdav';
 import { Monitoring } from './monitoring';
 import { type ScheduledJob, Schedules } from './schedules';
 import { Site } from './site';
@@ -61,6 +63,7 @@ export const OUTPUTS = {
   distributionId: 'DistributionId',
   distributionDomainName: 'DistributionDomainName',
   apiEndpoint: 'ApiEndpoint',
+  webdavUrl: 'WebDavUrl',
   tableName: 'TableName',
   tableStreamArn: 'TableStreamArn',
   siteBucketName: 'SiteBucketName',
@@ -72,6 +75,7 @@ export const OUTPUTS = {
   mailConfigurationSet: 'MailConfigurationSet',
   mailIdentity: 'MailIdentity',
   alarmTopicArn: 'AlarmTopicArn',
+  stripeWebhookUrl: 'StripeWebhookUrl',
 } as const;
 
 /**
@@ -88,9 +92,13 @@ export class OficinaStack extends Stack {
   readonly streamFunction: lambda.Function;
   readonly streamFailureQueue: sqs.Queue;
   readonly schedules: Schedules;
+  /** Stripe: the keys' secret the functions read (lib/billing.ts). */
+  readonly billing: Billing;
   readonly site: Site;
   /** The drive's versioned bucket. */
   readonly files: Files;
+  /** The drive over WebDAV: functions/webdav's image at its own Function URL (lib/webdav.ts). */
+  readonly webdav: WebDav;
   readonly mail: Mail;
   readonly monitoring: Monitoring;
 
@@ -227,6 +235,11 @@ export class OficinaStack extends Stack {
     this.table.grant(api.fn, ...API_TABLE_ACTIONS);
     this.mail.grantSend(api.fn);
     this.files.grantBlobs(api.fn);
+    // ── The drive over WebDAV (lib/webdav.ts): the same product settings,
+    // its own Function URL; the table and the bucket, no mail.
+    this.webdav = new WebDav(this, 'WebDav', { stage: config.stage, environment: common });
+    this.table.grant(this.webdav.fn, ...API_TABLE_ACTIONS);
+    this.files.grantBlobs(this.webdav.fn);
     new apigwv2.HttpRoute(this, 'HttpApiDefaultRoute', {
       httpApi: this.httpApi,
       // $default: every path and method goes to the one Go mux, which owns /api/…
@@ -295,6 +308,15 @@ export class OficinaStack extends Stack {
     // The limit mail and the weekly summary (shared/limits) are sent by jobs.
     this.mail.grantSend(this.schedules.fn);
 
+    // ── Billing: the Stripe keys' secret (lib/billing.ts); the webhook is
+    // /api/billing/webhook on the API, the daily usage report the
+    // billing.usage rule of the jobs above.
+    this.billing = new Billing(this, 'Billing', {
+      stage: config.stage,
+      api: api.fn,
+      schedule: this.schedules.fn,
+    });
+
     // ── Alarms.
     this.monitoring = new Monitoring(this, 'Monitoring', {
       ...(config.alarmEmail ? { alarmEmail: config.alarmEmail } : {}),
@@ -316,6 +338,8 @@ export class OficinaStack extends Stack {
       config.domainName ? `Point a CNAME (or alias) for ${config.domainName} here` : 'The site host name',
     );
     out(OUTPUTS.apiEndpoint, this.httpApi.apiEndpoint, 'HTTP API endpoint (CloudFront is the public way in)');
+    out(OUTPUTS.webdavUrl, `${this.webdav.url.url}dav/`, 'WebDAV address: e-mail and an API token (requests up to 6 MB; README, WebDAV)');
+    out(OUTPUTS.stripeWebhookUrl, `${this.site.url}${STRIPE_WEBHOOK_PATH}`, 'The endpoint to register in Stripe (its signing secret goes in the Stripe secret)');
     out(OUTPUTS.tableName, this.table.tableName, 'OFICINA_TABLE');
     out(OUTPUTS.tableStreamArn, this.table.tableStreamArn ?? '', 'The table stream');
     out(OUTPUTS.siteBucketName, this.site.bucket.bucketName, 'The SPA bucket');

@@ -37,7 +37,7 @@ describe('scheduled jobs', () => {
     assert.ok(jobs.length >= 2);
     assert.deepEqual(
       jobs.map((j) => j.name),
-      ['drive.uploads', 'reader.refresh', 'reader.retention'],
+      ['backup.scheduled', 'billing.usage', 'drive.uploads', 'limits.check', 'limits.digest', 'limits.snapshot', 'reader.refresh', 'reader.retention'],
     );
     const file = JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'functions', 'schedule', 'jobs.json'), 'utf8'));
     assert.deepEqual(jobs, file);
@@ -113,6 +113,7 @@ describe('scheduled jobs', () => {
       'OFICINA_MAIL_FROM',
       'OFICINA_SES_CONFIGURATION_SET',
       'OFICINA_STORE',
+      'OFICINA_STRIPE_SECRETS_ARN', // the usage report's Stripe keys (billing.test.ts)
       'OFICINA_TABLE',
     ]);
     const lg = p.LoggingConfig.LogGroup.Ref as string;

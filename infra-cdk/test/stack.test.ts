@@ -185,6 +185,8 @@ describe('functions', () => {
       // A deploy-time reference to the generated secret (origin-secret.test.ts).
       OFICINA_ORIGIN_SECRET: s.json.Resources[ids.api].Properties!.Environment.Variables.OFICINA_ORIGIN_SECRET,
       OFICINA_LONGPOLL_MAX: '20s',
+      // The Stripe keys' secret, read at run time (billing.test.ts).
+      OFICINA_STRIPE_SECRETS_ARN: 'oficina/prod/stripe',
     });
     assert.match(JSON.stringify(s.json.Resources[ids.api].Properties!.Environment.Variables.OFICINA_ORIGIN_SECRET), /resolve:secretsmanager/);
   });
