@@ -27,7 +27,13 @@ bin/.versitygw-$(VERSITYGW_VERSION):
 	GOBIN=$(CURDIR)/bin $(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION)
 	@touch $@
 
-deps: node_modules/.package-lock.json bin/.versitygw-$(VERSITYGW_VERSION) ## install Go modules, npm packages and the S3 test server
+# The Stripe API double the billing tests start themselves (shared/billing/billingtest): stripe-mock, from the Go module proxy.
+STRIPE_MOCK_VERSION := v0.203.0
+bin/.stripe-mock-$(STRIPE_MOCK_VERSION):
+	GOBIN=$(CURDIR)/bin $(GO) install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION)
+	@touch $@
+
+deps: node_modules/.package-lock.json bin/.versitygw-$(VERSITYGW_VERSION) bin/.stripe-mock-$(STRIPE_MOCK_VERSION) ## install Go modules, npm packages and the S3 and Stripe test servers
 	$(GO) mod download
 
 build: deps ## build the local server into bin/oficina
