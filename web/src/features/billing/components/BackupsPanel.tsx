@@ -121,7 +121,7 @@ export function BackupsPanel({ db, isAdmin }: { db: string; isAdmin: boolean }) 
           {t('billing.backups.empty')}
         </Text>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll billing-scroll">
           <Table size="small" caption={t('billing.backups.title')} data-testid="backups-table">
             <TableHead>
               <TableRow>

@@ -4,7 +4,7 @@
 // open their confirmation). The price lookup must find exactly one price,
 // else "We could not find any plan, please refresh the page" (SPEC §5).
 
-import { Alert, Button, Card, Flex, Grid, Heading, Placeholder, Text } from '@aws-amplify/ui-react';
+import { Alert, Button, Card, Flex, Grid, Heading, Link, Placeholder, Text } from '@aws-amplify/ui-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -31,15 +31,15 @@ export function LegalLinks() {
   const { t } = useTranslation();
   return (
     <nav className="legal-links" aria-label={t('billing.pay.legal')} data-testid="legal-links">
-      <a href={paths.terms()} target="_blank" rel="noreferrer">
+      <Link href={paths.terms()} isExternal>
         {t('billing.pay.terms')}
-      </a>
-      <a href={paths.privacy()} target="_blank" rel="noreferrer">
+      </Link>
+      <Link href={paths.privacy()} isExternal>
         {t('billing.pay.privacy')}
-      </a>
-      <a href={paths.refund()} target="_blank" rel="noreferrer">
+      </Link>
+      <Link href={paths.refund()} isExternal>
         {t('billing.pay.refund')}
-      </a>
+      </Link>
     </nav>
   );
 }

@@ -27,7 +27,7 @@ function UsageTable({ series, measure, caption }: { series: UsageSeries; measure
   const fmt = (v: number) => (measure === 'bytes' ? formatBytes(v, lang) : formatNumber(v, lang, 0));
   const rows = series.dates.map((d, i) => ({ d, i })).reverse();
   return (
-    <div className="table-scroll" tabIndex={0} role="region" aria-label={caption}>
+    <div className="table-scroll billing-scroll" tabIndex={0} role="region" aria-label={caption}>
       <table className="compare usage-table" data-testid="usage-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
