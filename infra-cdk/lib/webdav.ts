@@ -11,11 +11,35 @@ import { REPO_ROOT } from './paths';
 export const WEBDAV_DOCKERFILE = 'functions/webdav/Dockerfile';
 
 /**
- * What of the repository the image's build sees (.dockerignore syntax):
- * the Go module and its sources only, so the asset's hash moves with the
- * server's code and not with the web app's or node_modules.
+ * What of the repository the image's build does not see (.dockerignore
+ * syntax): everything but the Go module (go.mod, go.sum, shared/,
+ * functions/webdav), so the asset's hash moves with the server's code, not
+ * the web app's. No "!" re-inclusions: with one, CDK walks every ignored
+ * directory (node_modules) to fingerprint the asset.
  */
-export const WEBDAV_IMAGE_FILES = ['*', '!go.mod', '!go.sum', '!shared', '!functions', 'functions/*', '!functions/webdav'];
+export const WEBDAV_IMAGE_EXCLUDE = [
+  '.git',
+  '.gitignore',
+  '.ci',
+  'node_modules',
+  'web',
+  'infra-cdk',
+  'localstack',
+  'events',
+  'bin',
+  'build',
+  'data',
+  'test-results',
+  '*.test',
+  '*.md',
+  'Makefile',
+  'package.json',
+  'package-lock.json',
+  'functions/api',
+  'functions/local',
+  'functions/schedule',
+  'functions/stream',
+];
 
 /** The port the server listens on and the Lambda Web Adapter forwards to. */
 export const WEBDAV_PORT = '8080';
@@ -70,7 +94,7 @@ export class WebDav extends Construct {
         file: WEBDAV_DOCKERFILE,
         platform: Platform.LINUX_ARM64,
         ignoreMode: IgnoreMode.DOCKER,
-        exclude: WEBDAV_IMAGE_FILES,
+        exclude: WEBDAV_IMAGE_EXCLUDE,
       }),
       architecture: lambda.Architecture.ARM_64,
       memorySize: WEBDAV_MEMORY_MB,
