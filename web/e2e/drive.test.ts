@@ -6,7 +6,8 @@
 // into another through the move dialog (fullpaths follow) and is refused
 // moving a folder into itself, trashes and restores, empties the trash, sees
 // the quota bar move, is told under the field what is wrong with a hostile
-// name, and opens the WebDAV help and makes a token there. Screenshots go to
+// name, sees a customer's folder on its show screen, and opens the WebDAV
+// help and makes a token there. Screenshots go to
 // test-results/drive-*.png (light and dark, and 390 px wide).
 
 import { readFileSync } from 'node:fs';
@@ -373,6 +374,25 @@ describe('the drive in a real browser', () => {
     expect(await res.text()).toContain(`/dav/${group}/`);
     expect(await tid(page, 'webdav-group-url').textContent()).toBe(`${server.baseURL}/dav/${group}/`);
     shots.push(...(await shotBoth(page, 'drive-webdav', () => tid(page, 'webdav-help').waitFor())));
+  });
+
+  it("lists a record's folder on its show screen: made there, opened in the drive, its file listed", async () => {
+    const page = ana.page;
+    const c = await api(page, 'POST', group, { klass: 'Customer', name: 'Oficina do Zé' });
+    expect(c.status, c.text).toBe(201);
+    await page.goto(`/account/${group}/customers/${c.json.id}`);
+    const panel = tid(page, 'files-panel');
+    await panel.getByText('No folder for its files yet.').waitFor();
+    await tid(page, 'record-files-create').click();
+    await panel.getByText('Its folder is empty: open it to upload files.').waitFor();
+    await tid(page, 'record-files-open').click();
+    await page.waitForURL(/\/disk\/fle-[0-9a-f]{32}$/);
+    await tid(page, 'disk-empty').waitFor();
+    await page.getByRole('heading', { name: 'Oficina do Zé' }).waitFor();
+    await upload(page, 'nota fiscal.pdf', Buffer.from('%PDF-1.4 nota'));
+    await page.goto(`/account/${group}/customers/${c.json.id}`);
+    await panel.getByText('nota fiscal.pdf').waitFor();
+    shots.push(await shot(page, 'drive-record-files'));
   });
 
   it('works from the keyboard, in pt-BR, and fits a phone at 390 px', async () => {

@@ -16,6 +16,7 @@ import { ConfirmDelete } from '../../../components/records/ConfirmDelete';
 import { HistoryList } from '../../../components/records/HistoryList';
 import { MultilineText } from '../../../components/records/MultilineText';
 import { DetailList, Panel, RecordShow, type DetailRow } from '../../../components/records/RecordShow';
+import { RecordFiles } from '../../../components/records/RecordFiles';
 import { ButtonLink } from '../../../components/RouterLink';
 import { deleteDoc } from '../../../lib/couch';
 import { asApiError } from '../../../lib/errors';
@@ -100,6 +101,9 @@ export function Component() {
                     addTo={`${paths.create(db, 'equipment')}?customer=${encodeURIComponent(id)}`}
                     addLabel={t('tickets.newEquipment')}
                   />
+                </Panel>
+                <Panel title={t('records.files.title')} icon="info" testId="files-panel">
+                  <RecordFiles db={db} recordId={id} />
                 </Panel>
                 <Panel title={t('nav.tickets')} icon="info" testId="customer-tickets">
                   <RelatedList

@@ -16,6 +16,7 @@ import { HistoryList } from '../../../components/records/HistoryList';
 import { MultilineText } from '../../../components/records/MultilineText';
 import { RecordLink } from '../../../components/records/RecordPicker';
 import { DetailList, Panel, RecordShow, type DetailRow } from '../../../components/records/RecordShow';
+import { RecordFiles } from '../../../components/records/RecordFiles';
 import { ButtonLink } from '../../../components/RouterLink';
 import { deleteDoc } from '../../../lib/couch';
 import { asApiError } from '../../../lib/errors';
@@ -85,6 +86,11 @@ export function Component() {
         details={
           <Flex direction="column" gap="medium">
             <DetailList rows={rows} loading={q.isPending} />
+            {e ? (
+              <Panel title={t('records.files.title')} icon="info" testId="files-panel">
+                <RecordFiles db={db} recordId={id} />
+              </Panel>
+            ) : null}
             {e ? (
               <Panel title={t('nav.tickets')} icon="info" testId="equipment-tickets">
                 <RelatedList

@@ -18,6 +18,7 @@ import { EnumBadge } from '../../../components/records/EnumBadge';
 import { HistoryList } from '../../../components/records/HistoryList';
 import { MultilineText } from '../../../components/records/MultilineText';
 import { DetailList, Panel, RecordShow, type DetailRow } from '../../../components/records/RecordShow';
+import { RecordFiles } from '../../../components/records/RecordFiles';
 import { AppLink, ButtonLink } from '../../../components/RouterLink';
 import { deleteDoc } from '../../../lib/couch';
 import { asApiError } from '../../../lib/errors';
@@ -172,6 +173,11 @@ export function Component() {
                 {tk ? (
                   <Panel title={t('tickets.checklist')} icon="info" testId="checklist-panel">
                     <ChecklistPanel db={db} ticketId={id} />
+                  </Panel>
+                ) : null}
+                {tk ? (
+                  <Panel title={t('records.files.title')} icon="info" testId="files-panel">
+                    <RecordFiles db={db} recordId={id} />
                   </Panel>
                 ) : null}
                 {tk && categoryName ? <HandbooksPanel db={db} category={categoryName} /> : null}
