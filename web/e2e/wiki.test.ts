@@ -5,7 +5,8 @@
 // second sees the conflict view with the diff, merges and saves → search
 // finds it → the bookmarks app, with titles read from loopback pages (a PDF
 // and a hostile title among them) → a category's handbooks on the category's
-// and its ticket's screens.
+// and its ticket's screens → [[ completion and images pasted and dropped
+// into the editor, kept in the drive's "wiki" folder.
 // Screenshots go to test-results/wiki-*.png (light, dark, 390 px).
 
 import { createServer, type Server as HttpServer } from 'node:http';
@@ -228,5 +229,46 @@ describe('the wiki in a real browser', () => {
     await tid(page, 'handbooks-new').click();
     await page.waitForURL(/\/handbooks\/new\?category=Screens$/);
     expect(await tid(page, 'wiki-categories-input').locator('input').or(page.locator('input[data-testid="wiki-categories-input"]')).first().inputValue()).toBe('Screens');
+  });
+
+  it('completes [[ titles and keeps pasted and dropped images in the drive', async () => {
+    const page = ana.page;
+    await page.goto(`/account/${group}/handbooks/new`);
+    await tid(page, 'wiki-title').fill('Bench photos');
+    const text = tid(page, 'wiki-content');
+    await text.click();
+    await page.keyboard.type('See [[Saf');
+    await tid(page, 'wiki-complete').getByRole('option', { name: 'Safety' }).waitFor();
+    await page.keyboard.press('Enter');
+    expect(await text.inputValue()).toBe('See [[Safety]]');
+    await page.keyboard.type('\n\n');
+    // A 1×1 PNG pasted from the clipboard, then another dropped on the text.
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    await text.evaluate((el, b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], 'image.png', { type: 'image/png' }));
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    }, png);
+    await expect.poll(() => text.inputValue(), { timeout: 15_000 }).toMatch(/!\[pasted-[^\]]+\]\(\/api\/acc-[0-9a-f]+\/_drive\/files\/fle-[0-9a-f]{32}\/content\?inline=true\)/);
+    await text.evaluate((el, b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], 'bench.png', { type: 'image/png' }));
+      el.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, png);
+    await expect.poll(() => text.inputValue(), { timeout: 15_000 }).toMatch(/!\[bench-[0-9a-f]+\]\(\/api\//);
+    await tid(page, 'wiki-save').click();
+    await page.waitForURL(/\/handbooks\/han-[0-9a-f]{32}$/);
+    const imgs = tid(page, 'page-html').locator('img');
+    await expect.poll(() => imgs.count()).toBe(2);
+    // Both load from the drive (the browser's session reads them).
+    await expect.poll(() => imgs.evaluateAll((els) => els.every((e) => (e as HTMLImageElement).complete && (e as HTMLImageElement).naturalWidth === 1))).toBe(true);
+    // They sit in the drive's "wiki" folder.
+    const root = await api(page, 'GET', `${group}/_drive/dirs/root`);
+    const folder = root.json.entries.find((e: { name: string; kind: string }) => e.kind === 'dir' && e.name === 'wiki');
+    expect(folder, root.text).toBeTruthy();
+    const inside = await api(page, 'GET', `${group}/_drive/dirs/${folder._id}`);
+    expect(inside.json.entries.map((e: { name: string }) => e.name).sort()).toEqual([expect.stringMatching(/^bench-[0-9a-f]+\.png$/), expect.stringMatching(/^pasted-.+\.png$/)]);
   });
 });

@@ -1,11 +1,16 @@
 // The page text: a textarea with "[[" title completion from _wiki/titles — a
 // listbox under the textarea (ArrowUp/ArrowDown, Enter or Tab to insert,
-// Escape to close) — and Ctrl+Enter to save.
+// Escape to close) — Ctrl+Enter to save, and images pasted or dropped into
+// it uploaded to the drive's "wiki" folder, their Markdown put where the
+// caret was (a placeholder shows while each one uploads).
 
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isImageFile, MAX_IMAGE_BYTES, uploadImage } from '../api/images';
 import { SCOPE, titleCompletions } from '../api/wiki';
+import { asApiError } from '../../../lib/errors';
+import { useErrorText } from '../../../components/ErrorAlert';
 import { completionTrigger, insertCompletion, type Trigger } from '../completion';
 
 export function ContentEditor({
@@ -30,6 +35,55 @@ export function ContentEditor({
   const [debounced, setDebounced] = useState('');
   const [active, setActive] = useState(0);
   const pendingCaret = useRef<number | null>(null);
+  const latest = useRef(value);
+  latest.current = value;
+  const [uploading, setUploading] = useState(0);
+  const [uploadError, setUploadError] = useState<string | null>(null);
+  const { message } = useErrorText();
+
+  /** addImages uploads each image, a placeholder standing at the caret until its Markdown replaces it. */
+  const addImages = (files: File[], at: number) => {
+    const images = files.filter(isImageFile);
+    if (images.length === 0) {
+      if (files.length > 0) setUploadError(t('wiki.edit.imagesOnly'));
+      return;
+    }
+    const big = images.find((f) => f.size > MAX_IMAGE_BYTES);
+    if (big) {
+      setUploadError(t('wiki.edit.imageTooLarge', { name: big.name || 'image' }));
+      return;
+    }
+    setUploadError(null);
+    const marks = images.map((f, i) => `![${t('wiki.edit.uploadingImage', { name: f.name || 'image' })}](#upload-${Date.now()}-${i})`);
+    const text = latest.current;
+    const insert = marks.join('\n');
+    const next = text.slice(0, at) + insert + text.slice(at);
+    pendingCaret.current = at + insert.length;
+    onChange(next);
+    latest.current = next;
+    images.forEach((file, i) => {
+      setUploading((n) => n + 1);
+      uploadImage(db, file)
+        .then(
+          (r) => {
+            const cur = latest.current;
+            const mark = marks[i]!;
+            const pos = cur.indexOf(mark);
+            const replaced = pos >= 0 ? cur.slice(0, pos) + r.markdown + cur.slice(pos + mark.length) : `${cur}\n${r.markdown}`;
+            latest.current = replaced;
+            onChange(replaced);
+          },
+          (e: unknown) => {
+            const cur = latest.current;
+            const replaced = cur.replace(marks[i]!, '');
+            latest.current = replaced;
+            onChange(replaced);
+            setUploadError(t('wiki.edit.imageFailed', { name: file.name || 'image', reason: message(asApiError(e).reason) }));
+          },
+        )
+        .finally(() => setUploading((n) => n - 1));
+    });
+  };
 
   useEffect(() => {
     const h = setTimeout(() => setDebounced(trigger?.query ?? ''), 150);
@@ -121,6 +175,22 @@ export function ContentEditor({
             if (e.key === 'ArrowLeft' || e.key === 'ArrowRight' || e.key === 'Home' || e.key === 'End') track(value, e.currentTarget.selectionStart);
           }}
           onBlur={() => setTimeout(() => setTrigger(null), 150)}
+          onPaste={(e) => {
+            const files = Array.from(e.clipboardData?.files ?? []);
+            if (files.length === 0) return;
+            e.preventDefault();
+            addImages(files, e.currentTarget.selectionStart);
+          }}
+          onDragOver={(e) => {
+            if (Array.from(e.dataTransfer?.types ?? []).includes('Files')) e.preventDefault();
+          }}
+          onDrop={(e) => {
+            const files = Array.from(e.dataTransfer?.files ?? []);
+            if (files.length === 0) return;
+            e.preventDefault();
+            addImages(files, e.currentTarget.selectionStart);
+          }}
+          aria-busy={uploading > 0}
         />
         {open ? (
           <ul id={listId} role="listbox" className="wiki-complete" aria-label={t('wiki.edit.titles')} data-testid="wiki-complete">
@@ -141,6 +211,16 @@ export function ContentEditor({
           </ul>
         ) : null}
       </div>
+      {uploading > 0 ? (
+        <p className="amplify-text amplify-field__description" role="status" data-testid="wiki-image-uploading">
+          {t('wiki.edit.uploadingImages', { count: uploading })}
+        </p>
+      ) : null}
+      {uploadError ? (
+        <p className="amplify-text amplify-field__error-message" role="alert" data-testid="wiki-image-error">
+          {uploadError}
+        </p>
+      ) : null}
       {error ? (
         <p id={errId} className="amplify-text amplify-field__error-message" role="alert">
           {error}
