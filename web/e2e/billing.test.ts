@@ -167,7 +167,9 @@ describe('billing in a real browser', () => {
     const page = bea.page;
     await tid(page, 'switch-locked').first().waitFor();
     expect(await tid(page, 'switch-locked').first().textContent()).toMatch(/Plan changes are locked until .+: a Group's plan can change once every 24 hours\./);
-    await tid(page, 'choose-free').click();
+    // By keyboard: Enter on the button opens the confirmation, Escape closes it.
+    await tid(page, 'choose-free').focus();
+    await page.keyboard.press('Enter');
     const modal = tid(page, 'free-modal');
     await modal.waitFor();
     expect(await modal.locator('[data-testid="switch-locked"]').count()).toBe(1);
