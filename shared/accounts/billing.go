@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/oficina/oficina/shared/access"
+	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/store"
 )
@@ -125,8 +126,11 @@ func (s *Service) SetBilling(ctx context.Context, p *access.Principal, accID str
 // setServerSetting writes one adjustment by its fixed id (created when
 // missing), leaving an unchanged value unwritten.
 func (s *Service) setServerSetting(ctx context.Context, p *access.Principal, db, key, value string) error {
-	id := adjustmentID(db, key)
-	_, err := s.update(ctx, p, db, id, func(body map[string]any) error {
+	id, err := s.settingID(ctx, db, key)
+	if err != nil {
+		return err
+	}
+	_, err = s.update(ctx, p, db, id, func(body map[string]any) error {
 		if str(body["value"]) == value {
 			return errUnchanged
 		}
@@ -169,5 +173,35 @@ func (s *Service) syncMembershipPlan(ctx context.Context, p *access.Principal, a
 				s.log.ErrorContext(ctx, "plan of mirror", "user", uid, "membership", m.id, "err", err)
 			}
 		}
+	}
+}
+
+// settingID is the id of a Group's adjustment for key: the fixed id, or
+// the id of one a client made (the SPA writes unconfirmed-plan with an id
+// of its own), so the server never makes a second document for a key.
+func (s *Service) settingID(ctx context.Context, db, key string) (string, error) {
+	id := adjustmentID(db, key)
+	if _, _, err := s.get(ctx, db, id); err == nil || !errors.Is(err, store.ErrNotFound) {
+		return id, err
+	}
+	q := store.ListQuery{Klass: KlassAdjustment, Limit: 200}
+	for {
+		page, err := s.st.List(ctx, db, q)
+		if err != nil {
+			return "", fmt.Errorf("list adjustments of %s: %w", db, err)
+		}
+		for _, d := range page.Docs {
+			b, err := docs.Decode(d.Body)
+			if err != nil {
+				return "", fmt.Errorf("decode %s/%s: %w", db, d.ID, err)
+			}
+			if str(b["key"]) == key {
+				return d.ID, nil
+			}
+		}
+		if page.Next == "" {
+			return id, nil
+		}
+		q.After = page.Next
 	}
 }

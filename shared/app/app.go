@@ -308,7 +308,7 @@ func (a *App) StartBackground(ctx context.Context) {
 // cold start, which stays at one read). A failure is logged: the pricing
 // section then says it found no plans, and the next start tries again.
 func (a *App) SeedPrices(ctx context.Context) {
-	n, err := plans.Seed(ctx, a.Docs, plans.Defaults, false)
+	n, err := plans.Seed(ctx, a.Docs, plans.WithAmounts(a.cfg.Stripe.PlanPrices), false)
 	if err != nil {
 		a.log.Error("plan prices not seeded", "err", err)
 		return

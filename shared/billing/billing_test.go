@@ -221,7 +221,14 @@ func TestSwitchLockAndFree(t *testing.T) {
 			f.ana.Do("PUT", cancel, map[string]any{}).ExpectError(t, http.StatusConflict, billing.MsgNoSubscription)
 			f.ana.Do("PUT", "/api/"+db+"/_design/subscription/_update/free/acc-00000000000000000000000000000000", map[string]any{}).Expect(t, http.StatusNotFound)
 		})
+		// The SPA writes unconfirmed-plan with an id of its own; the
+		// server's writes go to that document, never a second one.
+		f.ana.Do("POST", "/api/"+db, map[string]any{"klass": "Adjustment", "key": "unconfirmed-plan", "label": "unconfirmed-plan", "value": "cancel"}).Expect(t, http.StatusCreated)
 		f.checkout(t, "pro")
+		adj := f.ana.Do("POST", "/api/"+db+"/_find", map[string]any{"selector": map[string]any{"klass": "Adjustment", "key": "unconfirmed-plan"}}).Expect(t, http.StatusOK)
+		if d := adj["docs"].([]any); len(d) != 1 || d[0].(map[string]any)["value"] != "" {
+			t.Fatalf("unconfirmed-plan adjustments after checkout: %v", d)
+		}
 		e.Unchanged(db, func() {
 			f.ana.Do("PUT", free, map[string]any{}).ExpectError(t, http.StatusConflict, billing.MsgSwitchLocked)
 			f.ana.Do("PUT", cancel, map[string]any{}).ExpectError(t, http.StatusConflict, billing.MsgSwitchLocked)
@@ -265,6 +272,16 @@ func TestSwitchLockAndFree(t *testing.T) {
 		if r["plan"] != "pro" || r["unconfirmed_plan"] != "free" {
 			t.Fatalf("free: %v", r)
 		}
+		adj = f.ana.Do("POST", "/api/"+db+"/_find", map[string]any{"selector": map[string]any{"klass": "Adjustment", "key": "unconfirmed-plan"}}).Expect(t, http.StatusOK)
+		if d := adj["docs"].([]any); len(d) != 1 || d[0].(map[string]any)["value"] != "free" {
+			t.Fatalf("unconfirmed-plan adjustments: %v", d)
+		}
+		// The keys Stripe's state decides are the server's alone.
+		e.Unchanged(db, func() {
+			for _, key := range []string{"confirmed-plan", "platform_customer_id", "platform_price_id", "platform_subscription_id", "plan-switched-at"} {
+				f.ana.Do("POST", "/api/"+db, map[string]any{"klass": "Adjustment", "key": key, "label": key, "value": "x"}).Expect(t, http.StatusForbidden)
+			}
+		})
 		sub := form(t, f.sm.Requests("/v1/subscriptions/"), 1)
 		if sub.Method != "POST" || sub.Form.Get("cancel_at_period_end") != "true" {
 			t.Fatalf("subscription update %+v", sub)
@@ -349,9 +366,18 @@ func TestWebhook(t *testing.T) {
 			b, s := event(t, "evt_2", "customer.subscription.deleted", false, other, billingtest.WebhookSecret, time.Now())
 			post(e, b, s).Expect(t, http.StatusOK)
 		})
+		// An update of the subscription to another plan's price follows it.
+		upd := map[string]any{"id": "sub_webhook1", "object": "subscription", "customer": cust, "status": "active",
+			"metadata": map[string]any{"accountId": db, "plan": "pro"},
+			"items":    map[string]any{"object": "list", "data": []any{map[string]any{"id": "si_1", "object": "subscription_item", "price": map[string]any{"id": "price_pro_2", "object": "price"}}}}}
+		b, s := event(t, "evt_upd", "customer.subscription.updated", false, upd, billingtest.WebhookSecret, time.Now())
+		post(e, b, s).Expect(t, http.StatusOK)
+		if st := f.billing(t, f.ana); st["plan"] != "pro" || st["price_id"] != "price_pro_2" {
+			t.Fatalf("after customer.subscription.updated: %v", st)
+		}
 		// A failed payment is noted; the subscription's end makes the Group free.
 		inv := map[string]any{"id": "in_1", "object": "invoice", "customer": cust}
-		b, s := event(t, "evt_3", "invoice.payment_failed", false, inv, billingtest.WebhookSecret, time.Now())
+		b, s = event(t, "evt_3", "invoice.payment_failed", false, inv, billingtest.WebhookSecret, time.Now())
 		post(e, b, s).Expect(t, http.StatusOK)
 		sub := map[string]any{"id": "sub_webhook1", "object": "subscription", "customer": cust, "status": "canceled",
 			"metadata": map[string]any{"accountId": db, "plan": "corp"}}

@@ -116,6 +116,11 @@ type Stripe struct {
 	APIURL             string // --stripe-api-url, OFICINA_STRIPE_API_URL: e.g. stripe-mock
 	MeterEvent         string // --stripe-meter-event, OFICINA_STRIPE_METER_EVENT: the storage meter's event name
 	TestCheckout       bool   // --stripe-test-checkout, OFICINA_STRIPE_TEST_CHECKOUT: on | off
+	// PlanPrices (--plan-prices, OFICINA_PLAN_PRICES: "pro=600,corp=1800,server=90000")
+	// are the cents seeded into the prices db: pro per 100 MB and corp per
+	// 200 MB a month (SPEC §9 gives two readings; the default is the higher),
+	// the dedicated server a fixed monthly amount. Free is always 0.
+	PlanPrices map[string]int64
 }
 
 // Defaults differ per deployable: the local server uses the embedded store
@@ -148,7 +153,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	var c Config
 	var admins, level, maxBody, sessionTTL, rememberTTL, hashConcurrency, longpollMax, pageRows, pageBytes string
 	var schedule, allowNets, ports, retention, driveFree string
-	var stripeTestCheckout string
+	var stripeTestCheckout, planPrices string
 	fs.StringVar(&c.Addr, "addr", env("OFICINA_ADDR", "127.0.0.1:8080"), "listen address (OFICINA_ADDR)")
 	fs.StringVar(&c.DataDir, "data", env("OFICINA_DATA", "./data"), "data directory (OFICINA_DATA)")
 	fs.StringVar(&c.WebDir, "web", env("OFICINA_WEB", "./web/dist"), "built SPA directory served at / (OFICINA_WEB)")
@@ -194,6 +199,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	fs.StringVar(&c.Stripe.APIURL, "stripe-api-url", env("OFICINA_STRIPE_API_URL", ""), "Stripe API base URL override, e.g. stripe-mock (OFICINA_STRIPE_API_URL)")
 	fs.StringVar(&c.Stripe.MeterEvent, "stripe-meter-event", env("OFICINA_STRIPE_METER_EVENT", "oficina_storage_mb"), "event name of the Stripe meter the storage is reported to (OFICINA_STRIPE_METER_EVENT)")
 	fs.StringVar(&stripeTestCheckout, "stripe-test-checkout", env("OFICINA_STRIPE_TEST_CHECKOUT", "off"), "on: a test-only route completes checkout sessions without stripe.com (e2e); never in the cloud (OFICINA_STRIPE_TEST_CHECKOUT)")
+	fs.StringVar(&planPrices, "plan-prices", env("OFICINA_PLAN_PRICES", "pro=600,corp=1800,server=90000"), "cents of each paid plan seeded into the prices db: pro per 100 MB, corp per 200 MB a month, server fixed (OFICINA_PLAN_PRICES)")
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
 	}
@@ -368,6 +374,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 		c.DriveFreeLimit = n
 	}
 	checkStripe(&c.Stripe, stripeTestCheckout, bad)
+	c.Stripe.PlanPrices = parsePlanPrices(planPrices, bad)
 	if len(errs) > 0 {
 		return Config{}, fmt.Errorf("invalid configuration:\n%w", errors.Join(errs...))
 	}
@@ -418,4 +425,34 @@ func checkStripe(s *Stripe, testCheckout string, bad func(string, ...any)) {
 	default:
 		bad("stripe-test-checkout %q: must be on or off", testCheckout)
 	}
+}
+
+// parsePlanPrices reads "plan=cents,…" for the paid plans; each must be
+// named once (pro, corp, server) with a whole, non-negative amount.
+func parsePlanPrices(raw string, bad func(string, ...any)) map[string]int64 {
+	out := map[string]int64{}
+	for _, kv := range strings.Split(raw, ",") {
+		if kv = strings.TrimSpace(kv); kv == "" {
+			continue
+		}
+		plan, amount, ok := strings.Cut(kv, "=")
+		n, err := strconv.ParseInt(strings.TrimSpace(amount), 10, 64)
+		plan = strings.TrimSpace(plan)
+		switch {
+		case !ok || err != nil || n < 0 || n > 100_000_000:
+			bad("plan-prices: %q is not plan=cents (a whole number of cents)", kv)
+		case plan != "pro" && plan != "corp" && plan != "server":
+			bad("plan-prices: %q is not a paid plan (pro, corp, server)", plan)
+		case out[plan] != 0:
+			bad("plan-prices: %s given twice", plan)
+		default:
+			out[plan] = n
+		}
+	}
+	for _, p := range []string{"pro", "corp", "server"} {
+		if _, ok := out[p]; !ok {
+			bad("plan-prices: %s is missing", p)
+		}
+	}
+	return out
 }

@@ -191,7 +191,8 @@ func TestStripeSettings(t *testing.T) {
 	}
 	s := c.Stripe
 	if s.SecretKey != "sk_test_123" || s.PublishableKey != "pk_test_123" || s.WebhookSecret != "whsec_abc" ||
-		s.APIURL != "http://127.0.0.1:12111" || !s.TestCheckout || s.MeterEvent != "oficina_storage_mb" {
+		s.APIURL != "http://127.0.0.1:12111" || !s.TestCheckout || s.MeterEvent != "oficina_storage_mb" ||
+		s.PlanPrices["pro"] != 600 || s.PlanPrices["corp"] != 1800 || s.PlanPrices["server"] != 90000 {
 		t.Fatalf("stripe settings: %+v", s)
 	}
 	if d, _ := Load(nil, envOf(nil), Lambda); d.Stripe.TestCheckout || d.Stripe.SecretKey != "" {
@@ -203,6 +204,20 @@ func TestStripeSettings(t *testing.T) {
 		"stripe-api-url", "stripe-test-checkout"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("want %q in %v", want, err)
+		}
+	}
+}
+
+// TestPlanPrices: the paid plans' amounts are configuration (the lower
+// reading of SPEC §9 is one flag away); malformed lists are refused.
+func TestPlanPrices(t *testing.T) {
+	c, err := Load([]string{"--plan-prices", "pro=300, corp=900,server=90000"}, envOf(nil), Local)
+	if err != nil || c.Stripe.PlanPrices["pro"] != 300 || c.Stripe.PlanPrices["corp"] != 900 {
+		t.Fatalf("%v %v", c.Stripe.PlanPrices, err)
+	}
+	for _, bad := range []string{"pro=300,corp=900", "pro=x,corp=1,server=1", "free=0,pro=1,corp=1,server=1", "pro=1,pro=2,corp=1,server=1", "pro=-1,corp=1,server=1"} {
+		if _, err := Load([]string{"--plan-prices", bad}, envOf(nil), Local); err == nil || !strings.Contains(err.Error(), "plan-prices") {
+			t.Errorf("%q: %v", bad, err)
 		}
 	}
 }

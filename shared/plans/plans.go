@@ -39,6 +39,19 @@ var Defaults = []Price{
 	{Plan: "server", UnitAmount: 90000},
 }
 
+// WithAmounts returns Defaults with the paid plans' amounts replaced by
+// amounts (plan → cents; the configuration's --plan-prices).
+func WithAmounts(amounts map[string]int64) []Price {
+	out := make([]Price, len(Defaults))
+	copy(out, Defaults)
+	for i, p := range out {
+		if n, ok := amounts[p.Plan]; ok && p.Plan != "free" {
+			out[i].UnitAmount = n
+		}
+	}
+	return out
+}
+
 // ID is a plan price's fixed id, so seeding twice (two servers starting at
 // once, a restart) finds the record it made.
 func ID(plan string, livemode bool) string {

@@ -68,3 +68,18 @@ func withoutMeta(d map[string]any) map[string]any {
 	}
 	return out
 }
+
+// TestWithAmounts: the configuration's amounts replace the paid plans'
+// (free stays 0); missing ones keep the defaults.
+func TestWithAmounts(t *testing.T) {
+	got := map[string]int64{}
+	for _, p := range plans.WithAmounts(map[string]int64{"pro": 300, "corp": 900, "free": 5}) {
+		got[p.Plan] = p.UnitAmount
+	}
+	if got["pro"] != 300 || got["corp"] != 900 || got["server"] != 90000 || got["free"] != 0 {
+		t.Fatalf("%v", got)
+	}
+	if plans.Defaults[1].UnitAmount != 600 {
+		t.Fatal("WithAmounts changed Defaults")
+	}
+}
