@@ -199,11 +199,24 @@ describe('billing in a real browser', () => {
     const page = bea.page;
     // A snapshot now, when the limits module's test-only route offers it; else the empty state.
     const snap = await api(page, 'POST', `${group}/_limits/test/snapshot`, {});
-    await page.goto('/usage');
     if (snap.status >= 300) {
+      // Without that route the history fills only by the daily job (off here): the page says so;
+      // then two days of snapshots are answered at the network level, to draw the chart for real.
+      await page.goto('/usage');
       await tid(page, 'usage-empty').waitFor();
-      return;
+      await page.route('**/_usage?*', (route) =>
+        route.fulfill({
+          contentType: 'application/json',
+          body: JSON.stringify({
+            days: [
+              { date: '2026-11-23', klasses: { Customer: { records: 3, bytes: 900 }, Ticket: { records: 10, bytes: 5000 } } },
+              { date: '2026-11-24', klasses: { Customer: { records: 4, bytes: 1200 }, Ticket: { records: 12, bytes: 6000 } } },
+            ],
+          }),
+        }),
+      );
     }
+    await page.goto('/usage');
     await page.waitForFunction(() => document.querySelector('[data-testid="usage-chart"]')?.getAttribute('data-state') === 'ready');
     shots.push(...(await shotBoth(page, 'billing-usage-chart', () => page.waitForFunction(() => document.querySelector('[data-testid="usage-chart"]')?.getAttribute('data-state') === 'ready'))));
     await tid(page, 'usage-view-table').click();
@@ -213,6 +226,7 @@ describe('billing in a real browser', () => {
     expect(page.url()).toMatch(/view=table/);
     expect(page.url()).toMatch(/by=records/);
     shots.push(await shot(page, 'billing-usage-table-light'));
+    await page.unroute('**/_usage?*');
   });
 
   it('shows the view-only banner for a free Group past its 30 days over 1,000 records, and its writes fail', async () => {
