@@ -4,7 +4,9 @@
 // rule lets the site PUT and read the ETag, as the stack's bucket does). A
 // file uploaded by the screen's button goes straight to the bucket in
 // presigned parts (no chunk reaches the server), is committed, and its
-// download is a presigned GET that S3 answers with the original name.
+// download is a presigned GET that S3 answers with the original name. An
+// upload past the Group's room is refused at its start, the reason shown in
+// the queue, nothing written.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
@@ -99,7 +101,8 @@ describe('the drive on S3 in a real browser', () => {
     const bin = preflight();
     await startGateway();
     Object.assign(process.env, { AWS_ACCESS_KEY_ID: ACCESS, AWS_SECRET_ACCESS_KEY: SECRET, AWS_REGION: REGION });
-    server = await startServer(bin, ['--blobs', 's3', '--bucket', BUCKET, '--s3-endpoint', endpoint]);
+    // A free Group gets 9.5 MB here: room for the big file, not for one more.
+    server = await startServer(bin, ['--blobs', 's3', '--bucket', BUCKET, '--s3-endpoint', endpoint, '--drive-free-limit', '9500000']);
     // The stack's bucket lets the site's origin PUT parts and read their ETag.
     await expectOK(
       s3(
@@ -142,7 +145,7 @@ describe('the drive on S3 in a real browser', () => {
     const bytes = Buffer.alloc(size);
     for (let i = 0; i < size; i++) bytes[i] = (i * 31 + 7) % 256;
     const name = 'planta baixa – obra.pdf';
-    await tid(page, 'disk-upload-input').setInputFiles({ name, mimeType: 'application/pdf', buffer: bytes });
+    await tid(page, 'disk-upload-input').setInputFiles({ name, mimeType: 'application/pdf', buffer: bytes }, { timeout: 60_000 });
     const item = tid(page, `upload-item-${name}`);
     await item.and(page.locator('[data-stage="done"]')).waitFor({ timeout: 60_000 });
     shots.push(await shot(page, 'drive-s3-uploaded'));
@@ -164,5 +167,19 @@ describe('the drive on S3 in a real browser', () => {
     expect(download.url().startsWith(endpoint)).toBe(true);
     expect(download.suggestedFilename()).toBe(name);
     expect(readFileSync((await download.path())!).equals(bytes)).toBe(true);
+  });
+
+  it("refuses an upload past the Group's room before a byte goes up, saying why in the queue", async () => {
+    const page = ana.page;
+    await page.goto('/disk');
+    const before = (await api(page, 'GET', `${group}/_drive/usage`)).json;
+    await tid(page, 'disk-upload-input').setInputFiles({ name: 'extra.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(1_000_000, 1) });
+    const item = tid(page, 'upload-item-extra.bin');
+    await item.and(page.locator('[data-stage="error"]')).waitFor();
+    await item.getByRole('alert').getByText(/The drive of this Group is full: 8\.7 MB of its 9\.5 MB are used/).waitFor();
+    shots.push(await shot(page, 'drive-s3-full'));
+    const after = (await api(page, 'GET', `${group}/_drive/usage`)).json;
+    expect(after.bytes).toBe(before.bytes);
+    expect(after.files).toBe(before.files);
   });
 });
