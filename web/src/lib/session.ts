@@ -15,6 +15,10 @@ export interface UserCtx {
 export interface SessionResponse {
   ok: boolean;
   userCtx: UserCtx;
+  /** When an unconfirmed login address must be confirmed by (null once confirmed). */
+  confirmation_deadline?: string | null;
+  /** The deadline has passed: the server answers only the session, the user record and the confirmation. */
+  confirmation_expired?: boolean;
   info?: Record<string, unknown>;
 }
 
@@ -26,10 +30,12 @@ export interface Session {
   /** Roles naming Group dbs (acc-…). */
   accountRoles: string[];
   isServerAdmin: boolean;
+  /** Past the email-confirmation deadline (SPEC §9): only the confirm screen works until confirmed. */
+  confirmationExpired?: boolean;
 }
 
 /** toSession reads a userCtx; a missing name means signed out. */
-export function toSession(ctx: UserCtx | null | undefined): Session | null {
+export function toSession(ctx: UserCtx | null | undefined, confirmationExpired = false): Session | null {
   if (!ctx || !ctx.name) return null;
   const roles = Array.isArray(ctx.roles) ? ctx.roles : [];
   const userId = ctx.name.startsWith('usr-') ? ctx.name : (roles.find((r) => r.startsWith('usr-')) ?? ctx.name);
@@ -39,13 +45,14 @@ export function toSession(ctx: UserCtx | null | undefined): Session | null {
     locale: normalizeLocale(ctx.locale),
     accountRoles: roles.filter((r) => r.startsWith('acc-')),
     isServerAdmin: roles.includes('_admin'),
+    confirmationExpired,
   };
 }
 
 export async function fetchSession(): Promise<Session | null> {
   try {
     const res = await request<SessionResponse>('_session', { noSessionCheck: true });
-    return toSession(res?.userCtx);
+    return toSession(res?.userCtx, res?.confirmation_expired === true);
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return null;
     throw err;

@@ -29,6 +29,14 @@ describe('decideStartup (SPEC §4)', () => {
       accountId: 'acc-a',
     });
   });
+  it('sends a user past the confirmation deadline to the confirm screen, wherever they were', () => {
+    for (const r of ['home', 'app', 'account#new', 'invite']) {
+      expect(decideStartup({ activeDb: 'acc-x', routeName: r, memberships: [m('a')], confirmationExpired: true })).toEqual({ kind: 'confirm' });
+    }
+    for (const r of ['confirm#new', 'confirm#show', 'user#profile']) {
+      expect(decideStartup({ activeDb: null, routeName: r, memberships: [], confirmationExpired: true })).toEqual({ kind: 'stay' });
+    }
+  });
   it('otherwise goes home with the multiple-account notice', () => {
     expect(decideStartup({ activeDb: null, routeName: 'app', memberships: [m('a'), m('b')] })).toEqual({ kind: 'home' });
     expect(decideStartup({ activeDb: null, routeName: 'app', memberships: [m('a', { bookmark: true }), m('b', { bookmark: true })] })).toEqual({

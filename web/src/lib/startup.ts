@@ -26,13 +26,19 @@ export const STARTUP_EXEMPT = new Set([
   'noop',
 ]);
 
-export type StartupDecision = { kind: 'stay' } | { kind: 'dashboard'; accountId: string } | { kind: 'home' };
+/** Routes a user past the email-confirmation deadline stays on (the server answers nothing else). */
+export const CONFIRM_ROUTES = new Set(['confirm#new', 'confirm#show', 'user#profile', 'terms', 'privacy', 'refund', 'disclaimer']);
+
+export type StartupDecision = { kind: 'stay' } | { kind: 'dashboard'; accountId: string } | { kind: 'home' } | { kind: 'confirm' };
 
 export function decideStartup(input: {
   activeDb: string | null;
   routeName: string;
   memberships: Membership[];
+  /** The session is past the email-confirmation deadline (SPEC §9). */
+  confirmationExpired?: boolean;
 }): StartupDecision {
+  if (input.confirmationExpired) return CONFIRM_ROUTES.has(input.routeName) ? { kind: 'stay' } : { kind: 'confirm' };
   if (input.activeDb || STARTUP_EXEMPT.has(input.routeName)) return { kind: 'stay' };
   const accepted = input.memberships.filter((m) => !isPendingMembership(m) && accountOf(m));
   const bookmarked = accepted.filter((m) => m.bookmark === true);

@@ -31,6 +31,12 @@ export function useStartup(): void {
     }
     if (known.current === userId) return;
     known.current = userId;
+    if (session?.confirmationExpired) {
+      // Past the confirmation deadline the server answers nothing else (SPEC §9).
+      const d = decideStartup({ activeDb: null, routeName: currentRouteName(), memberships: [], confirmationExpired: true });
+      if (d.kind === 'confirm') navigate(paths.confirmNew(), { replace: true });
+      return;
+    }
     let cancelled = false;
     void qc
       .fetchQuery(membershipsQuery(userId))
@@ -49,5 +55,5 @@ export function useStartup(): void {
     return () => {
       cancelled = true;
     };
-  }, [session?.userId, qc, navigate]);
+  }, [session?.userId, session?.confirmationExpired, qc, navigate]);
 }

@@ -4,7 +4,7 @@
 
 import { Alert, Button, Flex, TextField } from '@aws-amplify/ui-react';
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { AppLink } from '../../../components/RouterLink';
@@ -17,9 +17,11 @@ type Props = {
   textKey: 'auth.confirm' | 'auth.password';
   request: (email: string) => Promise<unknown>;
   sentTestId: string;
+  /** Shown above the form (the confirmation deadline's notice). */
+  notice?: ReactNode;
 };
 
-export function EmailRequestForm({ textKey, request, sentTestId }: Props) {
+export function EmailRequestForm({ textKey, request, sentTestId, notice }: Props) {
   const { t } = useTranslation();
   const [email, setEmail] = useState('');
   const m = useMutation({ mutationFn: request });
@@ -50,6 +52,7 @@ export function EmailRequestForm({ textKey, request, sentTestId }: Props) {
       ) : (
         <form onSubmit={submit} noValidate>
           <Flex direction="column" gap="medium">
+            {notice}
             <ErrorAlert
               error={error}
               onDismiss={() => {

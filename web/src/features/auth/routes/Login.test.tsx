@@ -48,6 +48,21 @@ describe('login', () => {
     expect(calls.slice(post + 1)).toContainEqual(expect.objectContaining({ method: 'GET', path: '/api/_session' }));
   });
 
+  it('past the email-confirmation deadline, signing in leads to the confirm screen with its notice', async () => {
+    mockFetch((c) => {
+      if (c.method === 'POST' && c.path === '/api/_session') return json(200, { ok: true, name: 'usr-1', roles: ['usr-1'] });
+      if (c.method === 'GET' && c.path === '/api/_session')
+        return json(200, { ok: true, confirmation_deadline: '2026-01-01T00:00:00Z', confirmation_expired: true, userCtx: { name: 'usr-1', roles: ['usr-1'], locale: 'en' } });
+      return undefined;
+    });
+    const { router } = renderScreen(<Login />, { path: '/user/login', url: '/user/login?return=%2Fuser%2Fprofile' });
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Email'), 'una@example.com');
+    await user.type(screen.getByLabelText('Password'), 'secret-pass');
+    await user.click(screen.getByRole('button', { name: 'Log in' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user/confirm/new'));
+  });
+
   it('shows the server reason by its message key', async () => {
     mockFetch(() => json(401, { error: 'unauthorized', reason: 'Email or password is incorrect' }));
     renderScreen(<Login />, { path: '/user/login', url: '/user/login' });

@@ -23,8 +23,9 @@ export function Component() {
 
   const onSuccess = async () => {
     // The session is read again; its locale sets the language (SPEC §7).
-    await qc.fetchQuery({ ...sessionQuery, staleTime: 0 });
-    navigate(safeReturnPath(params.get('return')) ?? paths.home(), { replace: true });
+    const s = await qc.fetchQuery({ ...sessionQuery, staleTime: 0 });
+    // Past the email-confirmation deadline, signing in leads to the confirm screen (SPEC §9).
+    navigate(s?.confirmationExpired ? paths.confirmNew() : (safeReturnPath(params.get('return')) ?? paths.home()), { replace: true });
   };
 
   return (
