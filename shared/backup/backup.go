@@ -132,7 +132,7 @@ func (m *Module) Name() string { return "backup" }
 //
 //	GET  /api/{db}/_backups               (members)  → {backups: [Info…]} newest first
 //	POST /api/{db}/_backups               (admins)   → 202 {id, …Info}
-//	GET  /api/{db}/_backups/{id}          (admins)   → the .ndjson.gz archive
+//	GET  /api/{db}/_backups/{id}          (admins)   → the .ndjson.gz archive (S3: 302 to a presigned GET)
 //	POST /api/{db}/_backups/{id}/restore  (admins)   {name} → 201 {db}
 func (m *Module) Register(r *module.Registry) error {
 	r.Route(module.Route{Pattern: "GET /api/{db}/_backups", Access: module.AccessRead, Handle: m.list})
@@ -521,6 +521,18 @@ func (m *Module) download(w http.ResponseWriter, r *http.Request) error {
 	if m.blobs == nil {
 		return fault.New(fault.BadRequest, MsgNoBlobs)
 	}
+	name := "oficina-" + db + "-" + info.ID + ".ndjson.gz"
+	if ps, ok := m.blobs.(blob.Presigner); ok {
+		// S3: the browser fetches it from the bucket (a Lambda answer stops at 6 MB).
+		u, err := ps.PresignGet(ctx, archiveKey(db, info.ID), "", name, 5*time.Minute)
+		if err != nil {
+			return err
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Location", u)
+		w.WriteHeader(http.StatusFound)
+		return nil
+	}
 	rc, v, err := m.blobs.Get(ctx, archiveKey(db, info.ID), "", nil)
 	if errors.Is(err, blob.ErrNotFound) {
 		return fault.New(fault.NotFound, MsgNoBackup)
@@ -531,7 +543,7 @@ func (m *Module) download(w http.ResponseWriter, r *http.Request) error {
 	defer rc.Close()
 	w.Header().Set("Content-Type", "application/gzip")
 	w.Header().Set("Content-Length", fmt.Sprint(v.Size))
-	w.Header().Set("Content-Disposition", blob.ContentDisposition("attachment", "oficina-"+db+"-"+info.ID+".ndjson.gz"))
+	w.Header().Set("Content-Disposition", blob.ContentDisposition("attachment", name))
 	w.WriteHeader(http.StatusOK)
 	_, _ = io.Copy(w, rc)
 	return nil
