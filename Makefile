@@ -9,7 +9,7 @@ GOFLAGS_TEST ?= -count=1
 # Explicit package roots: node_modules ships Go template files that ./... would pick up.
 GO_PKGS   := ./functions/... ./shared/...
 
-.PHONY: help deps run build test test-go vet bench clean web web-test e2e infra-test lambdas synth synth-check deploy localstack-deploy
+.PHONY: help deps run build test test-go vet bench clean web web-test e2e infra-test lambdas synth synth-check deploy localstack-deploy webdav-image
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-20s %s\n", $$1, $$2}'
@@ -90,6 +90,9 @@ lambdas: deps ## build/lambda/<fn>.zip: a linux/arm64 bootstrap for each Lambda 
 	  awk -v f=$$fn -v s=$$size 'BEGIN { printf "  %-8s %6.2f MB  build/lambda/%s.zip\n", f, s/1e6, f }'; \
 	  [ $$size -lt 20000000 ] || { echo "$$fn.zip is over 20 MB"; exit 1; }; \
 	done
+
+webdav-image: ## functions/webdav's container image, for Fargate or App Runner (needs Docker; cdk deploy builds its own)
+	docker build --platform linux/arm64 -f functions/webdav/Dockerfile -t oficina-webdav .
 
 infra-test: deps ## CDK assertion tests (offline, no builds needed)
 	$(NPM) test --workspace infra-cdk

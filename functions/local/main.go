@@ -91,7 +91,7 @@ func routes(api http.Handler, dav *dav.Handler, site http.Handler) http.Handler 
 			api.ServeHTTP(w, r)
 			return
 		}
-		if dav != nil && dav.Matches(r.URL.Path) {
+		if dav != nil && dav.Handles(r) {
 			dav.ServeHTTP(w, r)
 			return
 		}

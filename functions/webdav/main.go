@@ -78,7 +78,7 @@ func run(ctx context.Context, getenv func(string) string) error {
 func handler(a *app.App) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
-		case a.DAV.Matches(r.URL.Path):
+		case a.DAV.Handles(r):
 			a.DAV.ServeHTTP(w, r)
 		case r.URL.Path == HealthPath:
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")

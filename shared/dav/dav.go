@@ -95,6 +95,13 @@ func (h *Handler) Matches(path string) bool {
 	return path == h.prefix || strings.HasPrefix(path, h.prefix+"/")
 }
 
+// Handles reports whether the handler answers r: its paths, and OPTIONS
+// on "/", which Windows' WebDAV client sends to the host before it
+// connects to a folder of it.
+func (h *Handler) Handles(r *http.Request) bool {
+	return h.Matches(r.URL.Path) || (r.Method == http.MethodOptions && r.URL.Path == "/")
+}
+
 // Reasons of the handler's own refusals.
 const (
 	MsgAuth        = "Sign in with your e-mail as the user name and an API token as the password"
@@ -114,11 +121,13 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	// them as the app's pages.
 	hdr.Set("X-Content-Type-Options", "nosniff")
 	hdr.Set("Content-Security-Policy", "sandbox; default-src 'none'")
-	if r.URL.Path == h.prefix {
-		http.Redirect(w, r, h.prefix+"/", http.StatusMovedPermanently)
+	if r.Method == http.MethodOptions && !h.Matches(r.URL.Path) {
+		davOptions(w, "OPTIONS")
 		return
 	}
-	rest := strings.TrimPrefix(r.URL.Path, h.prefix+"/")
+	// "/dav" is the top level as "/dav/" is: Windows' client does not
+	// follow a redirect of a PROPFIND.
+	rest := strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, h.prefix), "/")
 	if !cleanPath(r.URL, rest) {
 		plain(w, http.StatusBadRequest, MsgBadPath)
 		return
@@ -325,10 +334,7 @@ func (h *Handler) groups(ctx context.Context, p *access.Principal) []string {
 func (h *Handler) serveTop(w http.ResponseWriter, r *http.Request, p *access.Principal) {
 	switch r.Method {
 	case http.MethodOptions:
-		w.Header().Set("Allow", "OPTIONS, PROPFIND")
-		w.Header().Set("DAV", "1, 2")
-		w.Header().Set("MS-Author-Via", "DAV")
-		w.WriteHeader(http.StatusOK)
+		davOptions(w, "OPTIONS, PROPFIND")
 	case "PROPFIND":
 		depth := r.Header.Get("Depth")
 		if depth == "infinity" {
@@ -352,6 +358,14 @@ func (h *Handler) serveTop(w http.ResponseWriter, r *http.Request, p *access.Pri
 	default:
 		plain(w, http.StatusForbidden, MsgTopLevel)
 	}
+}
+
+// davOptions answers an OPTIONS that names WebDAV's classes.
+func davOptions(w http.ResponseWriter, allow string) {
+	w.Header().Set("Allow", allow)
+	w.Header().Set("DAV", "1, 2")
+	w.Header().Set("MS-Author-Via", "DAV")
+	w.WriteHeader(http.StatusOK)
 }
 
 func collection(b *strings.Builder, href, name string) {

@@ -145,6 +145,13 @@ func TestAuth(t *testing.T) {
 		t.Errorf("top level: %v", got)
 	}
 	d.expect(d.do("MKCOL", d.srv.URL+"/dav/New", nil), http.StatusForbidden)
+	// Windows asks the host's root for WebDAV first, and PROPFINDs the mount without its slash.
+	if a := d.as("", "", "OPTIONS", d.srv.URL+"/", nil); a.code != http.StatusOK || a.header.Get("DAV") != "1, 2" {
+		t.Errorf("OPTIONS /: %d %v", a.code, a.header)
+	}
+	if got := hrefs(t, d.expect(d.do("PROPFIND", d.srv.URL+"/dav", nil, "Depth", "1"), http.StatusMultiStatus).body); len(got) != 2 {
+		t.Errorf("PROPFIND /dav: %v", got)
+	}
 	// A read token reads and writes nothing.
 	d.expect(d.do("PUT", "a.txt", strings.NewReader("a")), http.StatusCreated)
 	d.expect(d.as("ana@example.com", ro, "GET", "a.txt", nil), http.StatusOK)
