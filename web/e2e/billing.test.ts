@@ -182,6 +182,27 @@ describe('billing in a real browser', () => {
     shots.push(...(await shotBoth(page, 'billing-pro', () => tid(page, 'plan-table').waitFor())));
   });
 
+  it('backs the Group up, lists the backup with its size and date, and restores it into a new Group', async () => {
+    const page = bea.page;
+    await page.goto('/billing');
+    await tid(page, 'backups-empty').waitFor();
+    await tid(page, 'backup-start').click();
+    await tid(page, 'backup-started').waitFor();
+    const row = tid(page, 'backup-row').first();
+    await row.waitFor();
+    expect(await row.textContent()).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
+    expect(await row.textContent()).toMatch(/\d+(\.\d)? (B|kB|MB)/);
+    expect(await row.locator('[data-testid="backup-download"]').getAttribute('href')).toMatch(new RegExp(`^/api/${group}/_backups/.+`));
+    await row.locator('[data-testid="backup-restore"]').click();
+    const modal = tid(page, 'restore-modal');
+    await modal.locator('input[name=name]').fill('Oficina Restaurada');
+    await tid(page, 'restore-confirm').click();
+    await tid(page, 'restore-done').waitFor({ timeout: 30_000 });
+    expect(await tid(page, 'restore-done').textContent()).toContain('Oficina Restaurada');
+    shots.push(await shot(page, 'billing-restored-light', false));
+    await page.keyboard.press('Escape');
+  });
+
   it('fits the billing page into 390 px', async () => {
     const page = bea.page;
     await page.setViewportSize({ width: 390, height: 844 });

@@ -245,7 +245,7 @@ describe('/billing', () => {
     const row = await screen.findByTestId('backup-row');
     expect(row).toHaveTextContent('123.4 kB');
     expect(row).toHaveTextContent('2026-11-20');
-    expect(row).toHaveTextContent('100 records, 4 files');
+    expect(row).toHaveTextContent('100 documents, 4 files');
     expect(within(row).getByTestId('backup-download')).toHaveAttribute('href', `/api/${ACC}/_backups/bk1`);
     await userEvent.click(within(row).getByTestId('backup-restore'));
     const modal = await screen.findByTestId('restore-modal');
