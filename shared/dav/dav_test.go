@@ -394,3 +394,20 @@ func TestChunkedPutStreams(t *testing.T) {
 		t.Errorf("size: %s", a.body)
 	}
 }
+
+// TestListingBound: a folder over the listing bound is refused with its
+// reason, not answered in part.
+func TestListingBound(t *testing.T) {
+	e := apptest.New(t, apptest.Bolt)
+	d := newEnv(t, e)
+	h := dav.New(dav.Options{Store: e.Store, Tokens: e.App.Auth, Drive: driveOf(t, e), MaxListing: 3})
+	srv := httptestServer(t, h)
+	for i := range 4 {
+		d.expect(d.do("PUT", fmt.Sprintf("f%d.txt", i), strings.NewReader("x")), http.StatusCreated)
+	}
+	a := d.do("PROPFIND", srv+"/dav/"+d.db+"/", nil, "Depth", "1")
+	if a.code != http.StatusForbidden || !strings.Contains(a.body, "more than 3 entries") {
+		t.Errorf("%d %s", a.code, a.body)
+	}
+	d.expect(d.do("PROPFIND", srv+"/dav/"+d.db+"/", nil, "Depth", "0"), http.StatusMultiStatus)
+}

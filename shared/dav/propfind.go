@@ -83,6 +83,12 @@ func (f *fsys) fastPropfind(ctx context.Context, w http.ResponseWriter, body []b
 	entries := []drive.Entry{e}
 	if depth == "1" && e.Dir {
 		list, err := f.h.drive.FSList(ctx, f.db, e.ID, f.h.maxListing)
+		if status := statusOf(err); status != 0 {
+			// A refusal (a folder over the listing bound) says why, before
+			// any of the multistatus is written.
+			plain(w, status, reasonOf(err))
+			return true
+		}
 		if err != nil {
 			return false
 		}
