@@ -7,7 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stripe/stripe-go/v83"
+
 	"github.com/oficina/oficina/shared/config"
+	"github.com/oficina/oficina/shared/fault"
 )
 
 // TestKeySource: the configuration's keys win; the rest come from the
@@ -54,5 +57,20 @@ func TestKeySource(t *testing.T) {
 	plain := newKeySource(config.Stripe{SecretKey: "sk_test_x"}, slog.New(slog.DiscardHandler))
 	if got, _ := plain.get(ctx, true); got != (keys{}) {
 		t.Fatalf("live keys from nowhere: %+v", got)
+	}
+}
+
+// TestStripeErr: a request Stripe refused is a 422 with a plain reason;
+// a bad key, throttling and outages stay 500s with the cause kept private.
+func TestStripeErr(t *testing.T) {
+	for code, want := range map[int]fault.Kind{400: fault.Unprocessable, 402: fault.Unprocessable, 401: fault.Internal, 429: fault.Internal, 500: fault.Internal} {
+		err := stripeErr("op", &stripe.Error{HTTPStatusCode: code, Msg: "secret detail"})
+		fe, ok := fault.As(err)
+		switch {
+		case want == fault.Internal && ok:
+			t.Errorf("%d: %v is a public error", code, err)
+		case want != fault.Internal && (!ok || fe.Kind != want || fe.Reason != MsgProviderRefused):
+			t.Errorf("%d: %v", code, err)
+		}
 	}
 }

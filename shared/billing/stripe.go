@@ -3,6 +3,7 @@ package billing
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -130,12 +131,16 @@ func (m *Module) client(ctx context.Context, live bool) (*stripe.Client, keys, e
 	return stripe.NewClient(k.Secret, stripe.WithBackends(stripe.NewBackendsWithConfig(bc))), k, nil
 }
 
-// stripeErr turns a Stripe API failure into a logged 500 (the reason
-// stays private) or, for a request Stripe refused, a 422 naming nothing
-// internal.
+// MsgProviderRefused is the 422 of a request Stripe refused.
+const MsgProviderRefused = "The payment provider refused the request"
+
+// stripeErr turns a Stripe API failure into a 500 (the cause logged,
+// never sent) or, for a request Stripe refused (4xx), a 422 naming
+// nothing internal.
 func stripeErr(op string, err error) error {
-	if se, ok := err.(*stripe.Error); ok && se.HTTPStatusCode >= 400 && se.HTTPStatusCode < 500 {
-		return fault.Wrap(fault.Internal, "The payment provider refused the request", fmt.Errorf("stripe %s: %w", op, err))
+	var se *stripe.Error
+	if errors.As(err, &se) && se.HTTPStatusCode >= 400 && se.HTTPStatusCode < 500 && se.HTTPStatusCode != 401 && se.HTTPStatusCode != 429 {
+		return fault.Wrap(fault.Unprocessable, MsgProviderRefused, fmt.Errorf("stripe %s: %w", op, err))
 	}
 	return fmt.Errorf("stripe %s: %w", op, err)
 }
