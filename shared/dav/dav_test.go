@@ -250,6 +250,12 @@ func TestQuota(t *testing.T) {
 		d := newEnv(t, e)
 		d.expect(d.do("PUT", "fits.bin", bytes.NewReader(make([]byte, 60_000))), http.StatusCreated)
 		e.Drain()
+		// RFC 4331's quota properties, as the quota bar has them.
+		q := `<?xml version="1.0"?><D:propfind xmlns:D="DAV:"><D:prop><D:quota-available-bytes/><D:quota-used-bytes/></D:prop></D:propfind>`
+		qa := d.expect(d.do("PROPFIND", "", strings.NewReader(q), "Depth", "0"), http.StatusMultiStatus)
+		if !strings.Contains(qa.body, "<D:quota-used-bytes>60000</D:quota-used-bytes>") || !strings.Contains(qa.body, "<D:quota-available-bytes>40000</D:quota-available-bytes>") {
+			t.Errorf("quota properties: %s", qa.body)
+		}
 		blobsBefore := countBlobs(t, d)
 		seq := e.UpdateSeq(d.db)
 		a := d.do("PUT", "declared.bin", bytes.NewReader(make([]byte, 50_000)))

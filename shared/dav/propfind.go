@@ -48,6 +48,11 @@ var liveNames = []struct {
 // hiddenNames are DAV: properties x/net/webdav knows but never shows (404).
 var hiddenNames = map[string]bool{"creationdate": true, "getcontentlanguage": true, "lockdiscovery": true}
 
+// quotaNames are RFC 4331's, answered on folders when asked for by name
+// (never in allprop): the Group's drive usage and what is left of its
+// limit, as the web app's quota bar shows them.
+var quotaNames = map[string]bool{"quota-available-bytes": true, "quota-used-bytes": true}
+
 // fastPropfind answers the request and returns true, or returns false
 // having written nothing (the caller hands the request to x/net/webdav).
 func (f *fsys) fastPropfind(ctx context.Context, w http.ResponseWriter, body []byte, mount, depth string) bool {
@@ -67,7 +72,7 @@ func (f *fsys) fastPropfind(ctx context.Context, w http.ResponseWriter, body []b
 				return false
 			}
 			for _, n := range pf.Prop.Names {
-				if n.XMLName.Space != "DAV:" || !(hiddenNames[n.XMLName.Local] || isLive(n.XMLName.Local)) {
+				if n.XMLName.Space != "DAV:" || !(hiddenNames[n.XMLName.Local] || quotaNames[n.XMLName.Local] || isLive(n.XMLName.Local)) {
 					return false // a dead property: x/net/webdav reads them
 				}
 				names = append(names, n.XMLName.Local)
@@ -99,6 +104,16 @@ func (f *fsys) fastPropfind(ctx context.Context, w http.ResponseWriter, body []b
 			return false
 		}
 	}
+	var quota *[2]int64 // used, available
+	for _, n := range names {
+		if quotaNames[n] && quota == nil {
+			u, err := f.h.drive.FSUsage(ctx, f.db)
+			if err != nil {
+				return false
+			}
+			quota = &[2]int64{u.Bytes, max(u.Limit-u.Bytes, 0)}
+		}
+	}
 	w.Header().Set("Content-Type", "text/xml; charset=utf-8")
 	w.WriteHeader(http.StatusMultiStatus)
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -112,7 +127,7 @@ func (f *fsys) fastPropfind(ctx context.Context, w http.ResponseWriter, body []b
 		if x.Dir && href != "/" {
 			href += "/"
 		}
-		writeResponse(bw, href, x, names)
+		writeResponse(bw, href, x, names, quota)
 	}
 	bw.WriteString(`</D:multistatus>`)
 	_ = bw.Flush()
@@ -128,7 +143,7 @@ func isLive(name string) bool {
 	return false
 }
 
-func writeResponse(bw *bufio.Writer, href string, e drive.Entry, names []string) {
+func writeResponse(bw *bufio.Writer, href string, e drive.Entry, names []string, quota *[2]int64) {
 	bw.WriteString(`<D:response><D:href>`)
 	xmlText(bw, (&url.URL{Path: href}).EscapedPath())
 	bw.WriteString(`</D:href>`)
@@ -148,9 +163,16 @@ func writeResponse(bw *bufio.Writer, href string, e drive.Entry, names []string)
 					ok = true
 				}
 			}
-			if ok {
+			switch {
+			case quotaNames[n] && e.Dir && quota != nil:
+				v := quota[0]
+				if n == "quota-available-bytes" {
+					v = quota[1]
+				}
+				bw.WriteString(`<D:` + n + `>` + strconv.FormatInt(v, 10) + `</D:` + n + `>`)
+			case ok:
 				writeProp(bw, n, e)
-			} else {
+			default:
 				missing = append(missing, n)
 			}
 		}
