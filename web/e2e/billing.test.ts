@@ -211,6 +211,9 @@ describe('billing in a real browser', () => {
       await tid(page, 'plan-table').waitFor();
       shots.push(await shot(page, 'billing-390'));
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await page.goto('/usage?view=table');
+      await tid(page, 'usage-view-table').waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     } finally {
       await page.setViewportSize({ width: 1280, height: 900 });
     }
