@@ -151,6 +151,17 @@ describe('/billing', () => {
     expect(upd).toBeGreaterThan(adj);
   });
 
+  it('says when the billing state cannot be read, and retries', async () => {
+    let fail = true;
+    world({ extra: (c) => (c.path === `/api/${ACC}/_billing` && fail ? json(500, { error: 'internal_server_error', reason: 'boom' }) : undefined) });
+    renderScreen(<Billing />, { path: '/billing', url: '/billing' });
+    const err = await screen.findByTestId('billing-error');
+    expect(err).toHaveTextContent('Internal server error');
+    fail = false;
+    await userEvent.click(within(err).getByRole('button'));
+    expect(await screen.findByTestId('billing-plan-name')).toHaveTextContent('Free');
+  });
+
   it('hides cancel from non-admins on pro', async () => {
     world({ billing: { plan: 'pro', is_admin: false, can_cancel: false } });
     renderScreen(<Billing />, { path: '/billing', url: '/billing' });
