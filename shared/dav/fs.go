@@ -75,9 +75,9 @@ func (r *request) failure() error {
 
 // Junk reports whether name is one of macOS Finder's metadata files
 // ("._*" AppleDouble files, ".DS_Store"). They are accepted and ignored:
-// a PUT or MKCOL of one answers success and stores nothing, a read or a
-// PROPFIND answers 404, a DELETE 204. They never reach the Group's drive
-// nor its quota.
+// a PUT or MKCOL of one answers success and stores nothing; a read, a
+// PROPFIND or a DELETE answers 404, as nothing is there. They never reach
+// the Group's drive nor its quota.
 func Junk(name string) bool {
 	return name == ".DS_Store" || strings.HasPrefix(name, "._")
 }
