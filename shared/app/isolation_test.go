@@ -65,6 +65,8 @@ var extraIsolationRoutes = []struct{ method, path string }{
 	{"GET", "/api/{B}/_wiki/recent?limit=3"},
 	{"GET", "/api/{B}/_wiki/export.zip?category=bobsecretcategory"},
 	{"GET", "/api/{B}/_wiki/export.zip?id={Handbook}"},
+	{"GET", "/api/{B}/_wiki/export.pdf?category=bobsecretcategory"},
+	{"GET", "/api/{B}/_wiki/export.pdf?id={Handbook}"},
 	{"GET", "/api/{B}/_wiki/highlight.css?style=github"},
 	{"POST", "/api/{B}/_links/import"},
 	// A bookmark's title through the reader's fetch guard: refused before any fetch.

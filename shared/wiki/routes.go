@@ -35,6 +35,7 @@ import (
 //	GET  /api/{db}/_wiki/recent?limit=                   → {changed: [{id, title, updated_at, updated_by}], viewed: [{id, title, at}]}
 //	GET  /api/{db}/_wiki/categories                      → {rows: [{category, count}]}
 //	GET  /api/{db}/_wiki/export.zip?category=&id=        → a zip of Markdown files
+//	GET  /api/{db}/_wiki/export.pdf?category=&id=        → the pages laid out in one PDF (at most MaxPDFPages)
 //	GET  /api/{db}/_wiki/highlight.css?style=            → the code highlighting stylesheet
 //	POST /api/{db}/_links/import   (Netscape bookmark HTML) → {created, updated, unchanged, failed: [{url, title, reason}]}
 //	GET  /api/{db}/_links/export.html                    → Netscape bookmark HTML
@@ -58,6 +59,7 @@ func (m *Module) registerRoutes(r *module.Registry) {
 	read("GET /api/{db}/_wiki/recent", m.recentRoute)
 	read("GET /api/{db}/_wiki/categories", m.categoriesRoute)
 	read("GET /api/{db}/_wiki/export.zip", m.exportZip)
+	read("GET /api/{db}/_wiki/export.pdf", m.exportPDF)
 	read("GET /api/{db}/_wiki/highlight.css", m.highlightCSS)
 	r.Route(module.Route{Pattern: "POST /api/{db}/_links/import", Access: module.AccessWrite, MaxBody: MaxImportBytes, Handle: m.importBookmarks})
 	read("GET /api/{db}/_links/export.html", m.exportBookmarks)

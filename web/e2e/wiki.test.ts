@@ -9,6 +9,7 @@
 // into the editor, kept in the drive's "wiki" folder.
 // Screenshots go to test-results/wiki-*.png (light, dark, 390 px).
 
+import { readFileSync } from 'node:fs';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -224,8 +225,22 @@ describe('the wiki in a real browser', () => {
     await page.waitForURL(new RegExp(`/handbooks/${ids.screen}$`));
     await tid(page, 'page-html').waitFor();
 
+    // The page and its category export as PDF (laid out by the server) and Markdown.
+    for (const [to, button, suffix] of [
+      [`/account/${group}/handbooks/${ids.screen}`, 'wiki-export-pdf', '.pdf'],
+      ['/wiki?category=screens', 'wiki-category-export-pdf', '.pdf'],
+      ['/wiki?category=screens', 'wiki-category-export', '.zip'],
+    ] as const) {
+      await page.goto(to);
+      const [download] = await Promise.all([page.waitForEvent('download'), tid(page, button).click()]);
+      expect(download.suggestedFilename().endsWith(suffix), download.suggestedFilename()).toBe(true);
+      const file = await download.path();
+      const head = readFileSync(file).subarray(0, 4).toString('latin1');
+      expect(head).toBe(suffix === '.pdf' ? '%PDF' : 'PK\u0003\u0004');
+    }
+    await page.goto(`/account/${group}/tickets/${tk.json.id}`);
+
     // A new page from the ticket's panel is filed under its category.
-    await page.goBack();
     await tid(page, 'handbooks-new').click();
     await page.waitForURL(/\/handbooks\/new\?category=Screens$/);
     expect(await tid(page, 'wiki-categories-input').locator('input').or(page.locator('input[data-testid="wiki-categories-input"]')).first().inputValue()).toBe('Screens');

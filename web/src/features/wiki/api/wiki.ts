@@ -140,6 +140,10 @@ export const titleCompletions = (db: string, q: string, limit = 8) => api.get<{ 
 export const exportZipUrl = (db: string, opts: { id?: string; category?: string } = {}) =>
   apiUrl(`${base(db)}/export.zip`, { id: opts.id, category: opts.category });
 
+/** exportPdfUrl: one page, a category or the whole wiki laid out in one PDF by the server. */
+export const exportPdfUrl = (db: string, opts: { id?: string; category?: string } = {}) =>
+  apiUrl(`${base(db)}/export.pdf`, { id: opts.id, category: opts.category });
+
 export const highlightCssUrl = (db: string, style?: string) => apiUrl(`${base(db)}/highlight.css`, { style });
 
 /** categoriesOf reads a page's categories, a list or a comma string. */

@@ -1,7 +1,7 @@
 // handbooks#show: the page's server-sanitised HTML, its categories, the pages
 // it links to and the pages linking to it, a note when reached by an old
-// title, the versions (view, diff, restore), comments, Markdown export and
-// print. A page opened here joins the "open entries" tabs.
+// title, the versions (view, diff, restore), comments, Markdown and PDF
+// export and print. A page opened here joins the "open entries" tabs.
 
 import { Badge, Button, Flex, Heading, Text, View } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
@@ -17,7 +17,7 @@ import { asApiError } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { ID_PATTERN } from '../../../lib/ids';
 import { paths } from '../../../lib/paths';
-import { exportZipUrl, oldTitles, renderedPage, resolveTitle, SCOPE } from '../api/wiki';
+import { exportPdfUrl, exportZipUrl, oldTitles, renderedPage, resolveTitle, SCOPE } from '../api/wiki';
 import { HighlightCss } from '../components/HighlightCss';
 import { OpenEntries } from '../components/OpenEntries';
 import { VersionsPanel } from '../components/VersionsPanel';
@@ -99,6 +99,9 @@ function PageShow({ db, id }: { db: string; id: string }) {
           <>
             <Button as="a" href={exportZipUrl(db, { id })} size="small" download data-testid="wiki-export">
               {t('wiki.page.export')}
+            </Button>
+            <Button as="a" href={exportPdfUrl(db, { id })} size="small" download data-testid="wiki-export-pdf">
+              {t('wiki.page.exportPdf')}
             </Button>
             <Button size="small" onClick={() => window.print()} data-testid="wiki-print">
               {t('wiki.page.print')}

@@ -15,7 +15,7 @@ import { useActiveDb } from '../../../lib/active-db';
 import { asApiError } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
-import { categoriesList, recentPages, SCOPE, searchPages } from '../api/wiki';
+import { categoriesList, exportPdfUrl, exportZipUrl, recentPages, SCOPE, searchPages } from '../api/wiki';
 import { HighlightCss } from '../components/HighlightCss';
 import { OpenEntries } from '../components/OpenEntries';
 import '../components/wiki.css';
@@ -100,6 +100,12 @@ export function Component() {
               <Text>{t('wiki.search.inCategory', { category })}</Text>
               <Button size="small" variation="link" onClick={() => setCategory('')}>
                 {t('wiki.search.clearCategory')}
+              </Button>
+              <Button as="a" size="small" href={exportZipUrl(db, { category })} download data-testid="wiki-category-export">
+                {t('wiki.search.exportCategory')}
+              </Button>
+              <Button as="a" size="small" href={exportPdfUrl(db, { category })} download data-testid="wiki-category-export-pdf">
+                {t('wiki.search.exportCategoryPdf')}
               </Button>
             </Flex>
           ) : null}
