@@ -85,7 +85,7 @@ export function PaymentFrame({
   if (!session) {
     return (
       <Flex direction="column" gap="small" alignItems="flex-start">
-        {start.error ? <ErrorAlert error={asApiError(start.error)} onDismiss={() => start.reset()} /> : null}
+        {start.error ? <ErrorAlert error={asApiError(start.error)} onDismiss={() => start.reset()} showFields /> : null}
         <Button variation="primary" onClick={() => start.mutate()} isLoading={start.isPending} isDisabled={disabled} data-testid="checkout-start">
           {t('billing.pay.start')}
         </Button>
