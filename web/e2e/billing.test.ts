@@ -174,7 +174,7 @@ describe('billing in a real browser', () => {
     await modal.waitFor();
     expect(await modal.locator('[data-testid="switch-locked"]').count()).toBe(1);
     expect(await tid(page, 'plan-change-confirm').isDisabled()).toBe(true);
-    shots.push(await shot(page, 'billing-locked-light', false));
+    shots.push(await shot(page, 'billing-locked-light'));
     await page.keyboard.press('Escape');
     await modal.waitFor({ state: 'detached' });
     const r = await api(page, 'PUT', `${group}/_design/subscription/_update/free/${group}`, {});
