@@ -82,6 +82,8 @@ const (
 	kindUsage    = "billing-usage"   // db/date → reported
 	kindSession  = "billing-session" // checkout session id → sessionInfo
 	kindCustomer = "billing-customer"
+	// subscription id → the latest applied event's time, and whether it ended
+	kindSubscription = "billing-subscription"
 )
 
 // Accounts is what the module needs of Groups (accounts.Service).

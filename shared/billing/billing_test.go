@@ -375,6 +375,12 @@ func TestWebhook(t *testing.T) {
 		if st := f.billing(t, f.ana); st["plan"] != "pro" || st["price_id"] != "price_pro_2" {
 			t.Fatalf("after customer.subscription.updated: %v", st)
 		}
+		older := map[string]any{"id": "sub_webhook1", "object": "subscription", "customer": cust, "status": "active",
+			"metadata": map[string]any{"accountId": db, "plan": "corp"}}
+		e.Unchanged(db, func() {
+			b, s := event(t, "evt_older", "customer.subscription.updated", false, older, billingtest.WebhookSecret, time.Now().Add(-time.Minute))
+			post(e, b, s).Expect(t, http.StatusOK)
+		})
 		// A failed payment is noted; the subscription's end makes the Group free.
 		inv := map[string]any{"id": "in_1", "object": "invoice", "customer": cust}
 		b, s = event(t, "evt_3", "invoice.payment_failed", false, inv, billingtest.WebhookSecret, time.Now())
@@ -386,6 +392,15 @@ func TestWebhook(t *testing.T) {
 		st = f.billing(t, f.ana)
 		if st["plan"] != "free" || st["can_cancel"] != false || st["price_id"] != "" {
 			t.Fatalf("after the subscription ended: %v", st)
+		}
+		// Stripe does not promise order: an update arriving after the end,
+		// or older than the last applied event, changes nothing.
+		e.Unchanged(db, func() {
+			b, s := event(t, "evt_late", "customer.subscription.updated", false, upd, billingtest.WebhookSecret, time.Now())
+			post(e, b, s).Expect(t, http.StatusOK)
+		})
+		if got := f.billing(t, f.ana)["plan"]; got != "free" {
+			t.Fatalf("a late update revived the subscription: %v", got)
 		}
 		e.Drain()
 		if after := paymentEvents(t, f); after < before+2 {

@@ -118,7 +118,7 @@ func (m *Module) apply(ctx context.Context, ev stripe.Event) error {
 		if ok, err := m.sameMode(ctx, db, ev.Livemode); err != nil || !ok {
 			return err
 		}
-		return m.applySubscription(ctx, db, &sub, ev.Type == "customer.subscription.deleted")
+		return m.applySubscription(ctx, db, &sub, ev.Type == "customer.subscription.deleted", ev.Created)
 
 	case "invoice.paid", "invoice.payment_failed":
 		var inv stripe.Invoice
@@ -186,7 +186,11 @@ func (m *Module) sameMode(ctx context.Context, db string, live bool) (bool, erro
 // applySubscription follows a subscription's state: active or trialing
 // keeps (or sets) the plan of its price; ended, the Group goes to free, or
 // to locked when it was cancelled above the free plan's records.
-func (m *Module) applySubscription(ctx context.Context, db string, sub *stripe.Subscription, deleted bool) error {
+//
+// Stripe does not promise order: an event older than the last one applied
+// for the subscription, or any event of a subscription that has ended,
+// changes nothing.
+func (m *Module) applySubscription(ctx context.Context, db string, sub *stripe.Subscription, deleted bool, created int64) error {
 	b, err := m.acc.Billing(ctx, db)
 	if err != nil {
 		return err
@@ -195,8 +199,19 @@ func (m *Module) applySubscription(ctx context.Context, db string, sub *stripe.S
 		m.log.InfoContext(ctx, "event of an older subscription ignored", "account", db, "subscription", sub.ID)
 		return nil
 	}
+	seen, err := m.subscriptionSeen(ctx, sub.ID)
+	if err != nil {
+		return err
+	}
+	if seen.Ended || created < seen.Created {
+		m.log.InfoContext(ctx, "stale subscription event ignored", "account", db, "subscription", sub.ID)
+		return nil
+	}
 	ended := deleted || sub.Status == stripe.SubscriptionStatusCanceled || sub.Status == stripe.SubscriptionStatusIncompleteExpired ||
 		sub.Status == stripe.SubscriptionStatusUnpaid
+	if err := m.rememberSubscription(ctx, sub.ID, subSeen{Created: created, Ended: ended}); err != nil {
+		return err
+	}
 	if !ended {
 		plan := sub.Metadata["plan"]
 		priceID := ""
@@ -225,4 +240,33 @@ func (m *Module) applySubscription(ctx context.Context, db string, sub *stripe.S
 	return m.acc.SetBilling(ctx, system, db, accounts.BillingChange{
 		Plan: &next, UnconfirmedPlan: ptr(""), PriceID: ptr(""), SubscriptionID: ptr(""),
 	})
+}
+
+// subSeen is what the server remembers of a subscription's events.
+type subSeen struct {
+	Created int64 `json:"created"` // the latest applied event's creation time
+	Ended   bool  `json:"ended"`
+}
+
+func (m *Module) subscriptionSeen(ctx context.Context, id string) (subSeen, error) {
+	rec, err := m.st.GetRecord(ctx, kindSubscription, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return subSeen{}, nil
+	}
+	if err != nil {
+		return subSeen{}, err
+	}
+	var s subSeen
+	if err := json.Unmarshal(rec.Value, &s); err != nil {
+		return subSeen{}, fmt.Errorf("decode subscription %s: %w", id, err)
+	}
+	return s, nil
+}
+
+func (m *Module) rememberSubscription(ctx context.Context, id string, s subSeen) error {
+	raw, _ := json.Marshal(s)
+	if err := m.st.PutRecord(ctx, store.Record{Kind: kindSubscription, Key: id, Value: raw, ExpiresAt: time.Now().Add(400 * 24 * time.Hour)}, false); err != nil {
+		return fmt.Errorf("remember subscription %s: %w", id, err)
+	}
+	return nil
 }
