@@ -240,6 +240,8 @@ export class OficinaStack extends Stack {
     this.webdav = new WebDav(this, 'WebDav', { stage: config.stage, environment: common });
     this.table.grant(this.webdav.fn, ...API_TABLE_ACTIONS);
     this.files.grantBlobs(this.webdav.fn);
+    // The drive's WebDAV help shows this address (CloudFront does not pass PROPFIND, MKCOL, LOCK…).
+    api.fn.addEnvironment('OFICINA_DAV_URL', `${this.webdav.url.url}dav/`);
     new apigwv2.HttpRoute(this, 'HttpApiDefaultRoute', {
       httpApi: this.httpApi,
       // $default: every path and method goes to the one Go mux, which owns /api/…

@@ -64,6 +64,15 @@ describe('the WebDAV function', () => {
     assert.equal(env.OFICINA_ORIGIN_SECRET, undefined, 'no CloudFront secret: the URL is reached directly');
   });
 
+  it("gives the api its address, which the drive's WebDAV help shows (CloudFront does not pass WebDAV's methods)", () => {
+    const s = dev();
+    const api = s.json.Resources[logicalIdOf(s, s.stack.apiFunction)]!;
+    const env = api.Properties!.Environment.Variables as Record<string, unknown>;
+    const dav = JSON.stringify(env.OFICINA_DAV_URL);
+    assert.ok(dav.includes(logicalIdOf(s, s.stack.webdav.url)), `OFICINA_DAV_URL names the WebDAV Function URL: ${dav}`);
+    assert.ok(dav.includes('dav/'), dav);
+  });
+
   it('has its own HTTPS Function URL, authenticated by the server (Basic auth with API tokens)', () => {
     const s = dev();
     const id = logicalIdOf(s, s.stack.webdav.fn);

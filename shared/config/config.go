@@ -24,6 +24,10 @@ type Config struct {
 	DataDir string // --data, OFICINA_DATA: embedded store, blobs and mail outbox
 	WebDir  string // --web, OFICINA_WEB: the built SPA served at /
 	BaseURL string // --base-url, OFICINA_BASE_URL: public URL used in emailed links
+	// DavURL is the WebDAV address users connect their clients to, when it
+	// is not <origin>/dav/ (in the cloud: the WebDAV function's own URL,
+	// since CloudFront does not pass WebDAV's methods).
+	DavURL string // --dav-url, OFICINA_DAV_URL
 
 	Store          string // --store, OFICINA_STORE: bolt | dynamo
 	Table          string // --table, OFICINA_TABLE: DynamoDB table name
@@ -179,6 +183,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	fs.StringVar(&schedule, "schedule", env("OFICINA_SCHEDULE", "on"), "run scheduled jobs in-process: on or off (OFICINA_SCHEDULE)")
 	fs.StringVar(&allowNets, "fetch-allow-nets", env("OFICINA_FETCH_ALLOW_NETS", ""), "comma-separated networks (CIDR) fetches may reach besides the public internet, e.g. 127.0.0.0/8 for tests (OFICINA_FETCH_ALLOW_NETS)")
 	fs.StringVar(&ports, "fetch-ports", env("OFICINA_FETCH_PORTS", "80,443"), "comma-separated ports fetches may use, or * (OFICINA_FETCH_PORTS)")
+	fs.StringVar(&c.DavURL, "dav-url", env("OFICINA_DAV_URL", ""), "WebDAV address shown to users when it is not <origin>/dav/ (OFICINA_DAV_URL)")
 	fs.StringVar(&c.SystemNotificationsURL, "system-notifications-url", env("OFICINA_SYSTEM_NOTIFICATIONS_URL", ""), "feed of product announcements shown on dashboards (OFICINA_SYSTEM_NOTIFICATIONS_URL)")
 	fs.StringVar(&retention, "reader-retention", env("OFICINA_READER_RETENTION", "2160h"), "how long read, unstarred feed items are kept (OFICINA_READER_RETENTION)")
 	blobsDefault := def.Blobs
@@ -219,6 +224,12 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 		bad("base-url %q: must be an absolute http(s) URL", c.BaseURL)
 	}
 	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	if c.DavURL != "" {
+		if u, err := url.Parse(c.DavURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("dav-url %q: must be an absolute http(s) URL", c.DavURL)
+		}
+		c.DavURL = strings.TrimRight(c.DavURL, "/") + "/"
+	}
 	switch c.Store {
 	case "bolt":
 		if c.DataDir == "" {

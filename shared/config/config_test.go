@@ -50,6 +50,7 @@ func TestLoadEnvAndFlags(t *testing.T) {
 	env := envOf(map[string]string{
 		"OFICINA_ADDR": "127.0.0.1:9000", "OFICINA_DATA": "/tmp/x",
 		"OFICINA_SERVER_ADMINS": " Root@Example.com, ops@example.com ,",
+		"OFICINA_DAV_URL":       "https://abc.lambda-url.us-east-1.on.aws/dav",
 	})
 	c, err := Load([]string{"--addr", "127.0.0.1:9100"}, env, Local)
 	if err != nil {
@@ -63,6 +64,9 @@ func TestLoadEnvAndFlags(t *testing.T) {
 	}
 	if strings.Join(c.ServerAdmins, ",") != "root@example.com,ops@example.com" {
 		t.Errorf("admins: %q", c.ServerAdmins)
+	}
+	if c.DavURL != "https://abc.lambda-url.us-east-1.on.aws/dav/" {
+		t.Errorf("dav url keeps one trailing slash: %q", c.DavURL)
 	}
 }
 
@@ -84,6 +88,7 @@ func TestLoadRejects(t *testing.T) {
 		{"bad page rows", []string{"--page-max-rows", "0"}, "page-max-rows"},
 		{"bad page bytes", []string{"--page-max-bytes", "1k"}, "page-max-bytes"},
 		{"bad base url", []string{"--base-url", "ftp://x"}, "base-url"},
+		{"relative dav url", []string{"--dav-url", "/dav/"}, "dav-url"},
 		{"extra args", []string{"serve"}, "unexpected arguments"},
 		{"bad schedule", []string{"--schedule", "maybe"}, `schedule "maybe"`},
 		{"bad net", []string{"--fetch-allow-nets", "127.0.0.1"}, `"127.0.0.1" is not a network`},

@@ -21,6 +21,8 @@ type Usage struct {
 	Dirs         int64  `json:"dirs"`
 	TrashBytes   int64  `json:"trash_bytes"`
 	TrashEntries int64  `json:"trash_entries"`
+	// DavURL is the WebDAV address when it is not <origin>/dav/ (--dav-url).
+	DavURL string `json:"dav_url,omitempty"`
 }
 
 // Limit is the drive limit of a plan (SPEC.md §9: 1 GB for pro and corp;
@@ -45,7 +47,7 @@ func (m *Module) usage(ctx context.Context, db string) (Usage, error) {
 		return Usage{}, err
 	}
 	t := c.Tally(TallyDrive)
-	u := Usage{Bytes: t["bytes"], Files: t["files"], Dirs: t["dirs"], TrashBytes: t["trash_bytes"], TrashEntries: t["trash_entries"]}
+	u := Usage{Bytes: t["bytes"], Files: t["files"], Dirs: t["dirs"], TrashBytes: t["trash_bytes"], TrashEntries: t["trash_entries"], DavURL: m.deps.Config.DavURL}
 	if m.deps.Groups != nil {
 		if u.Plan, err = m.deps.Groups.Plan(ctx, db); err != nil {
 			return Usage{}, err

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatBytes } from '../../lib/format';
+import { webdavUrl } from './api/drive';
 import { chooseChunkSize, nextOffsets, nextQueued, percent, planChunks, uploadReducer, type UploadItem } from './upload-plan';
 
 describe('chunk planner', () => {
@@ -70,5 +71,12 @@ describe('upload stage reducer', () => {
     expect(one(s).sent).toBe(0);
     s = uploadReducer(s, { type: 'add', key: 'a' });
     expect(uploadReducer(s, { type: 'remove', key: 'a' })).toHaveLength(1);
+  });
+});
+
+describe('the WebDAV address', () => {
+  it("is the origin's /dav/ unless the server names one (the cloud's WebDAV function)", () => {
+    expect(webdavUrl('http://127.0.0.1:8080')).toBe('http://127.0.0.1:8080/dav/');
+    expect(webdavUrl('https://app.example.com', 'https://abc.lambda-url.us-east-1.on.aws/dav/')).toBe('https://abc.lambda-url.us-east-1.on.aws/dav/');
   });
 });

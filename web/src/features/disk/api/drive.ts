@@ -44,6 +44,8 @@ export interface Usage {
   dirs: number;
   trash_bytes: number;
   trash_entries: number;
+  /** The WebDAV address when the server names one (the cloud's WebDAV function); else <origin>/dav/. */
+  dav_url?: string;
 }
 
 const drive = (db: string) => `${enc(db)}/_drive`;
@@ -137,7 +139,7 @@ export const cancelUpload = (db: string, u: string) => api.del<{ ok: boolean }>(
 export const uploadChunkPath = (db: string, u: string) => `${drive(db)}/uploads/${enc(u)}`;
 
 /** The WebDAV address (shared/dav, mounted at /dav/). */
-export const webdavUrl = (origin: string) => `${origin}/dav/`;
+export const webdavUrl = (origin: string, configured?: string) => configured || `${origin}/dav/`;
 
 export interface CreatedToken {
   ok: boolean;

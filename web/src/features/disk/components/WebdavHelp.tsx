@@ -1,17 +1,18 @@
 import { Alert, Button, Heading, Text } from '@aws-amplify/ui-react';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { ApiError } from '../../../lib/errors';
 import { useSession } from '../../../lib/session';
-import { createDavToken, webdavUrl } from '../api/drive';
+import { createDavToken, diskKeys, fetchUsage, webdavUrl } from '../api/drive';
 
 /** WebdavHelp: the WebDAV address, how to connect each system, and a token. */
 export function WebdavHelp({ db }: { db: string }) {
   const { t } = useTranslation();
   const session = useSession();
   const userDb = session?.userId ?? '';
-  const url = webdavUrl(window.location.origin);
+  const usage = useQuery({ queryKey: diskKeys.usage(db), queryFn: () => fetchUsage(db) });
+  const url = webdavUrl(window.location.origin, usage.data?.dav_url);
   const m = useMutation({ mutationFn: () => createDavToken(userDb, db, 'read-write', t('disk.webdav.tokenDescription')) });
   return (
     <section className="disk-panel" data-testid="webdav-help" aria-label={t('disk.webdav.title')}>
