@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/accounts"
@@ -106,10 +107,7 @@ func (m *Module) Restore(ctx context.Context, p *access.Principal, db string, in
 	if err != nil {
 		return newDB, err
 	}
-	err = m.scan(ctx, db, info.ID, func(l line) error {
-		if l.Doc == nil {
-			return nil
-		}
+	err = m.restoreDocs(ctx, db, info.ID, func(ctx context.Context, l line) error {
 		return m.restoreDoc(ctx, newDB, l, versions, own)
 	})
 	if err != nil {
@@ -117,6 +115,52 @@ func (m *Module) Restore(ctx context.Context, p *access.Principal, db string, in
 	}
 	m.log.InfoContext(ctx, "backup restored", "from", db, "backup", info.ID, "into", newDB, "user", p.UserID)
 	return newDB, nil
+}
+
+// restoreWorkers write documents concurrently: the embedded store folds
+// concurrent writes into one commit and one fsync (bbolt's Batch) and
+// DynamoDB takes them in parallel; one at a time, 5,000 documents took 32 s
+// (BenchmarkBackup).
+const restoreWorkers = 64
+
+// restoreDocs reads archive id of db and hands each document line to write
+// on restoreWorkers goroutines; the first error stops the rest.
+func (m *Module) restoreDocs(ctx context.Context, db, id string, write func(context.Context, line) error) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	work := make(chan line, restoreWorkers*4)
+	var wg sync.WaitGroup
+	for range restoreWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for l := range work {
+				if ctx.Err() != nil {
+					continue // drain: an earlier write failed
+				}
+				if err := write(ctx, l); err != nil {
+					cancel(err)
+				}
+			}
+		}()
+	}
+	err := m.scan(ctx, db, id, func(l line) error {
+		if l.Doc == nil {
+			return nil
+		}
+		select {
+		case work <- l:
+			return nil
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		}
+	})
+	close(work)
+	wg.Wait()
+	if err != nil {
+		return err
+	}
+	return context.Cause(ctx)
 }
 
 // adjustments maps the new Group's adjustment keys to their documents.
