@@ -196,13 +196,7 @@ func (m *Module) record(ctx context.Context, db, plan string, info Info) error {
 		if err != nil {
 			return err
 		}
-		w := store.RecordWrite{Record: store.Record{Kind: kindIndex, Key: db, Value: val}}
-		if raw == nil {
-			w.ExpectAbsent = true
-		} else {
-			w.Expect = raw
-		}
-		err = m.st.Transact(ctx, []store.RecordWrite{w})
+		err = m.st.Transact(ctx, []store.RecordWrite{store.SwapWrite(kindIndex, db, val, raw)})
 		if errors.Is(err, store.ErrConflict) {
 			continue
 		}

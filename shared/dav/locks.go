@@ -98,12 +98,7 @@ func (l *lockSystem) change(now time.Time, fn func(t *lockTable) error) error {
 		if err := fn(&t); err != nil {
 			return err
 		}
-		w := store.RecordWrite{Record: store.Record{Kind: kindLocks, Key: l.db}}
-		if old == nil {
-			w.ExpectAbsent = true
-		} else {
-			w.Expect = old
-		}
+		w := store.SwapWrite(kindLocks, l.db, nil, old)
 		if len(t.Locks) == 0 {
 			if old == nil {
 				return nil

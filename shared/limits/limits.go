@@ -198,13 +198,7 @@ func (m *Module) writeState(ctx context.Context, db string, old []byte, s state)
 	if err != nil {
 		return err
 	}
-	w := store.RecordWrite{Record: store.Record{Kind: kindState, Key: db, Value: raw}}
-	if old == nil {
-		w.ExpectAbsent = true
-	} else {
-		w.Expect = old
-	}
-	if err := m.st.Transact(ctx, []store.RecordWrite{w}); err != nil {
+	if err := m.st.Transact(ctx, []store.RecordWrite{store.SwapWrite(kindState, db, raw, old)}); err != nil {
 		if errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrExists) {
 			return errRace
 		}

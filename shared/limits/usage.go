@@ -75,13 +75,7 @@ func (m *Module) Snapshot(ctx context.Context, db string, day time.Time) error {
 		if err != nil {
 			return err
 		}
-		w := store.RecordWrite{Record: store.Record{Kind: kindUsage, Key: db, Value: val}}
-		if raw == nil {
-			w.ExpectAbsent = true
-		} else {
-			w.Expect = raw
-		}
-		err = m.st.Transact(ctx, []store.RecordWrite{w})
+		err = m.st.Transact(ctx, []store.RecordWrite{store.SwapWrite(kindUsage, db, val, raw)})
 		if errors.Is(err, store.ErrConflict) {
 			continue
 		}

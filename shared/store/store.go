@@ -131,6 +131,13 @@ type RecordWrite struct {
 	ExpectAbsent bool
 }
 
+// SwapWrite writes value to record kind/key only if it still holds prev, the
+// bytes read before (nil: only if it is still absent): the write of a
+// read-change-write loop that retries on ErrConflict.
+func SwapWrite(kind, key string, value, prev []byte) RecordWrite {
+	return RecordWrite{Record: Record{Kind: kind, Key: key, Value: value}, Expect: prev, ExpectAbsent: prev == nil}
+}
+
 // CheckTransact validates writes the same way on every backend.
 func CheckTransact(writes []RecordWrite) error {
 	if len(writes) > MaxTransactWrites {

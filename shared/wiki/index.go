@@ -158,7 +158,7 @@ func (m *Module) indexLinks(ctx context.Context, db, id string) error {
 // casOut writes S's out record if it still holds expect (nil: absent).
 func (m *Module) casOut(ctx context.Context, db, id string, expect []byte, v outRec) bool {
 	raw, _ := json.Marshal(v)
-	return m.st.Transact(ctx, []store.RecordWrite{swapWrite(kindOut, idxKey(db, id), raw, expect)}) == nil
+	return m.st.Transact(ctx, []store.RecordWrite{store.SwapWrite(kindOut, idxKey(db, id), raw, expect)}) == nil
 }
 
 // setEntry stamps S in T's in record (present or gone) if seq is newer
@@ -190,7 +190,7 @@ func (m *Module) setEntry(ctx context.Context, db, target, src string, seq uint6
 			}
 		}
 		raw, _ := json.Marshal(c)
-		err = m.st.Transact(ctx, []store.RecordWrite{swapWrite(kindIn, key, raw, prev)})
+		err = m.st.Transact(ctx, []store.RecordWrite{store.SwapWrite(kindIn, key, raw, prev)})
 		if errors.Is(err, store.ErrConflict) {
 			continue
 		}

@@ -29,9 +29,3 @@ func readRecord[T any](ctx context.Context, st store.Store, kind, key string) (p
 	}
 	return r.Value, v, nil
 }
-
-// swapWrite writes value to kind/key if the record still holds prev (nil:
-// still absent).
-func swapWrite(kind, key string, value, prev []byte) store.RecordWrite {
-	return store.RecordWrite{Record: store.Record{Kind: kind, Key: key, Value: value}, Expect: prev, ExpectAbsent: prev == nil}
-}

@@ -184,7 +184,7 @@ func (m *Module) noteViewed(ctx context.Context, db, user, id string) error {
 			list = list[:maxViewed]
 		}
 		raw, _ := json.Marshal(list)
-		if err := m.st.Transact(ctx, []store.RecordWrite{swapWrite(kindViewed, key, raw, prev)}); !errors.Is(err, store.ErrConflict) {
+		if err := m.st.Transact(ctx, []store.RecordWrite{store.SwapWrite(kindViewed, key, raw, prev)}); !errors.Is(err, store.ErrConflict) {
 			return err
 		}
 	}

@@ -85,7 +85,7 @@ func (m *Module) snapshot(ctx context.Context, ch store.Change) error {
 		}
 		raw, _ := json.Marshal(list)
 		writes := []store.RecordWrite{
-			swapWrite(kindVersions, key, raw, prev),
+			store.SwapWrite(kindVersions, key, raw, prev),
 			{Record: store.Record{Kind: kindSnapshot, Key: snapKey(ch.DB, d.ID, d.Rev), Value: d.Body}},
 		}
 		for _, x := range dropped {
