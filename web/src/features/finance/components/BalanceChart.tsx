@@ -12,7 +12,7 @@ import { formatUnits, unitsToAmount, validPrecision } from '../../../lib/money';
 import { balanceSeries } from '../balance';
 import { walletMovesQuery } from '../api/records';
 import type { Wallet } from '../api/types';
-import { LazyChart } from './LazyChart';
+import { LazyChart } from '../../../components/charts/LazyChart';
 
 const today = () => new Date().toISOString().slice(0, 10);
 

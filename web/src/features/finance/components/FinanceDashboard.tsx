@@ -19,7 +19,7 @@ import { paths } from '../../../lib/paths';
 import { periodQuery } from '../api/records';
 import { byId, walletsQuery } from '../api/wallets';
 import { RANGES, rangeStart, summarize, topCategories, type CurrencySummary, type Range } from '../summary';
-import { LazyChart } from './LazyChart';
+import { LazyChart } from '../../../components/charts/LazyChart';
 import './finance.css';
 
 const TOP = 10;

@@ -1,4 +1,4 @@
-// Chart.js with only what the finance charts draw (lines and bars on
+// Chart.js with only what the app's charts draw (lines and bars on
 // category and linear scales, tooltips, legend, filled areas), registered
 // once. Loaded by a dynamic import from LazyChart, so it is its own chunk
 // and no route pays for it until a chart is on screen.

@@ -1,4 +1,4 @@
-// LazyChart: a Chart.js chart whose library is fetched when the chart is
+// LazyChart: a Chart.js chart (the finance and usage charts) whose library is fetched when the chart is
 // first shown (a dynamic import of ./chart-setup). The canvas is an image
 // with a label for assistive technology, and the same numbers are offered
 // as a table under it. Colours are read from the theme's CSS variables, so
@@ -8,7 +8,8 @@ import { Loader, Text } from '@aws-amplify/ui-react';
 import type { ChartConfiguration } from 'chart.js';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useThemeMode } from '../../../lib/theme';
+import { useThemeMode } from '../../lib/theme';
+import './charts.css';
 
 export interface ChartColors {
   text: string;
@@ -85,12 +86,12 @@ export function LazyChart({
     <div data-testid={testId} data-state={state}>
       <div className={`chart-box${tall ? ' chart-box--tall' : ''}`}>
         {state === 'loading' ? <Loader size="large" ariaLabel={t('common.loading')} /> : null}
-        {state === 'failed' ? <Text variation="secondary">{t('finance.chart.unavailable')}</Text> : null}
+        {state === 'failed' ? <Text variation="secondary">{t('charts.unavailable')}</Text> : null}
         <canvas ref={canvas} role="img" aria-label={label} hidden={state === 'failed'} />
       </div>
       {table ? (
         <details className="chart-table">
-          <summary>{t('finance.chart.asTable')}</summary>
+          <summary>{t('charts.asTable')}</summary>
           {table}
         </details>
       ) : null}
