@@ -10,18 +10,16 @@ import { ShowFrame } from '../../../components/records/ShowFrame';
 import { DetailList, Panel, type DetailRow } from '../../../components/records/RecordShow';
 import { getDoc } from '../../../lib/couch';
 import { paths } from '../../../lib/paths';
-import { ticketsOfQuery } from '../api/tickets';
 import type { Category } from '../api/types';
 import { DeskCrumbs } from '../components/DeskCrumbs';
 import { HandbooksPanel } from '../components/HandbooksPanel';
-import { RelatedList } from '../components/RelatedList';
+import { RelatedTickets } from '../components/RelatedTickets';
 import { checklistLines } from './CategoryForm';
 
 export function Component() {
   const { t } = useTranslation();
   const { account_id: db = '', record_id: id = '' } = useParams();
   const q = useQuery({ queryKey: ['tickets', db, 'category', id], queryFn: () => getDoc<Category>(db, id), retry: false });
-  const tickets = useQuery(ticketsOfQuery(db, 'category_id', id));
   const c = q.data;
   const name = c?.name ?? '';
   const title = name || t('nav.categories');
@@ -70,15 +68,7 @@ export function Component() {
           ) : null}
           {c ? <HandbooksPanel db={db} category={name} /> : null}
           {c ? (
-            <Panel title={t('nav.tickets')} icon="info" testId="category-tickets">
-              <RelatedList
-                db={db}
-                set="tickets"
-                loading={tickets.isPending}
-                rows={(tickets.data ?? []).map((tk) => ({ id: tk._id, label: `#${tk.number} ${tk.title ?? ''}`, status: tk.status }))}
-                empty={t('tickets.noTickets')}
-              />
-            </Panel>
+            <RelatedTickets db={db} field="category_id" id={id} testId="category-tickets" />
           ) : null}
         </Flex>
       }

@@ -22,10 +22,10 @@ import { deleteDoc } from '../../../lib/couch';
 import { asApiError } from '../../../lib/errors';
 import { paths } from '../../../lib/paths';
 import { customerQuery, equipmentOfQuery } from '../api/customers';
-import { ticketsOfQuery } from '../api/tickets';
 import { DeskCrumbs } from '../components/DeskCrumbs';
 import { ItemsEditor } from '../components/ItemsEditor';
 import { RelatedList } from '../components/RelatedList';
+import { RelatedTickets } from '../components/RelatedTickets';
 
 const SHOWN = ['name', 'short_name', 'email', 'site', 'company_name', 'job_title', 'cpf', 'cnpj', 'document', 'state_registration', 'municipal_registration'];
 
@@ -36,7 +36,6 @@ export function Component() {
   const qc = useQueryClient();
   const q = useQuery(customerQuery(db, id));
   const equipment = useQuery(equipmentOfQuery(db, id));
-  const tickets = useQuery(ticketsOfQuery(db, 'customer_id', id));
   const [confirming, setConfirming] = useState(false);
   const del = useMutation({
     mutationFn: () => deleteDoc(db, id, String(q.data?._rev ?? '')),
@@ -105,15 +104,7 @@ export function Component() {
                 <Panel title={t('records.files.title')} icon="info" testId="files-panel">
                   <RecordFiles db={db} recordId={id} />
                 </Panel>
-                <Panel title={t('nav.tickets')} icon="info" testId="customer-tickets">
-                  <RelatedList
-                    db={db}
-                    set="tickets"
-                    loading={tickets.isPending}
-                    rows={(tickets.data ?? []).map((tk) => ({ id: tk._id, label: `#${tk.number} ${tk.title ?? ''}`, status: tk.status }))}
-                    empty={t('tickets.noTickets')}
-                  />
-                </Panel>
+                <RelatedTickets db={db} field="customer_id" id={id} testId="customer-tickets" />
               </>
             ) : null}
           </Flex>

@@ -22,9 +22,8 @@ import { deleteDoc } from '../../../lib/couch';
 import { asApiError } from '../../../lib/errors';
 import { paths } from '../../../lib/paths';
 import { equipmentQuery } from '../api/customers';
-import { ticketsOfQuery } from '../api/tickets';
 import { DeskCrumbs } from '../components/DeskCrumbs';
-import { RelatedList } from '../components/RelatedList';
+import { RelatedTickets } from '../components/RelatedTickets';
 
 export function Component() {
   const { t } = useTranslation();
@@ -32,7 +31,6 @@ export function Component() {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const q = useQuery(equipmentQuery(db, id));
-  const tickets = useQuery(ticketsOfQuery(db, 'equipment_id', id));
   const [confirming, setConfirming] = useState(false);
   const del = useMutation({
     mutationFn: () => deleteDoc(db, id, String(q.data?._rev ?? '')),
@@ -92,15 +90,7 @@ export function Component() {
               </Panel>
             ) : null}
             {e ? (
-              <Panel title={t('nav.tickets')} icon="info" testId="equipment-tickets">
-                <RelatedList
-                  db={db}
-                  set="tickets"
-                  loading={tickets.isPending}
-                  rows={(tickets.data ?? []).map((tk) => ({ id: tk._id, label: `#${tk.number} ${tk.title ?? ''}`, status: tk.status }))}
-                  empty={t('tickets.noTickets')}
-                />
-              </Panel>
+              <RelatedTickets db={db} field="equipment_id" id={id} testId="equipment-tickets" />
             ) : null}
           </Flex>
         }
