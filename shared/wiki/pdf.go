@@ -19,7 +19,6 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/oficina/oficina/shared/fault"
-	"github.com/oficina/oficina/shared/store"
 )
 
 // MaxPDFPages bounds the handbook pages of one PDF export (a category's).
@@ -372,33 +371,12 @@ func (d *pdfDoc) bytes() ([]byte, error) {
 // images named by their alt text). At most MaxPDFPages pages.
 func (m *Module) exportPDF(w http.ResponseWriter, r *http.Request) error {
 	ctx, db := r.Context(), r.PathValue("db")
-	q := r.URL.Query()
-	category, only := strings.TrimSpace(q.Get("category")), q.Get("id")
-	if only != "" && !handbookID.MatchString(only) {
-		return store.ErrNotFound
-	}
-	snap, err := m.pages.get(ctx, db)
+	pages, name, err := m.exportSelection(r)
 	if err != nil {
 		return err
 	}
-	var pages []*pageEntry
-	for _, e := range snap.sorted {
-		if (only == "" || e.ID == only) && inCategory(e, category) {
-			pages = append(pages, e)
-		}
-	}
-	switch {
-	case only != "" && len(pages) == 0:
-		return store.ErrNotFound
-	case len(pages) > MaxPDFPages:
+	if len(pages) > MaxPDFPages {
 		return fault.Newf(fault.BadRequest, "%d pages are more than a PDF takes (%d): export a category, or the Markdown zip", len(pages), MaxPDFPages)
-	}
-	name := "wiki"
-	if category != "" {
-		name = safeName(category)
-	}
-	if only != "" {
-		name = safeName(pages[0].Title)
 	}
 	doc, err := newPDF(name)
 	if err != nil {

@@ -556,19 +556,18 @@ func (m *Module) highlightCSS(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// exportZip streams the pages of a category (or one page, or all) as
-// Markdown files, one per page, with the title and categories in a front
-// matter.
-func (m *Module) exportZip(w http.ResponseWriter, r *http.Request) error {
-	ctx, db := r.Context(), r.PathValue("db")
+// exportSelection reads an export's ?category= and ?id=: the pages to
+// export (titles A→Z) and the download's file name (the page's title, the
+// category, or "wiki").
+func (m *Module) exportSelection(r *http.Request) ([]*pageEntry, string, error) {
 	q := r.URL.Query()
 	category, only := strings.TrimSpace(q.Get("category")), q.Get("id")
 	if only != "" && !handbookID.MatchString(only) {
-		return store.ErrNotFound
+		return nil, "", store.ErrNotFound
 	}
-	snap, err := m.pages.get(ctx, db)
+	snap, err := m.pages.get(r.Context(), r.PathValue("db"))
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	var pages []*pageEntry
 	for _, e := range snap.sorted {
@@ -576,15 +575,25 @@ func (m *Module) exportZip(w http.ResponseWriter, r *http.Request) error {
 			pages = append(pages, e)
 		}
 	}
-	if only != "" && len(pages) == 0 {
-		return store.ErrNotFound
+	switch {
+	case only != "" && len(pages) == 0:
+		return nil, "", store.ErrNotFound
+	case only != "":
+		return pages, safeName(pages[0].Title), nil
+	case category != "":
+		return pages, safeName(category), nil
 	}
-	name := "wiki"
-	if category != "" {
-		name = safeName(category)
-	}
-	if only != "" {
-		name = safeName(pages[0].Title)
+	return pages, "wiki", nil
+}
+
+// exportZip streams the pages of a category (or one page, or all) as
+// Markdown files, one per page, with the title and categories in a front
+// matter.
+func (m *Module) exportZip(w http.ResponseWriter, r *http.Request) error {
+	ctx, db := r.Context(), r.PathValue("db")
+	pages, name, err := m.exportSelection(r)
+	if err != nil {
+		return err
 	}
 	w.Header().Set("Content-Type", "application/zip")
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s.zip"`, name))
