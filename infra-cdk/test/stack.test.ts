@@ -187,6 +187,8 @@ describe('functions', () => {
       OFICINA_LONGPOLL_MAX: '20s',
       // The Stripe keys' secret, read at run time (billing.test.ts).
       OFICINA_STRIPE_SECRETS_ARN: 'oficina/prod/stripe',
+      // The WebDAV function's own address, shown by the drive's help (webdav.test.ts).
+      OFICINA_DAV_URL: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [logicalIdOf(s, s.stack.webdav.url), 'FunctionUrl'] }, 'dav/']] },
     });
     assert.match(JSON.stringify(s.json.Resources[ids.api].Properties!.Environment.Variables.OFICINA_ORIGIN_SECRET), /resolve:secretsmanager/);
   });
