@@ -9,7 +9,7 @@
 
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { landingShot, openBrowser, preflight, shot, startServer, waitForLink, type Browser, type Server } from './harness';
+import { landingShot, openBrowser, preflight, shot, startServer, waitForLink, waitForSavedLocale, type Browser, type Server } from './harness';
 
 const PASSWORD = 'correct horse battery';
 const ANA = { email: 'ana@oficina.test', name: 'Ana Souza' };
@@ -349,15 +349,11 @@ describe('Oficina in a real browser', () => {
     await tid(page, 'timeline').waitFor();
     await tid(page, 'theme-toggle').click();
     await page.waitForFunction(() => document.documentElement.dataset.colorMode === 'dark');
-    // The locale is saved for the user too, and the session's locale wins on
-    // start: wait for that save before reloading.
-    // A PUT may meet a stale revision once (the app retries it); wait for the one that lands.
-    const saved = page.waitForResponse(
-      (r) => r.url().includes('/_users/') && r.request().method() === 'PUT' && r.status() !== 409,
-    );
     await openUserMenuItem(page, 'locale-pt-BR');
     await page.waitForFunction(() => document.documentElement.lang === 'pt-BR');
-    expect((await saved).ok()).toBe(true);
+    // The locale is saved for the user too, and the session's locale wins on
+    // start: wait until the server has it before reloading.
+    await waitForSavedLocale(page, 'pt-BR');
     await page.reload();
     await tid(page, 'timeline').waitFor();
     expect(await page.evaluate(() => document.documentElement.dataset.colorMode)).toBe('dark');

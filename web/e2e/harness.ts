@@ -27,6 +27,9 @@ export const CHROMIUM_FLAGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // Containers often give /dev/shm only 64 MB; Chromium then crashes its
+  // renderers. Shared memory goes to /tmp instead.
+  '--disable-dev-shm-usage',
 ];
 
 /** preflight fails loudly when something the run needs is missing: it never skips. */
@@ -113,20 +116,40 @@ export interface Browser {
   close: () => Promise<void>;
 }
 
+/** watchCrash reports a renderer crash at once, so a failing step says why. */
+function watchCrash(page: Page) {
+  page.on('crash', () => console.error(`chromium: the page at ${page.url()} crashed`));
+}
+
 /** openBrowser starts headless Chromium with a fresh user-data-dir: one per user, so cookies never mix. */
 export async function openBrowser(baseURL: string, locale = 'en-US'): Promise<Browser> {
-  const profile = mkdtempSync(join(tmpdir(), 'oficina-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: CHROMIUM_FLAGS,
-    baseURL,
-    viewport: { width: 1280, height: 800 },
-    deviceScaleFactor: 1,
-    locale,
-    timezoneId: 'UTC',
-    serviceWorkers: 'block',
-  });
+  let profile = mkdtempSync(join(tmpdir(), 'oficina-chromium-'));
+  const launch = () =>
+    chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_FLAGS,
+      baseURL,
+      viewport: { width: 1280, height: 800 },
+      deviceScaleFactor: 1,
+      locale,
+      timezoneId: 'UTC',
+      serviceWorkers: 'block',
+    });
+  let context: BrowserContext;
+  try {
+    context = await launch();
+  } catch (err) {
+    // Chromium has been seen to die at launch on a loaded CI machine
+    // (crashpad: "no stack mapping") before any step ran: try once more,
+    // and say so.
+    console.error(`chromium failed to launch, trying once more: ${err instanceof Error ? err.message : String(err)}`);
+    rmSync(profile, { recursive: true, force: true });
+    profile = mkdtempSync(join(tmpdir(), 'oficina-chromium-'));
+    context = await launch();
+  }
+  context.on('page', watchCrash);
+  context.pages().forEach(watchCrash);
   context.setDefaultTimeout(15_000);
   const page = context.pages()[0] ?? (await context.newPage());
   return {
@@ -274,6 +297,17 @@ export async function api(page: Page, method: string, path: string, body?: unkno
     },
     { method, path, body },
   );
+}
+
+/** waitForSavedLocale polls the session until the server reports `locale` for the signed-in user. */
+export async function waitForSavedLocale(page: Page, locale: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await api(page, 'GET', '_session');
+    if (r.json?.userCtx?.locale === locale) return;
+    if (Date.now() > deadline) throw new Error(`the session still reports locale ${JSON.stringify(r.json?.userCtx?.locale)}, not ${locale}`);
+    await page.waitForTimeout(100);
+  }
 }
 
 export async function setTheme(page: Page, theme: 'light' | 'dark') {

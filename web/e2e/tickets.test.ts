@@ -11,7 +11,7 @@
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, registerAndConfirm, shot, shotBoth, startServer, tick, tid, type Browser, type Server } from './harness';
+import { api, openBrowser, preflight, registerAndConfirm, shot, shotBoth, startServer, tick, tid, waitForSavedLocale, type Browser, type Server } from './harness';
 
 const BOB = { email: 'bob.desk@oficina.test', name: 'Bob Desk', password: 'correct horse battery' };
 
@@ -218,19 +218,17 @@ describe('the ticket desk in a real browser', () => {
 
     await page.goto('/ticket-board');
     await cardIn(page, 'open', 1).waitFor();
-    const saved = page.waitForResponse((r) => r.url().includes('/_users/') && r.request().method() === 'PUT');
     await tid(page, 'user-menu').click();
     await tid(page, 'locale-pt-BR').click();
-    await saved;
+    await waitForSavedLocale(page, 'pt-BR');
     await page.locator('html[lang="pt-BR"]').waitFor();
     await tid(page, 'column-open').getByText('Aberto').waitFor();
     await page.getByText('Novo chamado').first().waitFor();
     shots.push(await shot(page, 'tickets-board-pt-BR-light'));
-    const back = page.waitForResponse((r) => r.url().includes('/_users/') && r.request().method() === 'PUT');
     await tid(page, 'user-menu').click();
     await tid(page, 'locale-en').click();
     await page.locator('html[lang="en"]').waitFor();
-    await back;
+    await waitForSavedLocale(page, 'en');
   });
 
   it('times the board with 5,000 tickets (300 open)', async () => {

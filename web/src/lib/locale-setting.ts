@@ -38,8 +38,17 @@ export async function saveUserLocale(userId: string, locale: string): Promise<vo
   }
 }
 
+// The two saves run one after the other: the adjustment's write copies the
+// locale into the user document on the server, so saveUserLocale usually
+// finds it there already and writes nothing. Run side by side they raced for
+// the user document's revision.
 export async function saveLocaleSetting(userId: string, locale: string): Promise<void> {
-  const results = await Promise.allSettled([saveLocaleAdjustment(userId, locale), saveUserLocale(userId, locale)]);
-  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
+  let failure: unknown;
+  try {
+    await saveLocaleAdjustment(userId, locale);
+  } catch (err) {
+    failure = err;
+  }
+  await saveUserLocale(userId, locale);
+  if (failure) throw failure;
 }
