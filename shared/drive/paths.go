@@ -34,7 +34,10 @@ func (m *Module) followParent(ctx context.Context, ch store.Change) error {
 // fixChildren saves again the entries of folder dir whose full path is stale.
 func (m *Module) fixChildren(ctx context.Context, db, dir string) error {
 	_, body, err := m.lookup(ctx, db, dir)
-	if err != nil || body == nil || !isDir(str(body["kind"])) {
+	if err != nil || body == nil || str(body["kind"]) != KindDir {
+		// A folder in the trash is left alone: what is under it is saved
+		// again, full path recomputed, when it is trashed with it (the
+		// trash writes the folder first) and when it is restored.
 		return err
 	}
 	base := str(body["fullpath"])
