@@ -24,6 +24,7 @@
 package billing
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -35,6 +36,7 @@ import (
 	"github.com/oficina/oficina/shared/accounts"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/docs"
+	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/ratelimit"
 	"github.com/oficina/oficina/shared/store"
@@ -53,7 +55,6 @@ const (
 // Limits of SPEC.md §9.
 const (
 	SwitchLock       = 24 * time.Hour
-	FreeRecordLimit  = 1000
 	BytesPerMB       = 1_000_000 // sizes are base 1000
 	eventMemory      = 30 * 24 * time.Hour
 	usageMemory      = 40 * 24 * time.Hour
@@ -64,13 +65,17 @@ const (
 // Messages this package raises (the SPA keys its texts by them).
 const (
 	MsgSwitchLocked   = "Switching plans is locked for 24 hours after a switch"
-	MsgFreeOverLimit  = "This Group has more than 1,000 records: delete records before switching to free"
 	MsgNotConfigured  = "Payments are not set up on this server"
 	MsgHasSubscribed  = "This Group already has a subscription: cancel it before choosing another plan"
 	MsgNoSubscription = "This Group has no subscription to cancel"
 	MsgBadSignature   = "Invalid Stripe signature"
 	MsgMissing        = "missing"
 )
+
+// FreeOverLimitMessage refuses a switch to free above limit records.
+func FreeOverLimitMessage(limit int64) string {
+	return fmt.Sprintf("This Group has more than %s records: delete records before switching to free", mail.FormatInt(limit, mail.DefaultLocale))
+}
 
 // Names on the seam.
 const (
@@ -103,6 +108,8 @@ type Module struct {
 	now   func() time.Time
 	keys  *keySource
 	httpc *http.Client
+	// freeRecords is the free plan's record limit (--free-records).
+	freeRecords int64
 }
 
 // New builds the module from the seam's deps and the accounts service.
@@ -116,7 +123,7 @@ func New(d module.Deps, acc Accounts) *Module {
 		now = time.Now
 	}
 	m := &Module{st: d.Store, docs: d.Docs, acc: acc, cfg: d.Config.Stripe, base: d.BaseURL, log: log, now: now,
-		httpc: &http.Client{Timeout: 20 * time.Second}}
+		httpc: &http.Client{Timeout: 20 * time.Second}, freeRecords: cmp.Or(d.Config.FreeRecords, config.DefaultFreeRecords)}
 	m.keys = newKeySource(d.Config.Stripe, log)
 	return m
 }

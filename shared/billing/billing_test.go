@@ -16,6 +16,7 @@ import (
 	"github.com/oficina/oficina/shared/apptest"
 	"github.com/oficina/oficina/shared/billing"
 	"github.com/oficina/oficina/shared/billing/billingtest"
+	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/plans"
 )
@@ -261,7 +262,7 @@ func TestSwitchLockAndFree(t *testing.T) {
 		e.Drain()
 		f.sm.Reset()
 		e.Unchanged(db, func() {
-			f.ana.Do("PUT", free, map[string]any{}).ExpectError(t, http.StatusUnprocessableEntity, billing.MsgFreeOverLimit)
+			f.ana.Do("PUT", free, map[string]any{}).ExpectError(t, http.StatusUnprocessableEntity, billing.FreeOverLimitMessage(config.DefaultFreeRecords))
 		})
 		if len(f.sm.Requests("/v1/subscriptions")) != 0 {
 			t.Fatal("a refused switch reached Stripe")
@@ -287,7 +288,7 @@ func TestSwitchLockAndFree(t *testing.T) {
 			t.Fatalf("subscription update %+v", sub)
 		}
 		st := f.billing(t, f.ana)
-		if st["plan"] != "pro" || st["unconfirmed_plan"] != "free" || st["switch_locked_until"] == nil || st["can_cancel"] != false {
+		if st["plan"] != "pro" || st["unconfirmed_plan"] != "free" || st["switch_locked_until"] == nil || st["can_cancel"] != false || st["free_record_limit"] != float64(config.DefaultFreeRecords) {
 			t.Fatalf("after asking for free: %v", st)
 		}
 		f.ana.Do("PUT", cancel, map[string]any{}).ExpectError(t, http.StatusConflict, billing.MsgSwitchLocked)

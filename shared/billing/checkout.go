@@ -39,6 +39,9 @@ type Status struct {
 	PublishableKey    string   `json:"publishable_key"`
 	// TestComplete: the test-only completion route is on (--stripe-test-checkout).
 	TestComplete bool `json:"test_complete"`
+	// FreeRecordLimit is the free plan's record limit (--free-records):
+	// the plan chooser refuses a switch to free above it before asking.
+	FreeRecordLimit int64 `json:"free_record_limit"`
 }
 
 // Invoice is the next invoice's summary.
@@ -91,7 +94,8 @@ func (m *Module) status(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	admin := isAdmin(ctx, m.st, module.Principal(r), db)
-	s := Status{Plan: b.Plan, UnconfirmedPlan: b.UnconfirmedPlan, Livemode: b.Livemode, IsAdmin: admin, TestComplete: m.cfg.TestCheckout}
+	s := Status{Plan: b.Plan, UnconfirmedPlan: b.UnconfirmedPlan, Livemode: b.Livemode, IsAdmin: admin, TestComplete: m.cfg.TestCheckout,
+		FreeRecordLimit: m.freeRecords}
 	if until := m.lockedUntil(b); !until.IsZero() {
 		s.SwitchLockedUntil = ptr(until.UTC().Format(time.RFC3339))
 	}

@@ -16,7 +16,7 @@ import (
 // (admins; the SPA has written the unconfirmed-plan adjustment first):
 //
 //   - 409 MsgSwitchLocked within 24 hours of the last switch;
-//   - free: 422 MsgFreeOverLimit above 1,000 records;
+//   - free: 422 FreeOverLimitMessage above the free plan's records (1,000);
 //   - cancel: 409 MsgNoSubscription on a Group that pays nothing;
 //   - a subscription is cancelled at the end of its period (the webhook
 //     then moves the Group to free, or to locked when it was cancelled
@@ -41,8 +41,8 @@ func (m *Module) switchDown(ctx context.Context, c module.UpdateCall, fn string)
 		if err != nil {
 			return module.UpdateResult{}, err
 		}
-		if n > FreeRecordLimit {
-			return module.UpdateResult{}, fault.New(fault.Unprocessable, MsgFreeOverLimit)
+		if n > m.freeRecords {
+			return module.UpdateResult{}, fault.New(fault.Unprocessable, FreeOverLimitMessage(m.freeRecords))
 		}
 	}
 	if fn == "cancel" && b.SubscriptionID == "" && b.Plan != PlanPro && b.Plan != PlanCorp {
@@ -71,7 +71,7 @@ func (m *Module) switchDown(ctx context.Context, c module.UpdateCall, fn string)
 			if err != nil {
 				return module.UpdateResult{}, err
 			}
-			if n > FreeRecordLimit {
+			if n > m.freeRecords {
 				ch.Plan = ptr(PlanLocked)
 			}
 		}

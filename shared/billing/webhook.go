@@ -232,7 +232,7 @@ func (m *Module) applySubscription(ctx context.Context, db string, sub *stripe.S
 		if err != nil {
 			return err
 		}
-		if n > FreeRecordLimit {
+		if n > m.freeRecords {
 			next = PlanLocked
 		}
 	}

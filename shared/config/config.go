@@ -98,6 +98,11 @@ type Config struct {
 	// (--drive-free-limit, OFICINA_DRIVE_FREE_LIMIT); paid plans have
 	// SPEC §9's (1 GB for pro and corp).
 	DriveFreeLimit int64
+	// FreeRecords is the record limit of a free Group (--free-records,
+	// OFICINA_FREE_RECORDS; SPEC §9: 1,000). Over it a Group gets a notice
+	// and, 30 days later, becomes view-only; switching to free is refused
+	// above it.
+	FreeRecords int64
 
 	// Stripe (shared/billing). Keys of test mode (Groups with livemode
 	// false) and of live mode; on AWS they come from the Secrets Manager
@@ -107,6 +112,9 @@ type Config struct {
 	// a checkout session without stripe.com (the e2e walk), never in the cloud.
 	Stripe Stripe
 }
+
+// DefaultFreeRecords is SPEC §9's record limit of the free plan.
+const DefaultFreeRecords = 1000
 
 // Stripe is the billing module's settings (see Config.Stripe).
 type Stripe struct {
@@ -156,7 +164,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	}
 	var c Config
 	var admins, level, maxBody, sessionTTL, rememberTTL, hashConcurrency, longpollMax, pageRows, pageBytes string
-	var schedule, allowNets, ports, retention, driveFree string
+	var schedule, allowNets, ports, retention, driveFree, freeRecords string
 	var stripeTestCheckout, planPrices string
 	fs.StringVar(&c.Addr, "addr", env("OFICINA_ADDR", "127.0.0.1:8080"), "listen address (OFICINA_ADDR)")
 	fs.StringVar(&c.DataDir, "data", env("OFICINA_DATA", "./data"), "data directory (OFICINA_DATA)")
@@ -194,6 +202,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	fs.StringVar(&c.Bucket, "bucket", env("OFICINA_BUCKET", ""), "the drive's S3 bucket, versioning enabled (OFICINA_BUCKET)")
 	fs.StringVar(&c.S3Endpoint, "s3-endpoint", env("OFICINA_S3_ENDPOINT", ""), "S3 endpoint URL override, path-style, e.g. an S3-compatible server (OFICINA_S3_ENDPOINT)")
 	fs.StringVar(&driveFree, "drive-free-limit", env("OFICINA_DRIVE_FREE_LIMIT", "100000000"), "drive limit of a free Group in bytes (OFICINA_DRIVE_FREE_LIMIT)")
+	fs.StringVar(&freeRecords, "free-records", env("OFICINA_FREE_RECORDS", strconv.Itoa(DefaultFreeRecords)), "record limit of a free Group (OFICINA_FREE_RECORDS)")
 	fs.StringVar(&c.Stripe.SecretKey, "stripe-secret-key", env("OFICINA_STRIPE_SECRET_KEY", ""), "Stripe secret key of test mode, sk_test_… (OFICINA_STRIPE_SECRET_KEY)")
 	fs.StringVar(&c.Stripe.PublishableKey, "stripe-publishable-key", env("OFICINA_STRIPE_PUBLISHABLE_KEY", ""), "Stripe publishable key of test mode, pk_test_… (OFICINA_STRIPE_PUBLISHABLE_KEY)")
 	fs.StringVar(&c.Stripe.WebhookSecret, "stripe-webhook-secret", env("OFICINA_STRIPE_WEBHOOK_SECRET", ""), "Stripe webhook endpoint secret of test mode, whsec_… (OFICINA_STRIPE_WEBHOOK_SECRET)")
@@ -383,6 +392,11 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 		bad("drive-free-limit %q: must be a whole number of bytes between 0 and 1000000000000", driveFree)
 	} else {
 		c.DriveFreeLimit = n
+	}
+	if n, err := strconv.ParseInt(freeRecords, 10, 64); err != nil || n < 1 || n > 1_000_000_000 {
+		bad("free-records %q: must be a whole number between 1 and 1000000000", freeRecords)
+	} else {
+		c.FreeRecords = n
 	}
 	checkStripe(&c.Stripe, stripeTestCheckout, bad)
 	c.Stripe.PlanPrices = parsePlanPrices(planPrices, bad)

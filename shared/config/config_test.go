@@ -104,6 +104,8 @@ func TestLoadRejects(t *testing.T) {
 		{"bad s3 endpoint", []string{"--s3-endpoint", "localhost:9000"}, "s3-endpoint"},
 		{"bad drive limit", []string{"--drive-free-limit", "100MB"}, "drive-free-limit"},
 		{"negative drive limit", []string{"--drive-free-limit", "-1"}, "drive-free-limit"},
+		{"no free records", []string{"--free-records", "0"}, "free-records"},
+		{"bad free records", []string{"--free-records", "1k"}, "free-records"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -181,6 +183,12 @@ func TestBlobSettings(t *testing.T) {
 	}
 	if c, err = Load([]string{"--blobs", "fs", "--drive-free-limit", "0"}, env, Local); err != nil || c.Blobs != "fs" || c.DriveFreeLimit != 0 {
 		t.Fatalf("flags win: %q %d %v", c.Blobs, c.DriveFreeLimit, err)
+	}
+	if c.FreeRecords != 1000 {
+		t.Fatalf("the free plan's record limit is SPEC §9's 1,000 by default, got %d", c.FreeRecords)
+	}
+	if c, err = Load(nil, envOf(map[string]string{"OFICINA_FREE_RECORDS": "50"}), Local); err != nil || c.FreeRecords != 50 {
+		t.Fatalf("free records from the environment: %d %v", c.FreeRecords, err)
 	}
 }
 

@@ -137,7 +137,7 @@ func formatMoney(by map[string]int64, locale string) string {
 		if label == "" {
 			label = "?"
 		}
-		parts = append(parts, fmt.Sprintf("%s %s%s%s%02d", label, sign, formatInt(v/100, locale), dec, v%100))
+		parts = append(parts, fmt.Sprintf("%s %s%s%s%02d", label, sign, mail.FormatInt(v/100, locale), dec, v%100))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -208,8 +208,8 @@ func (m *Module) sendDigest(ctx context.Context, db, group string, u member, s S
 		"group":         group,
 		"from":          formatDate(s.From, u.Locale),
 		"to":            formatDate(s.To, u.Locale),
-		"opened":        formatInt(s.Opened, u.Locale),
-		"closed":        formatInt(s.Closed, u.Locale),
+		"opened":        mail.FormatInt(s.Opened, u.Locale),
+		"closed":        mail.FormatInt(s.Closed, u.Locale),
 		"incomes":       formatMoney(s.Incomes, u.Locale),
 		"expenses":      formatMoney(s.Expenses, u.Locale),
 		"tickets_link":  app + "/tickets",

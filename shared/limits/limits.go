@@ -17,6 +17,7 @@
 package limits
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -28,6 +29,7 @@ import (
 	"time"
 
 	"github.com/oficina/oficina/shared/access"
+	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/drive"
 	"github.com/oficina/oficina/shared/fault"
@@ -41,17 +43,17 @@ import (
 
 // Limits of SPEC.md §9.
 const (
-	// FreeRecords is the free plan's record limit.
-	FreeRecords = 1000
 	// Grace is how long a Group over the limit keeps writing.
 	Grace = 30 * 24 * time.Hour
 	// UsageDays is how many daily snapshots are kept.
 	UsageDays = 90
 )
 
-// MsgViewOnly is the refusal of a write to a view-only Group: what happened
-// and the two ways out.
-const MsgViewOnly = "This Group is over the free plan's 1,000 records and is view-only: delete records or upgrade"
+// ViewOnlyMessage is the refusal of a write to a view-only Group whose plan
+// allows limit records.
+func ViewOnlyMessage(limit int64) string {
+	return fmt.Sprintf("This Group is over the free plan's %s records and is view-only: delete records or upgrade", mail.FormatInt(limit, mail.DefaultLocale))
+}
 
 // Record kinds (store records, never documents: nothing here shows in a
 // Group's changes feed or its backups).
@@ -80,6 +82,8 @@ type Module struct {
 	tpl   *mail.Templates
 	drive drive.Limits
 	base  string
+	// freeRecords is the free plan's record limit (--free-records).
+	freeRecords int64
 }
 
 // New builds the module.
@@ -97,7 +101,7 @@ func New(d module.Deps) *Module {
 		panic(err) // the templates are embedded: a broken one fails every test
 	}
 	return &Module{deps: d, st: d.Store, log: log.With("module", "limits"), now: now, tpl: tpl,
-		drive: drive.ConfiguredLimits(d.Config), base: d.BaseURL}
+		drive: drive.ConfiguredLimits(d.Config), base: d.BaseURL, freeRecords: cmp.Or(d.Config.FreeRecords, config.DefaultFreeRecords)}
 }
 
 // Name implements module.Module.
@@ -108,6 +112,8 @@ func (m *Module) Name() string { return "limits" }
 //	GET  /api/{db}/_limits            → Status
 //	GET  /api/{db}/_usage?days=90     → {days: [{date, klasses: {klass: {records, bytes}}}]}
 //	POST /api/_mail/unsubscribe/{token}  one-click unsubscribe (RFC 8058) of the optional mail
+//	POST /api/{db}/_limits/test/backdate {days}       (--stripe-test-checkout=on only)
+//	POST /api/{db}/_limits/test/snapshot {days_ago}   (--stripe-test-checkout=on only)
 //
 // and the guard every write passes, the jobs limits.check (hourly: notices
 // and limit mail) and limits.snapshot (daily usage), and the weekly
@@ -122,6 +128,9 @@ func (m *Module) Register(r *module.Registry) error {
 		// Test-only (the e2e server's --stripe-test-checkout=on, never in
 		// the cloud): moves an over-limit Group's notice back in time.
 		r.Route(module.Route{Pattern: "POST /api/{db}/_limits/test/backdate", Access: module.AccessAdmin, Handle: m.backdate})
+		// …and takes a usage snapshot dated days_ago days back, since the
+		// daily job does not run there.
+		r.Route(module.Route{Pattern: "POST /api/{db}/_limits/test/snapshot", Access: module.AccessAdmin, Handle: m.testSnapshot})
 	}
 	r.Job(module.Job{Name: JobCheck, Schedule: "rate(1 hour)", Run: m.runCheck})
 	r.Job(module.Job{Name: JobSnapshot, Schedule: "cron(15 0 * * ? *)", Run: m.runSnapshot})
@@ -142,12 +151,12 @@ type Status struct {
 	DriveLimit  int64      `json:"drive_limit"`
 }
 
-// RecordLimit is a plan's record limit (0: unlimited). A Group without a
+// recordLimit is a plan's record limit (0: unlimited). A Group without a
 // plan yet counts as free.
-func RecordLimit(plan string) int64 {
+func (m *Module) recordLimit(plan string) int64 {
 	switch plan {
 	case "", "free":
-		return FreeRecords
+		return m.freeRecords
 	}
 	return 0
 }
@@ -250,7 +259,7 @@ func (m *Module) evaluate(ctx context.Context, db string) (Status, state, error)
 		return Status{}, state{}, err
 	}
 	records, bytes, driveBytes := usage(c)
-	limit := RecordLimit(plan)
+	limit := m.recordLimit(plan)
 	now := m.now().UTC()
 	for range 10 {
 		s, raw, err := m.readState(ctx, db)
@@ -312,14 +321,14 @@ func (m *Module) guard(ctx context.Context, w *docs.Write) error {
 		return err
 	}
 	if s.OverSince == nil {
-		if w.Old != nil || (s.Plan != "" && RecordLimit(s.Plan) == 0) {
+		if w.Old != nil || (s.Plan != "" && m.recordLimit(s.Plan) == 0) {
 			return nil // an update, or a paid plan: nothing to count
 		}
 		c, err := stream.Read(ctx, m.st, w.DB)
 		if err != nil {
 			return err
 		}
-		if records, _, _ := usage(c); records >= FreeRecords {
+		if records, _, _ := usage(c); records >= m.freeRecords {
 			// Maybe crossing now (the stream lags a moment behind).
 			if _, _, err := m.evaluate(ctx, w.DB); err != nil {
 				return err
@@ -335,7 +344,7 @@ func (m *Module) guard(ctx context.Context, w *docs.Write) error {
 		return err
 	}
 	if st.ViewOnly {
-		return fault.New(fault.Forbidden, MsgViewOnly)
+		return fault.New(fault.Forbidden, ViewOnlyMessage(m.freeRecords))
 	}
 	return nil
 }

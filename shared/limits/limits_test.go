@@ -22,6 +22,15 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(apptest.Main(m)) }
 
+// msgViewOnly is the refusal with the free plan's default limit.
+var msgViewOnly = limits.ViewOnlyMessage(config.DefaultFreeRecords)
+
+// freeRecords lowers the free plan's record limit (--free-records), so a
+// test fills a Group with a tenth of the writes.
+func freeRecords(n int64) apptest.Option {
+	return func(c *config.Config) { c.FreeRecords = n }
+}
+
 // fill creates n customers through _bulk_docs and drains the stream, so
 // the counts include them. It returns their ids and revisions.
 func fill(t *testing.T, e *apptest.Env, c *apptest.Client, db string, n int) (idsOut, revs []string) {
@@ -172,7 +181,7 @@ func TestViewOnly(t *testing.T) {
 		}
 		for _, r := range refused {
 			t.Run(r.name, func(t *testing.T) {
-				e.Unchanged(db, func() { r.do().ExpectError(t, http.StatusForbidden, limits.MsgViewOnly) })
+				e.Unchanged(db, func() { r.do().ExpectError(t, http.StatusForbidden, msgViewOnly) })
 			})
 		}
 		for _, r := range []struct{ method, path string }{{"PUT", "new.txt"}, {"PUT", "before.txt"}, {"MKCOL", "folder"}} {
@@ -198,7 +207,7 @@ func TestViewOnly(t *testing.T) {
 				}})
 				for _, row := range list(t, res) {
 					m := row.(map[string]any)
-					if m["error"] != "forbidden" || m["reason"] != limits.MsgViewOnly {
+					if m["error"] != "forbidden" || m["reason"] != msgViewOnly {
 						t.Errorf("bulk row: %v", m)
 					}
 				}
@@ -227,7 +236,7 @@ func TestViewOnly(t *testing.T) {
 			t.Fatalf("over again: %v", l)
 		}
 		advance(t, e, limits.Grace+time.Hour, ana)
-		ana.Do("POST", api, map[string]any{"klass": "Customer", "name": "No"}).ExpectError(t, http.StatusForbidden, limits.MsgViewOnly)
+		ana.Do("POST", api, map[string]any{"klass": "Customer", "name": "No"}).ExpectError(t, http.StatusForbidden, msgViewOnly)
 		// A paid plan lifts the limit at once.
 		setPlan(t, e, db, "pro")
 		ana.Do("POST", api, map[string]any{"klass": "Customer", "name": "Paid"}).Expect(t, http.StatusCreated)
@@ -240,7 +249,8 @@ func TestViewOnly(t *testing.T) {
 // TestLimitMail: the hourly check mails the administrators at 80 %, at
 // 100 % and when the Group becomes view-only, each once per crossing (a
 // re-run sends nothing), in the admin's language; back under 80 % and over
-// again mails again.
+// again mails again. The free limit is lowered to 100 (--free-records) to
+// keep the fills short; TestViewOnly runs at the real 1,000.
 func TestLimitMail(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		ana := e.SignUp("ana@example.com")
@@ -258,10 +268,10 @@ func TestLimitMail(t *testing.T) {
 		}
 		count := func(sub string) int { return len(e.MailsTo("ana@example.com", sub)) }
 
-		cus, revs := fill(t, e, ana, db, 799)
+		cus, revs := fill(t, e, ana, db, 79)
 		check()
 		if n := count("80%"); n != 0 {
-			t.Fatalf("80%% mail at 799 records: %d", n)
+			t.Fatalf("80%% mail at 79 of 100 records: %d", n)
 		}
 		fill(t, e, ana, db, 1)
 		check()
@@ -270,7 +280,7 @@ func TestLimitMail(t *testing.T) {
 			t.Fatalf("80%% mails: %d", n)
 		}
 		m := e.MailsTo("ana@example.com", "80%")[0]
-		if !strings.Contains(m.Subject, "usou 80% dos registros") || !strings.Contains(m.Text, "800 registros") || !strings.Contains(m.HTML, "Ver o uso e os planos") {
+		if !strings.Contains(m.Subject, "usou 80% dos registros") || !strings.Contains(m.Text, "80 registros") || !strings.Contains(m.HTML, "Ver o uso e os planos") {
 			t.Fatalf("pt-BR 80%% mail: %q\n%s", m.Subject, m.Text)
 		}
 		if m.Header.Get("List-Unsubscribe") != "" {
@@ -280,10 +290,10 @@ func TestLimitMail(t *testing.T) {
 			t.Error("a member who is not an admin got limit mail")
 		}
 
-		fill(t, e, ana, db, 201) // 1,001
+		fill(t, e, ana, db, 21) // 101
 		check()
 		check()
-		if n := count("chegou aos 1.000 registros"); n != 1 {
+		if n := count("chegou aos 100 registros"); n != 1 {
 			t.Fatalf("100%% mails: %d", n)
 		}
 		m = e.MailsTo("ana@example.com", "chegou aos")[0]
@@ -302,19 +312,19 @@ func TestLimitMail(t *testing.T) {
 		// Back under 80 %: the marks go; crossing again mails again, in English now.
 		setLocale(t, ana, "en")
 		var del []any
-		for i := range 300 {
+		for i := range 30 {
 			del = append(del, map[string]any{"_id": cus[i], "_rev": revs[i], "_deleted": true})
 		}
 		ana.Do("POST", "/api/"+db+"/_bulk_docs", map[string]any{"docs": del}).Expect(t, http.StatusCreated)
 		e.Drain()
 		check()
-		fill(t, e, ana, db, 100)
+		fill(t, e, ana, db, 10)
 		check()
 		en := e.MailsTo("ana@example.com", "has used 80% of the free plan's records")
-		if len(en) != 1 || !strings.Contains(en[0].Text, "holds 801 records") || !strings.Contains(en[0].Text, apptest.BaseURL+"/billing") {
+		if len(en) != 1 || !strings.Contains(en[0].Text, "holds 81 records") || !strings.Contains(en[0].Text, apptest.BaseURL+"/billing") {
 			t.Fatalf("English 80%% mail after a new crossing: %d %v", len(en), en)
 		}
-	})
+	}, freeRecords(100))
 }
 
 // advance moves the clock and signs the clients in again (sessions last a day).
@@ -432,26 +442,36 @@ func TestConfirmationDeadline(t *testing.T) {
 	})
 }
 
-// TestBackdate: the e2e's test-only route (only with --stripe-test-checkout
-// on) moves an over-limit Group's notice back, so the browser walk sees a
-// view-only Group; it refuses a Group under the limit and bad days.
+// TestBackdate: the e2e's test-only routes (only with --stripe-test-checkout
+// on): backdate moves an over-limit Group's notice back, so the browser walk
+// sees a view-only Group, refusing a Group under the limit and bad days;
+// snapshot takes a usage snapshot dated some days back.
 func TestBackdate(t *testing.T) {
-	e := apptest.New(t, apptest.Bolt, func(c *config.Config) { c.Stripe.TestCheckout = true })
+	e := apptest.New(t, apptest.Bolt, func(c *config.Config) { c.Stripe.TestCheckout = true }, freeRecords(10))
 	ana := e.SignUp("ana@example.com")
 	db := e.Group(ana, "Oficina da Ana")
 	ana.Do("POST", "/api/"+db+"/_limits/test/backdate", map[string]any{"days": 31}).ExpectError(t, http.StatusConflict, "not over")
-	fill(t, e, ana, db, 1001)
+	fill(t, e, ana, db, 11)
 	ana.Do("POST", "/api/"+db+"/_limits/test/backdate", map[string]any{"days": -1}).ExpectFields(t, "days", "must be from 0 to 365")
 	l := ana.Do("POST", "/api/"+db+"/_limits/test/backdate", map[string]any{"days": 31}).Expect(t, http.StatusOK)
 	if l["view_only"] != true {
 		t.Fatalf("backdated: %v", l)
 	}
-	ana.Do("POST", "/api/"+db, map[string]any{"klass": "Customer", "name": "No"}).ExpectError(t, http.StatusForbidden, limits.MsgViewOnly)
-	// Without the flag the route does not exist.
+	ana.Do("POST", "/api/"+db, map[string]any{"klass": "Customer", "name": "No"}).ExpectError(t, http.StatusForbidden, limits.ViewOnlyMessage(10))
+	// The snapshot route dates a snapshot days back, as the daily job would have.
+	ana.Do("POST", "/api/"+db+"/_limits/test/snapshot", map[string]any{"days_ago": limits.UsageDays}).ExpectFields(t, "days_ago", "must be from 0 to 89")
+	ana.Do("POST", "/api/"+db+"/_limits/test/snapshot", map[string]any{"days_ago": 1}).Expect(t, http.StatusOK)
+	days := ana.Do("POST", "/api/"+db+"/_limits/test/snapshot", map[string]any{}).Expect(t, http.StatusOK)["days"].([]any)
+	if len(days) != 2 || days[1].(map[string]any)["date"] != e.Clock.Now().UTC().Format("2006-01-02") {
+		t.Fatalf("snapshots: %v", days)
+	}
+	// Without the flag the routes do not exist.
 	plain := apptest.New(t, apptest.Bolt)
 	bia := plain.SignUp("bia@example.com")
 	pdb := plain.Group(bia, "Bia")
-	if r := bia.Do("POST", "/api/"+pdb+"/_limits/test/backdate", map[string]any{"days": 31}); r.Code != http.StatusNotFound && r.Code != http.StatusMethodNotAllowed {
-		t.Fatalf("route without the flag: %d %s", r.Code, r.Body)
+	for _, route := range []string{"backdate", "snapshot"} {
+		if r := bia.Do("POST", "/api/"+pdb+"/_limits/test/"+route, map[string]any{"days": 31}); r.Code != http.StatusNotFound && r.Code != http.StatusMethodNotAllowed {
+			t.Fatalf("%s without the flag: %d %s", route, r.Code, r.Body)
+		}
 	}
 }

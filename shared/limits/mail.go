@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/oficina/oficina/shared/access"
@@ -131,8 +130,8 @@ func (m *Module) sendLimitMail(ctx context.Context, db, group, kind string, st S
 	for _, a := range admins {
 		vars := map[string]string{
 			"group":   group,
-			"records": formatInt(st.Records, a.Locale),
-			"limit":   formatInt(st.RecordLimit, a.Locale),
+			"records": mail.FormatInt(st.Records, a.Locale),
+			"limit":   mail.FormatInt(st.RecordLimit, a.Locale),
 		}
 		if st.ViewOnlyAt != nil {
 			vars["deadline"] = formatDate(*st.ViewOnlyAt, a.Locale)
@@ -148,30 +147,6 @@ func (m *Module) sendLimitMail(ctx context.Context, db, group, kind string, st S
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// formatInt writes n with the locale's thousands separator.
-func formatInt(n int64, locale string) string {
-	sep := ","
-	if locale == mail.LocalePtBR {
-		sep = "."
-	}
-	s := strconv.FormatInt(n, 10)
-	neg := n < 0
-	if neg {
-		s = s[1:]
-	}
-	var out []byte
-	for i, c := range []byte(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, sep...)
-		}
-		out = append(out, c)
-	}
-	if neg {
-		return "-" + string(out)
-	}
-	return string(out)
 }
 
 var ptMonths = []string{"janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"}

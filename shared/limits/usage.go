@@ -87,6 +87,25 @@ func (m *Module) Snapshot(ctx context.Context, db string, day time.Time) error {
 	return fmt.Errorf("limits: usage of %s keeps changing", db)
 }
 
+// testSnapshot answers the test-only POST /api/{db}/_limits/test/snapshot
+// {days_ago}: the Group's snapshot as of days_ago days back (its counts
+// now), then GET _usage's answer.
+func (m *Module) testSnapshot(w http.ResponseWriter, r *http.Request) error {
+	var in struct {
+		DaysAgo int `json:"days_ago"`
+	}
+	if err := httpjson.Decode(w, r, 1<<10, &in); err != nil {
+		return err
+	}
+	if in.DaysAgo < 0 || in.DaysAgo >= UsageDays {
+		return fault.Invalid(map[string][]string{"days_ago": {fmt.Sprintf("must be from 0 to %d", UsageDays-1)}})
+	}
+	if err := m.Snapshot(r.Context(), r.PathValue("db"), m.now().AddDate(0, 0, -in.DaysAgo)); err != nil {
+		return err
+	}
+	return m.getUsage(w, r)
+}
+
 // runSnapshot takes the day's snapshot of every Group.
 func (m *Module) runSnapshot(ctx context.Context, ev module.JobEvent) error {
 	day := ev.Time

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	htmltemplate "html/template"
 	"io/fs"
+	"strconv"
 	"strings"
 	texttemplate "text/template"
 )
@@ -108,4 +109,29 @@ func (t *Templates) Render(kind, locale, to string, data TemplateData) (Message,
 		HTML:    html.String(),
 		Tag:     kind,
 	}, nil
+}
+
+// FormatInt writes n with the locale's thousands separator: 1,000 in
+// English, 1.000 in Portuguese.
+func FormatInt(n int64, locale string) string {
+	sep := ","
+	if locale == LocalePtBR {
+		sep = "."
+	}
+	s := strconv.FormatInt(n, 10)
+	neg := n < 0
+	if neg {
+		s = s[1:]
+	}
+	var out []byte
+	for i, c := range []byte(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, sep...)
+		}
+		out = append(out, c)
+	}
+	if neg {
+		return "-" + string(out)
+	}
+	return string(out)
 }

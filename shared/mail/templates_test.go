@@ -53,3 +53,22 @@ func TestTemplatesRenderEveryKindAndLocale(t *testing.T) {
 		t.Error("unknown kind: want an error")
 	}
 }
+
+func TestFormatInt(t *testing.T) {
+	for _, c := range []struct {
+		n      int64
+		locale string
+		want   string
+	}{
+		{0, "en", "0"},
+		{999, "en", "999"},
+		{1000, "en", "1,000"},
+		{1000, LocalePtBR, "1.000"},
+		{-1234567, "en", "-1,234,567"},
+		{100000, LocalePtBR, "100.000"},
+	} {
+		if got := FormatInt(c.n, c.locale); got != c.want {
+			t.Errorf("FormatInt(%d, %s) = %q, want %q", c.n, c.locale, got, c.want)
+		}
+	}
+}

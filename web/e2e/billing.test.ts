@@ -6,7 +6,8 @@
 // completes the session the way the webhook would, through the screen's
 // "Complete test payment" button) → the billing page shows pro → switching
 // back to free is locked for 24 h (the sentence, the disabled button, the
-// server's 409) → the usage page's chart and table → a free Group over
+// server's 409) → the usage page's chart and table (from snapshots the
+// limits' test-only route takes) → a free Group over
 // 1,000 records pushed past its 30 days (the limits' test-only backdate)
 // shows the view-only banner, and its writes fail. Screenshots go to
 // test-results/billing-*.png (light, dark, 390 px).
@@ -221,24 +222,13 @@ describe('billing in a real browser', () => {
 
   it('shows the usage page as a chart and as a table', async () => {
     const page = bea.page;
-    // A snapshot now, when the limits module's test-only route offers it; else the empty state.
-    const snap = await api(page, 'POST', `${group}/_limits/test/snapshot`, {});
-    if (snap.status >= 300) {
-      // Without that route the history fills only by the daily job (off here): the page says so;
-      // then two days of snapshots are answered at the network level, to draw the chart for real.
-      await page.goto('/usage');
-      await tid(page, 'usage-empty').waitFor();
-      await page.route('**/_usage?*', (route) =>
-        route.fulfill({
-          contentType: 'application/json',
-          body: JSON.stringify({
-            days: [
-              { date: '2026-11-23', klasses: { Customer: { records: 3, bytes: 900 }, Ticket: { records: 10, bytes: 5000 } } },
-              { date: '2026-11-24', klasses: { Customer: { records: 4, bytes: 1200 }, Ticket: { records: 12, bytes: 6000 } } },
-            ],
-          }),
-        }),
-      );
+    // The daily snapshot job is off here: the page says the history is empty. The limits
+    // module's test-only route then takes two real snapshots, yesterday's and today's.
+    await page.goto('/usage');
+    await tid(page, 'usage-empty').waitFor();
+    for (const daysAgo of [1, 0]) {
+      const snap = await api(page, 'POST', `${group}/_limits/test/snapshot`, { days_ago: daysAgo });
+      expect(snap.status, snap.text).toBe(200);
     }
     await page.goto('/usage');
     await page.waitForFunction(() => document.querySelector('[data-testid="usage-chart"]')?.getAttribute('data-state') === 'ready');
@@ -250,7 +240,6 @@ describe('billing in a real browser', () => {
     expect(page.url()).toMatch(/view=table/);
     expect(page.url()).toMatch(/by=records/);
     shots.push(await shot(page, 'billing-usage-table-light'));
-    await page.unroute('**/_usage?*');
   });
 
   it('shows the view-only banner for a free Group past its 30 days over 1,000 records, and its writes fail', async () => {

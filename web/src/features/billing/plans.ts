@@ -82,9 +82,9 @@ export function lockedUntil(until: string | null | undefined, now: Date = new Da
   return Number.isNaN(d.getTime()) || d.getTime() <= now.getTime() ? null : d;
 }
 
-/** tooManyForFree: switching to free is refused above 1,000 records. */
-export function tooManyForFree(records: number | null | undefined): boolean {
-  return typeof records === 'number' && records > FREE_RECORD_LIMIT;
+/** tooManyForFree: switching to free is refused above the free plan's records (1,000 unless the server says otherwise). */
+export function tooManyForFree(records: number | null | undefined, limit = FREE_RECORD_LIMIT): boolean {
+  return typeof records === 'number' && records > limit;
 }
 
 /** isPaid: pro, corp and server pay; free, locked and unknown plans do not. */

@@ -29,6 +29,8 @@ export interface Billing {
   publishable_key?: string;
   /** The server's test-only "complete this checkout" route is on (e2e, never in the cloud). */
   test_complete?: boolean;
+  /** The free plan's record limit on this server (SPEC §9: 1,000). */
+  free_record_limit?: number;
 }
 
 export interface CheckoutSession {

@@ -23,11 +23,11 @@ export function LockSentence({ until }: { until: Date }) {
   );
 }
 
-export function TooManySentence({ records }: { records: number }) {
+export function TooManySentence({ records, limit = FREE_RECORD_LIMIT }: { records: number; limit?: number }) {
   const { t, i18n } = useTranslation();
   return (
     <Alert variation="warning" data-testid="switch-too-many">
-      {t('billing.change.tooMany', { records: formatNumber(records, i18n.language, 0), limit: formatNumber(FREE_RECORD_LIMIT, i18n.language, 0) })}
+      {t('billing.change.tooMany', { records: formatNumber(records, i18n.language, 0), limit: formatNumber(limit, i18n.language, 0) })}
     </Alert>
   );
 }
@@ -37,6 +37,7 @@ export function PlanChangeModal({
   change,
   plan,
   records,
+  freeRecordLimit = FREE_RECORD_LIMIT,
   switchLockedUntil,
   onClose,
   onDone,
@@ -45,6 +46,7 @@ export function PlanChangeModal({
   change: PlanChange | null;
   plan: string;
   records: number | null;
+  freeRecordLimit?: number;
   switchLockedUntil: string | null;
   onClose: () => void;
   onDone?: () => void;
@@ -64,7 +66,7 @@ export function PlanChangeModal({
     },
   });
   const lock = lockedUntil(switchLockedUntil);
-  const tooMany = change === 'free' && tooManyForFree(records);
+  const tooMany = change === 'free' && tooManyForFree(records, freeRecordLimit);
   const blocked = !!lock || tooMany;
   const planName = t(`plans.${plan}`, { defaultValue: plan });
   const close = () => {
@@ -96,7 +98,7 @@ export function PlanChangeModal({
     >
       <Text marginBottom="small">{change === 'cancel' ? t('billing.change.cancelText', { plan: planName }) : t('billing.change.freeText', { plan: planName })}</Text>
       {lock ? <LockSentence until={lock} /> : null}
-      {tooMany && records !== null ? <TooManySentence records={records} /> : null}
+      {tooMany && records !== null ? <TooManySentence records={records} limit={freeRecordLimit} /> : null}
       {m.error ? <ErrorAlert error={asApiError(m.error)} /> : null}
     </Modal>
   );

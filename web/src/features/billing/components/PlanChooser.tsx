@@ -144,6 +144,7 @@ export interface ChooserGroup {
   isAdmin: boolean;
   canCancel: boolean;
   records: number | null;
+  freeRecordLimit?: number;
   switchLockedUntil: string | null;
 }
 
@@ -217,6 +218,7 @@ export function PlanChooser({ group, onPick }: { group: ChooserGroup | null; onP
           change={change}
           plan={plan ?? 'free'}
           records={group.records}
+          freeRecordLimit={group.freeRecordLimit}
           switchLockedUntil={group.switchLockedUntil}
           onClose={() => setChange(null)}
         />

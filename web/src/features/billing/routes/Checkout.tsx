@@ -59,6 +59,7 @@ export function Component() {
                   isAdmin: billing.data.is_admin,
                   canCancel: billing.data.can_cancel,
                   records: limits.data?.records ?? null,
+                  freeRecordLimit: billing.data.free_record_limit,
                   switchLockedUntil: billing.data.switch_locked_until,
                 }
               : null

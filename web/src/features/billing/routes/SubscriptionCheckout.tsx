@@ -121,6 +121,7 @@ function PlanChangeCheckout({ db, change, billing }: { db: string; change: PlanC
         change={open && billing.is_admin && !done ? change : null}
         plan={billing.plan}
         records={limits.data?.records ?? null}
+        freeRecordLimit={billing.free_record_limit}
         switchLockedUntil={billing.switch_locked_until}
         onClose={() => setOpen(false)}
         onDone={() => setDone(true)}
