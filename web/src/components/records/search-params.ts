@@ -2,7 +2,7 @@
 // page, per_page, order_by, direction and, for bookmark paging, bookmark.
 
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLatestSearchParams } from '../../lib/search-params';
 
 export const PER_PAGE_OPTIONS = [10, 25, 50, 100] as const;
 export type Direction = 'asc' | 'desc';
@@ -32,7 +32,7 @@ export function parseIndexParams(
 }
 
 export function useIndexParams(defaults: { perPage?: number; orderBy: string; direction?: Direction }, allowedOrder: readonly string[]) {
-  const [sp, setSp] = useSearchParams();
+  const [sp, setSp] = useLatestSearchParams();
   const params = useMemo(() => parseIndexParams(sp, defaults, allowedOrder), [sp, defaults, allowedOrder]);
   const update = useCallback(
     (patch: Partial<Record<'page' | 'per_page' | 'order_by' | 'direction' | 'bookmark' | 'q', string | number | null>>) => {

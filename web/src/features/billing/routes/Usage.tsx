@@ -5,7 +5,6 @@
 import { Flex, Placeholder, Text, ToggleButton, ToggleButtonGroup } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
 import { LoadError } from '../../../components/LoadError';
 import { Page } from '../../../components/Page';
@@ -18,6 +17,7 @@ import { USAGE_DAYS, usageQuery } from '../api/usage';
 import { UsageChart } from '../components/UsageChart';
 import { usageSeries, type Measure, type UsageSeries } from '../usage';
 import '../components/billing.css';
+import { useLatestSearchParams } from '../../../lib/search-params';
 
 type View = 'chart' | 'table';
 
@@ -60,7 +60,7 @@ function UsageTable({ series, measure, caption }: { series: UsageSeries; measure
 export function Component() {
   const { t, i18n } = useTranslation();
   const db = useActiveDb() ?? '';
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useLatestSearchParams();
   const view: View = params.get('view') === 'table' ? 'table' : 'chart';
   const measure: Measure = params.get('by') === 'records' ? 'records' : 'bytes';
   const q = useQuery({ ...usageQuery(db), enabled: !!db });

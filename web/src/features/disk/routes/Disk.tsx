@@ -6,7 +6,7 @@ import { Button, Flex, Loader, Text } from '@aws-amplify/ui-react';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { Crumbs } from '../../../components/Crumbs';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
@@ -27,6 +27,7 @@ import { WebdavHelp } from '../components/WebdavHelp';
 import { UploadQueue } from '../components/UploadQueue';
 import { useUploads } from '../components/useUploads';
 import '../components/disk.css';
+import { useLatestSearchParams } from '../../../lib/search-params';
 
 export function Component() {
   const db = useActiveDb();
@@ -40,13 +41,15 @@ function DiskScreen({ db }: { db: string }) {
   const dirId = dirParam ?? '';
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const [search, setSearch] = useSearchParams();
+  const [search, setSearch] = useLatestSearchParams();
   const view = search.get('view') === 'trash' ? 'trash' : search.get('view') === 'webdav' ? 'webdav' : 'files';
   const setView = (v: 'files' | 'trash' | 'webdav') => {
-    const next = new URLSearchParams(search);
-    if (v === 'files') next.delete('view');
-    else next.set('view', v);
-    setSearch(next);
+    setSearch((prev) => {
+      const next = new URLSearchParams(prev);
+      if (v === 'files') next.delete('view');
+      else next.set('view', v);
+      return next;
+    });
   };
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [newFolder, setNewFolder] = useState(false);

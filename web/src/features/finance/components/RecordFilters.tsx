@@ -4,12 +4,12 @@
 import { Button, Flex, SelectField, TextField } from '@aws-amplify/ui-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { FILTER_KEYS, STATES, anyFilter, normalizeCategory, readFilters, validMonth, type RecordFilters as Filters } from '../filters';
 import { WalletSelect } from './WalletSelect';
+import { useLatestSearchParams } from '../../../lib/search-params';
 
 export function useRecordFilters(): [Filters, (k: (typeof FILTER_KEYS)[number], v: string | null) => void, () => void] {
-  const [sp, setSp] = useSearchParams();
+  const [sp, setSp] = useLatestSearchParams();
   const filters = useMemo(() => readFilters(sp), [sp]);
   const set = useCallback(
     (k: string, v: string | null) =>

@@ -7,7 +7,7 @@ import { Badge, Flex, Heading, Text, ToggleButton, ToggleButtonGroup } from '@aw
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { useParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
@@ -28,6 +28,7 @@ import { FinanceCrumbs } from '../components/FinanceCrumbs';
 import { RecordAmount } from '../components/RecordAmount';
 import { StateBadge } from '../components/StateBadge';
 import { RecordWallets } from '../components/WalletName';
+import { useLatestSearchParams } from '../../../lib/search-params';
 
 const PER_PAGE = 10;
 
@@ -65,7 +66,7 @@ function Figures({ wallet, figures }: { wallet: Wallet; figures: WalletFigures |
 
 function WalletRecords({ db, wallet }: { db: string; wallet: Wallet }) {
   const { t, i18n } = useTranslation();
-  const [sp, setSp] = useSearchParams();
+  const [sp, setSp] = useLatestSearchParams();
   const kindName = (sp.get('kind') ?? 'income') as MoneyKind;
   const kind = KINDS[kindName] ?? KINDS.income;
   const page = Math.max(1, Number.parseInt(sp.get('page') ?? '1', 10) || 1);

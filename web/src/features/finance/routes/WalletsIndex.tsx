@@ -6,7 +6,7 @@
 import { Button, Flex, Grid, Placeholder, SearchField, SelectField, Card } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
@@ -19,6 +19,7 @@ import { figuresQuery, walletsQuery } from '../api/wallets';
 import type { Wallet } from '../api/types';
 import { FinanceCrumbs } from '../components/FinanceCrumbs';
 import { WalletCard } from '../components/WalletCard';
+import { useLatestSearchParams } from '../../../lib/search-params';
 
 export const ACTIVE_FILTERS = ['active', 'inactive', 'all'] as const;
 export type ActiveFilter = (typeof ACTIVE_FILTERS)[number];
@@ -38,7 +39,7 @@ export function Component() {
   const { t } = useTranslation();
   const { account_id: db = '' } = useParams();
   const navigate = useNavigate();
-  const [sp, setSp] = useSearchParams();
+  const [sp, setSp] = useLatestSearchParams();
   const q = sp.get('q') ?? '';
   const activeParam = sp.get('active') ?? '';
   const active: ActiveFilter = (ACTIVE_FILTERS as readonly string[]).includes(activeParam) ? (activeParam as ActiveFilter) : 'active';

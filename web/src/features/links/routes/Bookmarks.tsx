@@ -7,7 +7,7 @@ import { Badge, Button, CheckboxField, Flex, Link as ALink, SearchField, SelectF
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { useParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
@@ -20,6 +20,7 @@ import { type Bookmark, exportUrl, listQuery, removeBookmark, SCOPE, setStarred,
 import { BookmarkForm } from '../components/BookmarkForm';
 import { ImportPanel } from '../components/ImportPanel';
 import '../components/links.css';
+import { useLatestSearchParams } from '../../../lib/search-params';
 
 const PER_PAGE = 25;
 
@@ -27,7 +28,7 @@ export function Component() {
   const { t, i18n } = useTranslation();
   const { account_id: db = '' } = useParams();
   const qc = useQueryClient();
-  const [sp, setSp] = useSearchParams();
+  const [sp, setSp] = useLatestSearchParams();
   const q = sp.get('q') ?? '';
   const tag = sp.get('tag') ?? '';
   const starred = sp.get('starred') === '1';

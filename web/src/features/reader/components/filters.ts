@@ -2,9 +2,9 @@
 // read (unread by default), starred, label and page.
 
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import type { FeedFilters } from '../api/feed';
 import { READ_FILTERS, STARRED_FILTERS, type ReadFilter, type StarredFilter } from '../api/types';
+import { useLatestSearchParams } from '../../../lib/search-params';
 
 const LABEL_ID = /^rlb-[0-9a-f]{32}$/;
 
@@ -22,7 +22,7 @@ export function parseFilters(sp: URLSearchParams): FeedFilters {
 
 /** useFeedFilters: the filters, and a setter that goes back to page 1 unless it sets the page. */
 export function useFeedFilters() {
-  const [sp, setSp] = useSearchParams();
+  const [sp, setSp] = useLatestSearchParams();
   const filters = useMemo(() => parseFilters(sp), [sp]);
   const set = useCallback(
     (patch: Partial<FeedFilters>) => {

@@ -7,7 +7,7 @@ import { Flex, SelectField } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon, type IconName } from '../../../components/icons';
@@ -23,6 +23,7 @@ import { paths } from '../../../lib/paths';
 import { docListQuery, type DocListInput } from '../api/servicedocs';
 import { DeskCrumbs } from './DeskCrumbs';
 import { useShortcuts } from '../../../components/records/useShortcuts';
+import { useLatestSearchParams } from '../../../lib/search-params';
 
 export interface DocFilter {
   /** The field filtered on and the URL parameter. */
@@ -59,7 +60,7 @@ export function DocIndex<T extends Doc>({
   const { t } = useTranslation();
   const { account_id: db = '' } = useParams();
   const navigate = useNavigate();
-  const [sp, setSp] = useSearchParams();
+  const [sp, setSp] = useLatestSearchParams();
   const [params, update] = useIndexParams({ orderBy: order[0] ?? 'created_at', direction: 'desc' }, order);
   const filterValue = filter ? (sp.get(filter.field) ?? '') : '';
   const selector = filter && filterValue && filter.values.includes(filterValue) ? { [filter.field]: filter.toSelector ? filter.toSelector(filterValue) : filterValue } : undefined;

@@ -4,17 +4,17 @@
 import { Button, Flex, SelectField, ToggleButton } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { RecordPicker } from '../../../components/records/RecordPicker';
 import { categoriesQuery } from '../api/customers';
 import { membersQuery, type TicketFilters as Filters } from '../api/tickets';
 import { PRIORITIES, STATUSES } from '../api/types';
+import { useLatestSearchParams } from '../../../lib/search-params';
 
 export const FILTER_KEYS = ['status', 'priority', 'category', 'customer', 'technician', 'mine'] as const;
 
 /** useTicketFilters reads the filters from the URL; me is the signed-in user (for "mine"). */
 export function useTicketFilters(me: string): [Filters & { mineOn: boolean }, (k: string, v: string | null) => void, () => void] {
-  const [sp, setSp] = useSearchParams();
+  const [sp, setSp] = useLatestSearchParams();
   const get = (k: string) => sp.get(k) || undefined;
   const mineOn = sp.get('mine') === '1';
   const filters = {

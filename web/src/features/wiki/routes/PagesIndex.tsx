@@ -4,7 +4,7 @@
 import { Badge, Button, Flex, SearchField, SelectField } from '@aws-amplify/ui-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
@@ -17,6 +17,7 @@ import { formatDateTime } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { categoriesList, categoriesOf, type Handbook, pagesQuery, SCOPE } from '../api/wiki';
 import '../components/wiki.css';
+import { useLatestSearchParams } from '../../../lib/search-params';
 
 const DEFAULTS = { orderBy: 'title', direction: 'asc' as const, perPage: 25 };
 const ORDERS = ['title', 'updated_at'] as const;
@@ -25,7 +26,7 @@ export function Component() {
   const { t, i18n } = useTranslation();
   const { account_id: db = '' } = useParams();
   const navigate = useNavigate();
-  const [sp, setSp] = useSearchParams();
+  const [sp, setSp] = useLatestSearchParams();
   const [p, update] = useIndexParams(DEFAULTS, ORDERS);
   const category = sp.get('category') ?? '';
   const newTo = paths.create(db, 'handbooks');

@@ -6,7 +6,7 @@ import { Button, Flex, Heading, Loader, SearchField, Text, View } from '@aws-amp
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
@@ -19,6 +19,7 @@ import { categoriesList, exportPdfUrl, exportZipUrl, recentPages, SCOPE, searchP
 import { HighlightCss } from '../components/HighlightCss';
 import { OpenEntries } from '../components/OpenEntries';
 import '../components/wiki.css';
+import { useLatestSearchParams } from '../../../lib/search-params';
 
 function useDebounced<T>(value: T, ms: number): T {
   const [v, setV] = useState(value);
@@ -33,7 +34,7 @@ export function Component() {
   const { t, i18n } = useTranslation();
   const db = useActiveDb() ?? '';
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useLatestSearchParams();
   const q = params.get('q') ?? '';
   const category = params.get('category') ?? '';
   const [typed, setTyped] = useState(q);
@@ -43,18 +44,24 @@ export function Component() {
 
   useEffect(() => {
     if (debounced === q) return;
-    const next = new URLSearchParams(params);
-    if (debounced) next.set('q', debounced);
-    else next.delete('q');
-    setParams(next, { replace: true });
-  }, [debounced, q, params, setParams]);
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (debounced) next.set('q', debounced);
+        else next.delete('q');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [debounced, q, setParams]);
 
-  const setCategory = (c: string) => {
-    const next = new URLSearchParams(params);
-    if (c && c !== category) next.set('category', c);
-    else next.delete('category');
-    setParams(next);
-  };
+  const setCategory = (c: string) =>
+    setParams((prev) => {
+      const next = new URLSearchParams(prev);
+      if (c && c !== category) next.set('category', c);
+      else next.delete('category');
+      return next;
+    });
 
   const searching = q.trim() !== '' || category !== '';
   const results = useQuery({
