@@ -226,7 +226,16 @@ describe('billing in a real browser', () => {
     // module's test-only route then takes two real snapshots, yesterday's and today's.
     await page.goto('/usage');
     await tid(page, 'usage-empty').waitFor();
-    for (const daysAgo of [1, 0]) {
+    // Yesterday three customers, today two more and a ticket.
+    for (const [daysAgo, records] of [
+      [1, [{ klass: 'Customer', name: 'Ana' }, { klass: 'Customer', name: 'Bruno' }, { klass: 'Customer', name: 'Carla' }]],
+      [0, [{ klass: 'Customer', name: 'Davi' }, { klass: 'Customer', name: 'Eva' }, { klass: 'Ticket', content: 'Screen replacement', priority: 'high', status: 'open' }]],
+    ] as const) {
+      const bulk = await api(page, 'POST', `${group}/_bulk_docs`, { docs: records });
+      expect(bulk.status, bulk.text).toBe(201);
+      await expect
+        .poll(async () => (await api(page, 'GET', `${group}/_limits`)).json?.records, { timeout: 10_000 })
+        .toBeGreaterThanOrEqual(daysAgo === 1 ? 3 : 6);
       const snap = await api(page, 'POST', `${group}/_limits/test/snapshot`, { days_ago: daysAgo });
       expect(snap.status, snap.text).toBe(200);
     }
@@ -237,6 +246,7 @@ describe('billing in a real browser', () => {
     await tid(page, 'usage-by-records').click();
     await tid(page, 'usage-table').waitFor();
     expect(await tid(page, 'usage-row').count()).toBeGreaterThan(0);
+    await expect.poll(() => tid(page, 'usage-table').textContent()).toContain('Customer');
     expect(page.url()).toMatch(/view=table/);
     expect(page.url()).toMatch(/by=records/);
     shots.push(await shot(page, 'billing-usage-table-light'));

@@ -34,7 +34,8 @@ export function UsageChart({ series, measure, label }: { series: UsageSeries; me
           },
           scales: {
             x: { stacked: true, ticks: { color: text, maxRotation: 0, autoSkip: true, maxTicksLimit: 8 }, grid: { color: grid } },
-            y: { stacked: true, beginAtZero: true, ticks: { color: text, callback: (v) => fmt(Number(v)) }, grid: { color: grid } },
+            // Whole bytes and records only: an empty Group's axis reads 0 and 1, not 0.1 … 1 rounded.
+            y: { stacked: true, beginAtZero: true, ticks: { color: text, precision: 0, callback: (v) => fmt(Number(v)) }, grid: { color: grid } },
           },
         },
       })}
