@@ -56,8 +56,14 @@ func (m *Module) fixChildren(ctx context.Context, db, dir string) error {
 			return str(b["dir_id"]) == dir, nil
 		})
 		if _, refused := fault.As(err); refused || errors.Is(err, errMissing) {
-			// Not a store failure: retrying the change would not help.
-			m.log.WarnContext(ctx, "a full path cannot follow its folder", "db", db, "id", id, "err", err)
+			// Not a store failure: retrying the change would not help. The
+			// usual cause is the folder going to the trash meanwhile (WebDAV
+			// DELETE, MOVE over it): the trash saves the entry itself then.
+			log := m.log.WarnContext
+			if errors.Is(err, errMissing) || !m.liveFolder(ctx, db, dir) {
+				log = m.log.DebugContext
+			}
+			log(ctx, "a full path cannot follow its folder", "db", db, "id", id, "err", err)
 			continue
 		}
 		if err != nil {
@@ -65,4 +71,10 @@ func (m *Module) fixChildren(ctx context.Context, db, dir string) error {
 		}
 	}
 	return nil
+}
+
+// liveFolder says whether dir is still a folder outside the trash.
+func (m *Module) liveFolder(ctx context.Context, db, dir string) bool {
+	_, body, err := m.lookup(ctx, db, dir)
+	return err == nil && body != nil && str(body["kind"]) == KindDir
 }
