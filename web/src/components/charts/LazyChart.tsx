@@ -11,6 +11,9 @@ import { useTranslation } from 'react-i18next';
 import { useThemeMode } from '../../lib/theme';
 import './charts.css';
 
+/** chartLayout is every chart's sizing: the box (charts.css) sizes the canvas, and it draws at once, without animation. */
+export const chartLayout = { responsive: true, maintainAspectRatio: false, animation: false } as const;
+
 export interface ChartColors {
   text: string;
   grid: string;

@@ -3,7 +3,7 @@
 // same numbers as a table.
 
 import { useTranslation } from 'react-i18next';
-import { LazyChart } from '../../../components/charts/LazyChart';
+import { chartLayout, LazyChart } from '../../../components/charts/LazyChart';
 import { formatBytes, formatDate, formatNumber } from '../../../lib/format';
 import { colourOf, type Measure, type UsageSeries } from '../usage';
 
@@ -24,9 +24,7 @@ export function UsageChart({ series, measure, label }: { series: UsageSeries; me
           datasets: series.klasses.map((k, i) => ({ label: k, data: series.values[k]!, backgroundColor: colourOf(i), stack: 'usage' })),
         },
         options: {
-          responsive: true,
-          maintainAspectRatio: false,
-          animation: false,
+          ...chartLayout,
           interaction: { mode: 'index', intersect: false },
           plugins: {
             legend: { position: 'bottom', labels: { color: text, boxWidth: 12 } },

@@ -12,7 +12,7 @@ import { formatUnits, unitsToAmount, validPrecision } from '../../../lib/money';
 import { balanceSeries } from '../balance';
 import { walletMovesQuery } from '../api/records';
 import type { Wallet } from '../api/types';
-import { LazyChart } from '../../../components/charts/LazyChart';
+import { chartLayout, LazyChart } from '../../../components/charts/LazyChart';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -56,9 +56,7 @@ export function BalanceChart({ db, wallet }: { db: string; wallet: Wallet }) {
             ],
           },
           options: {
-            responsive: true,
-            maintainAspectRatio: false,
-            animation: false,
+            ...chartLayout,
             interaction: { mode: 'index', intersect: false },
             plugins: {
               legend: { display: false },

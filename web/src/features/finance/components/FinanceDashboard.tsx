@@ -19,7 +19,7 @@ import { paths } from '../../../lib/paths';
 import { periodQuery } from '../api/records';
 import { byId, walletsQuery } from '../api/wallets';
 import { RANGES, rangeStart, summarize, topCategories, type CurrencySummary, type Range } from '../summary';
-import { LazyChart } from '../../../components/charts/LazyChart';
+import { chartLayout, LazyChart } from '../../../components/charts/LazyChart';
 import './finance.css';
 
 const TOP = 10;
@@ -75,9 +75,7 @@ function CategoryChart({ s, range }: { s: CurrencySummary; range: Range }) {
         },
         options: {
           indexAxis: 'y',
-          responsive: true,
-          maintainAspectRatio: false,
-          animation: false,
+          ...chartLayout,
           plugins: {
             legend: { labels: { color: c.text } },
             tooltip: { callbacks: { label: (item) => `${item.dataset.label ?? ''}: ${formatMoney(Number(item.parsed.x), lang, { currency: s.currency, precision: s.precision })}` } },
