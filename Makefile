@@ -48,6 +48,7 @@ run: build web ## start the whole product locally on the embedded store (http://
 vet:
 	@unformatted=$$(gofmt -l functions shared); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet $(GO_PKGS)
+	@$(GO) mod tidy -diff >/dev/null || { echo "go.mod or go.sum is not tidy: run go mod tidy"; $(GO) mod tidy -diff; exit 1; }
 
 test-go: deps vet ## Go tests (DynamoDB Local is started by the tests themselves)
 	$(GO) test $(GOFLAGS_TEST) -race $(GO_PKGS)
