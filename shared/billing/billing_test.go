@@ -10,9 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stripe/stripe-go/v83"
-	"github.com/stripe/stripe-go/v83/webhook"
-
 	"github.com/oficina/oficina/shared/apptest"
 	"github.com/oficina/oficina/shared/billing"
 	"github.com/oficina/oficina/shared/billing/billingtest"
@@ -298,15 +295,7 @@ func TestSwitchLockAndFree(t *testing.T) {
 // event is a Stripe event signed with secret at ts.
 func event(t *testing.T, id, typ string, live bool, object map[string]any, secret string, ts time.Time) (body []byte, sig string) {
 	t.Helper()
-	body, err := json.Marshal(map[string]any{
-		"id": id, "object": "event", "type": typ, "livemode": live, "created": ts.Unix(), "api_version": stripe.APIVersion,
-		"data": map[string]any{"object": object},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: body, Secret: secret, Timestamp: ts})
-	return body, p.Header
+	return billingtest.Event(t, id, typ, live, object, secret, ts)
 }
 
 func post(e *apptest.Env, body []byte, sig string) apptest.Response {
