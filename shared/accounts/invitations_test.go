@@ -41,10 +41,11 @@ func TestInvitationOnlyForConfirmedOwner(t *testing.T) {
 		// The admin changes Una's invitation: still nothing reaches her.
 		d := e.Doc(db, unaInvite)
 		ana.Do("PUT", "/api/"+db+"/"+unaInvite+"?rev="+d["_rev"].(string), map[string]any{"email": "una@example.com", "report_view": true}).Expect(t, http.StatusCreated)
-		for _, c := range []struct {
+		invitees := []struct {
 			who *apptest.Client
 			mem string
-		}{{una, unaInvite}, {eve, eveInvite}} {
+		}{{una, unaInvite}, {eve, eveInvite}}
+		for _, c := range invitees {
 			if l := invitations(c.who); len(l) != 0 {
 				t.Errorf("%s, unconfirmed, sees invitations: %v", c.who.Email, l)
 			}
@@ -55,10 +56,7 @@ func TestInvitationOnlyForConfirmedOwner(t *testing.T) {
 		}
 
 		// Confirmed through the mailed link: the invitation shows and is accepted.
-		for _, c := range []struct {
-			who *apptest.Client
-			mem string
-		}{{una, unaInvite}, {eve, eveInvite}} {
+		for _, c := range invitees {
 			e.Anonymous().Do("PUT", "/api/_users/_confirmation", map[string]any{"token": e.LastLink(c.who.Email, "confirm")}).Expect(t, http.StatusOK)
 			l := invitations(c.who)
 			if len(l) != 1 || l[0].(map[string]any)["_id"] != c.mem || l[0].(map[string]any)["name"] != "Oficina da Ana" || l[0].(map[string]any)["status"] != accounts.StatusPending {
