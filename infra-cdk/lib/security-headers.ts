@@ -18,6 +18,8 @@ export interface SecurityHeadersProps {
  * - images from us, data: URIs (icons inlined by Vite/Amplify UI), blob:
  *   (previews of files being uploaded) and the avatar service;
  * - fetch/XHR only to our origin (/api/* is on the same host via CloudFront);
+ * - audio and video from any https origin: the reader plays podcast
+ *   episodes from their publishers (the element's src, never script);
  * - no plugins, no <base> hijack, forms post only to us, and no framing.
  */
 export function contentSecurityPolicy(props: SecurityHeadersProps): string {
@@ -30,6 +32,7 @@ export function contentSecurityPolicy(props: SecurityHeadersProps): string {
     `img-src ${img.join(' ')}`,
     "font-src 'self' data:",
     `connect-src ${connect.join(' ')}`,
+    "media-src 'self' https:",
     "manifest-src 'self'",
     "worker-src 'self' blob:",
     "object-src 'none'",

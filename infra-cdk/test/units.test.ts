@@ -133,6 +133,7 @@ describe('content security policy', () => {
     const csp = contentSecurityPolicy({ imageOrigins: ['https://avatars.example'], connectOrigins: ['https://files.example'] });
     assert.match(csp, /img-src 'self' data: blob: https:\/\/avatars\.example;/);
     assert.match(csp, /connect-src 'self' https:\/\/files\.example;/);
+    assert.match(csp, /media-src 'self' https:;/, 'podcast episodes play from their publishers');
     assert.doesNotMatch(csp, /'unsafe-eval'/);
     assert.doesNotMatch(csp, /script-src[^;]*'unsafe-inline'/);
   });

@@ -23,6 +23,10 @@ import (
 var serverKeys = []string{"created-by", "created-by-id", "created-at", "confirmed-plan", "admin",
 	KeyCustomerID, KeyPriceID, KeySubscriptionID, KeyPlanSwitchedAt, KeyInvoiceStatus} // billing (SetBilling)
 
+// IsServerKey tells whether a Group's adjustment key is one only the
+// server writes: no client, and no restore of a backup, may write it.
+func IsServerKey(key string) bool { return slices.Contains(serverKeys, key) }
+
 // keyRE bounds adjustment keys to the spec's shape (letters, digits, - and _).
 var keyRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$`)
 
@@ -74,7 +78,7 @@ func (s *Service) adjustmentRule(ctx context.Context, w *docs.Write) error {
 	if w.Deleting {
 		key := str(w.Old["key"])
 		// The Group's own settings stay; their values change instead.
-		if group && (slices.Contains(serverKeys, key) || isDefaultKey(key)) {
+		if group && (IsServerKey(key) || isDefaultKey(key)) {
 			return denied()
 		}
 		return nil
@@ -88,7 +92,7 @@ func (s *Service) adjustmentRule(ctx context.Context, w *docs.Write) error {
 		return invalid("key", fault.IsInvalid)
 	case w.Old != nil && str(w.Old["key"]) != key:
 		return invalid("key", fault.IsInvalid) // a document keeps its key
-	case group && slices.Contains(serverKeys, key):
+	case group && IsServerKey(key):
 		return denied()
 	}
 	switch l := w.New["label"].(type) {

@@ -53,14 +53,18 @@ func lifecycle(t *testing.T, e *env) {
 	if m := e.mail.last(t, "bia@example.com"); m.Tag != "invite" || !strings.Contains(m.Subject, "Both stores") {
 		t.Errorf("invitation mail %+v", m)
 	}
-	// Bia registers later: the invitation shows in her db.
+	// Bia registers later: the invitation shows in her db once she
+	// confirms the address, not before.
 	bia := e.user("bia@example.com")
-	if _, m, err := e.svc.get(ctx, bia().UserID, inv); err != nil || m["status"] != StatusPending {
-		t.Fatalf("mirror %v %v", m, err)
+	if _, _, err := e.svc.get(ctx, bia().UserID, inv); err == nil {
+		t.Fatal("mirrored to an unconfirmed address")
 	}
 	_, err = e.svc.Accept(ctx, bia(), db, inv)
 	wantFault(t, err, fault.Forbidden, MsgConfirmFirst)
 	e.confirm(t, "bia@example.com")
+	if _, m, err := e.svc.get(ctx, bia().UserID, inv); err != nil || m["status"] != StatusPending {
+		t.Fatalf("mirror %v %v", m, err)
+	}
 	if _, err := e.svc.Accept(ctx, ana(), db, inv); err == nil {
 		t.Fatal("accepted by someone else")
 	}

@@ -229,9 +229,35 @@ func (s *Service) membershipEffect(ctx context.Context, w *docs.Write, _ store.D
 	}
 }
 
+// invitee is the user a pending invitation to addr may be shown to: the
+// one whose confirmed login address it is. An account that registered the
+// address without confirming it sees nothing of the invitation (neither
+// mirrored nor greeted by the name it chose); the mail still goes to the
+// address, whose owner reads it.
+func (s *Service) invitee(ctx context.Context, addr string) (auth.User, bool, error) {
+	u, found, err := s.users.UserByEmail(ctx, addr)
+	if err != nil || !found || !u.Confirmed() {
+		return auth.User{}, false, err
+	}
+	return u, true, nil
+}
+
+// mirrorUserID is whose db a membership's mirror goes to: its member, or
+// for a pending invitation its confirmed invitee ("" when none yet).
+func (s *Service) mirrorUserID(ctx context.Context, body map[string]any) (string, error) {
+	if uid := str(body["user_id"]); uid != "" {
+		return uid, nil
+	}
+	u, ok, err := s.invitee(ctx, str(body["email"]))
+	if err != nil || !ok {
+		return "", err
+	}
+	return u.ID, nil
+}
+
 func (s *Service) afterInvite(ctx context.Context, p *access.Principal, db, id string, body map[string]any) error {
 	addr := str(body["email"])
-	u, found, err := s.users.UserByEmail(ctx, addr)
+	u, found, err := s.invitee(ctx, addr)
 	if err != nil {
 		return err
 	}
@@ -250,7 +276,7 @@ func (s *Service) afterInvite(ctx context.Context, p *access.Principal, db, id s
 }
 
 func (s *Service) afterChange(ctx context.Context, p *access.Principal, db, id string, body map[string]any) error {
-	uid, err := s.memberUserID(ctx, body)
+	uid, err := s.mirrorUserID(ctx, body)
 	if err != nil {
 		return err
 	}
@@ -449,8 +475,13 @@ func (s *Service) Bookmark(ctx context.Context, p *access.Principal, db, id stri
 }
 
 // EmailKnown is auth's hook: u has just registered or confirmed u.Email,
-// so the invitations waiting for that address are mirrored into u's db.
+// so, once it is confirmed, the invitations waiting for that address are
+// mirrored into u's db (a registration alone proves nothing: whoever
+// typed the address must not read the Groups that invited it).
 func (s *Service) EmailKnown(ctx context.Context, u auth.User) {
+	if !u.Confirmed() {
+		return
+	}
 	refs, err := s.invites(ctx, u.Email)
 	if err != nil {
 		s.log.ErrorContext(ctx, "invitations for new address", "user", u.ID, "err", err)

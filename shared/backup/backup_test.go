@@ -16,11 +16,12 @@ import (
 
 	"github.com/oficina/oficina/shared/apptest"
 	"github.com/oficina/oficina/shared/backup"
+	"github.com/oficina/oficina/shared/billing/billingtest"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/store"
 )
 
-func TestMain(m *testing.M) { os.Exit(apptest.Main(m)) }
+func TestMain(m *testing.M) { os.Exit(billingtest.Main(m)) }
 
 // setPlan moves a Group's confirmed plan as the billing webhook would.
 func setPlan(t *testing.T, e *apptest.Env, db, plan string) {

@@ -26,11 +26,17 @@ import (
 var notRestored = map[string]bool{"Account": true, "Membership": true, "UserToken": true}
 
 // groupKeys are the adjustments that describe the new Group itself (its
-// name, creator, plan, billing): the new Group keeps its own.
+// name, the plan its admins asked for, its billing e-mail): the new Group
+// keeps its own. Server-only keys (creator, plan, the switch lock, the
+// Stripe customer, price, subscription and invoice: accounts.IsServerKey)
+// are never restored either: a copy would lock the new Group or let it
+// cancel the original's subscription.
 var groupKeys = map[string]bool{
-	"name": true, "created-by": true, "created-by-id": true, "created-at": true, "confirmed-plan": true,
-	"unconfirmed-plan": true, "admin": true, "billing-email": true, "billing_email": true,
+	"name": true, accounts.KeyUnconfirmedPlan: true, "billing-email": true, "billing_email": true,
 }
+
+// restorable tells whether a restore may write a Group adjustment's key.
+func restorable(key string) bool { return !groupKeys[key] && !accounts.IsServerKey(key) }
 
 // line is one line of an archive.
 type line struct {
@@ -205,7 +211,7 @@ func (m *Module) restoreDoc(ctx context.Context, db string, l line, versions map
 	rev := ""
 	if klass == "Adjustment" {
 		key, _ := body["key"].(string)
-		if groupKeys[key] {
+		if !restorable(key) {
 			return nil
 		}
 		if d, ok := own[key]; ok {

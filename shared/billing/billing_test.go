@@ -10,9 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stripe/stripe-go/v83"
-	"github.com/stripe/stripe-go/v83/webhook"
-
 	"github.com/oficina/oficina/shared/apptest"
 	"github.com/oficina/oficina/shared/billing"
 	"github.com/oficina/oficina/shared/billing/billingtest"
@@ -298,15 +295,7 @@ func TestSwitchLockAndFree(t *testing.T) {
 // event is a Stripe event signed with secret at ts.
 func event(t *testing.T, id, typ string, live bool, object map[string]any, secret string, ts time.Time) (body []byte, sig string) {
 	t.Helper()
-	body, err := json.Marshal(map[string]any{
-		"id": id, "object": "event", "type": typ, "livemode": live, "created": ts.Unix(), "api_version": stripe.APIVersion,
-		"data": map[string]any{"object": object},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: body, Secret: secret, Timestamp: ts})
-	return body, p.Header
+	return billingtest.Event(t, id, typ, live, object, secret, ts)
 }
 
 func post(e *apptest.Env, body []byte, sig string) apptest.Response {
@@ -406,6 +395,61 @@ func TestWebhook(t *testing.T) {
 		e.Drain()
 		if after := paymentEvents(t, f); after < before+2 {
 			t.Fatalf("update_payment events %d → %d", before, after)
+		}
+	})
+}
+
+// TestWebhookOtherCustomer: events whose metadata names a Group but whose
+// Stripe customer is not the Group's own change nothing there — a paying
+// Group's subscription ended or changed, a free Group given a plan, a
+// checkout the server does not remember, an invoice — while the same
+// event of the Group's own customer applies.
+func TestWebhookOtherCustomer(t *testing.T) {
+	each(t, func(t *testing.T, f *fixture) {
+		e, db := f.e, f.db
+		f.checkout(t, "pro")
+		b, err := e.App.Accounts.Billing(context.Background(), db)
+		if err != nil || b.SubscriptionID == "" || b.CustomerID == "" {
+			t.Fatalf("after the checkout: %+v %v", b, err)
+		}
+		free := e.Group(f.ana, "Ana 2")
+		cleo := e.SignUp("cleo@example.com")
+		other := e.Group(cleo, "Cleo")
+		cleo.Do("PUT", "/api/"+other+"/_billing/email", map[string]any{"email": "cleo@example.com"}).Expect(t, http.StatusOK)
+		cleo.Do("POST", "/api/"+other+"/_billing/checkout", map[string]any{"price_id": plans.ID("corp", false)}).Expect(t, http.StatusOK)
+		cleoCustomer := cleo.Do("GET", "/api/"+other+"/_billing", nil).Expect(t, http.StatusOK)["customer_id"].(string)
+		e.Drain()
+		items := map[string]any{"object": "list", "data": []any{map[string]any{"id": "si_x", "object": "subscription_item", "price": map[string]any{"id": "price_corp_x", "object": "price"}}}}
+		n := 0
+		send := func(typ string, object map[string]any) {
+			t.Helper()
+			n++
+			body, sig := event(t, fmt.Sprintf("evt_other_%d", n), typ, false, object, billingtest.WebhookSecret, time.Now())
+			post(e, body, sig).Expect(t, http.StatusOK)
+		}
+		for _, c := range []struct{ customer, sub string }{{"cus_nobody", b.SubscriptionID}, {cleoCustomer, "sub_cleo"}} {
+			e.Unchanged(db, func() {
+				send("customer.subscription.deleted", map[string]any{"id": c.sub, "object": "subscription", "customer": c.customer,
+					"status": "canceled", "metadata": map[string]any{"accountId": db, "plan": "pro"}})
+				send("customer.subscription.updated", map[string]any{"id": c.sub, "object": "subscription", "customer": c.customer,
+					"status": "active", "metadata": map[string]any{"accountId": db, "plan": "corp"}, "items": items})
+				send("checkout.session.completed", map[string]any{"id": "cs_forgotten_" + c.customer, "object": "checkout.session", "customer": c.customer,
+					"subscription": c.sub, "metadata": map[string]any{"accountId": db, "plan": "corp"}, "livemode": false})
+				send("invoice.payment_failed", map[string]any{"id": "in_other", "object": "invoice", "customer": c.customer})
+			})
+		}
+		e.Unchanged(free, func() {
+			send("customer.subscription.updated", map[string]any{"id": "sub_elsewhere", "object": "subscription", "customer": "cus_nobody",
+				"status": "active", "metadata": map[string]any{"accountId": free, "plan": "corp"}, "items": items})
+		})
+		if st := f.billing(t, f.ana); st["plan"] != "pro" || st["customer_id"] != b.CustomerID {
+			t.Fatalf("another customer's events changed the Group: %v", st)
+		}
+		// The Group's own customer: the same end applies.
+		send("customer.subscription.deleted", map[string]any{"id": b.SubscriptionID, "object": "subscription", "customer": b.CustomerID,
+			"status": "canceled", "metadata": map[string]any{"accountId": db, "plan": "pro"}})
+		if st := f.billing(t, f.ana); st["plan"] != "free" {
+			t.Fatalf("the Group's own subscription ended: %v", st)
 		}
 	})
 }

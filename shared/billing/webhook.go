@@ -85,11 +85,14 @@ func (m *Module) apply(ctx context.Context, ev stripe.Event) error {
 		}
 		info, err := m.session(ctx, s.ID)
 		if errors.Is(err, store.ErrNotFound) {
-			// Made by another instance long ago: the metadata says it all.
-			info = sessionInfo{DB: s.Metadata["accountId"], Plan: s.Metadata["plan"], Livemode: s.Livemode}
-			if s.Customer != nil {
-				info.CustomerID = s.Customer.ID
+			// Made long ago (the server forgets sessions after two days):
+			// the metadata names the plan, and the customer must be the
+			// Group's own, which the server made at the checkout.
+			db, err := m.groupOf(ctx, s.Customer, s.Metadata)
+			if err != nil || db == "" {
+				return err
 			}
+			info = sessionInfo{DB: db, Plan: s.Metadata["plan"], Livemode: s.Livemode, CustomerID: s.Customer.ID}
 		} else if err != nil {
 			return err
 		}
@@ -141,28 +144,38 @@ func (m *Module) apply(ctx context.Context, ev stripe.Event) error {
 	return nil
 }
 
-// groupOf finds the Group of a Stripe customer (remembered when the
-// server made it), else the Group the metadata names.
+// groupOf finds the Group whose own Stripe customer c is: the Group the
+// server made the customer for (remembered at the checkout), else the
+// Group meta names (a customer made elsewhere, say by an operator), and in
+// either case only while c is that Group's customer. So an event of
+// another customer changes nothing, whatever Group its metadata names.
 func (m *Module) groupOf(ctx context.Context, c *stripe.Customer, meta map[string]string) (string, error) {
-	if c != nil && c.ID != "" {
-		rec, err := m.st.GetRecord(ctx, kindCustomer, c.ID)
-		if err == nil {
-			return string(rec.Value), nil
-		}
-		if !errors.Is(err, store.ErrNotFound) {
-			return "", err
-		}
-	}
-	db := meta["accountId"]
-	if db == "" {
-		m.log.WarnContext(ctx, "stripe event for an unknown customer")
+	if c == nil || c.ID == "" {
+		m.log.WarnContext(ctx, "stripe event without a customer")
 		return "", nil
 	}
-	if _, err := m.acc.Billing(ctx, db); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return "", nil
-		}
+	db := meta["accountId"]
+	rec, err := m.st.GetRecord(ctx, kindCustomer, c.ID)
+	switch {
+	case err == nil:
+		db = string(rec.Value)
+	case !errors.Is(err, store.ErrNotFound):
 		return "", err
+	}
+	if db == "" {
+		m.log.WarnContext(ctx, "stripe event for an unknown customer", "customer", c.ID)
+		return "", nil
+	}
+	b, err := m.acc.Billing(ctx, db)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if b.CustomerID != c.ID {
+		m.log.WarnContext(ctx, "stripe event for another customer than the Group's", "account", db, "customer", c.ID)
+		return "", nil
 	}
 	return db, nil
 }

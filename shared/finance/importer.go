@@ -442,8 +442,17 @@ func cleanRow(r *Row) {
 	}
 }
 
+// oneLine keeps a text as the bank wrote it, spacing included ("PAGTO
+// ELETRON  COBRANCA"), but for line breaks and other control characters,
+// which become one space each (a CRLF one), and the ends, trimmed.
 func oneLine(s string, max int) string {
-	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.TrimSpace(strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.IsSpace(r) && r != ' ' {
+			return ' '
+		}
+		return r
+	}, s))
 	if rs := []rune(s); len(rs) > max {
 		s = string(rs[:max])
 	}
@@ -625,11 +634,18 @@ func (d *deduper) status(ctx context.Context, r Row, raw string) (string, error)
 	}
 	for _, e := range same {
 		if e.Klass == r.Klass && e.Value == r.Value && e.ImportFile != d.j.hash[:32] &&
-			(strings.EqualFold(e.Description, raw) || strings.EqualFold(e.Description, r.Description)) {
+			(sameText(e.Description, raw) || sameText(e.Description, r.Description)) {
 			return StatusDuplicate, nil
 		}
 	}
 	return StatusNew, nil
+}
+
+// sameText compares descriptions as a person reads them: case and runs of
+// spaces aside (one typed by hand has single spaces where the bank's has
+// two).
+func sameText(a, b string) bool {
+	return strings.EqualFold(strings.Join(strings.Fields(a), " "), strings.Join(strings.Fields(b), " "))
 }
 
 // onDate lists the wallet's incomes and expenses of a date (by the klass

@@ -1,12 +1,17 @@
 package finance
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math/big"
+	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aclindsa/ofxgo"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
 )
 
 // ofxRows reads the transactions of an OFX/QFX statement (bank or credit
@@ -20,7 +25,15 @@ type ofxRows struct {
 }
 
 func newOFXRows(src io.Reader, precision int) (*ofxRows, error) {
-	resp, err := ofxgo.ParseResponse(src)
+	raw, err := io.ReadAll(src)
+	if err != nil {
+		return nil, fmt.Errorf("finance: read OFX: %w", err)
+	}
+	text, err := ofxUTF8(raw)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := ofxgo.ParseResponse(bytes.NewReader(text))
 	if err != nil {
 		return nil, refusal("file", "The OFX statement could not be read: "+firstLine(err.Error()))
 	}
@@ -88,4 +101,77 @@ func (o *ofxRows) Next() (Row, error) {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
+}
+
+// MsgOFXNotUTF8 refuses a statement whose header says UTF-8 but whose
+// text is not.
+const MsgOFXNotUTF8 = "The OFX statement says it is UTF-8 but it is not"
+
+var (
+	ofxEncoding = regexp.MustCompile(`(?i)\bENCODING:\s*([A-Z0-9-]+)`)
+	ofxCharset  = regexp.MustCompile(`(?i)\bCHARSET:\s*([A-Z0-9_-]+)`)
+	xmlEncoding = regexp.MustCompile(`(?i)<\?xml[^>]*\bencoding\s*=\s*["']([A-Za-z0-9_.:-]+)["']`)
+)
+
+// ofxUTF8 returns a statement as UTF-8, the only text ofxgo's XML reader
+// takes. OFX 1.x (SGML) declares its character set in the header lines
+// before <OFX>: ENCODING:UTF-8, or ENCODING:USASCII with CHARSET:1252
+// (Windows-1252: Banco do Brasil, most Brazilian banks) or
+// CHARSET:ISO-8859-1; OFX 2.x in its XML declaration. A text that is
+// valid UTF-8 already is kept as it is whatever the header says (single-
+// byte accented text is practically never valid UTF-8, while banks that
+// declare 1252 and send UTF-8 exist); otherwise it is decoded in the
+// declared character set, or in Windows-1252 when none is declared (a
+// superset of ISO-8859-1's printable characters). A file declaring UTF-8
+// that is not is refused.
+func ofxUTF8(raw []byte) ([]byte, error) {
+	if utf8.Valid(raw) {
+		return raw, nil
+	}
+	head := raw
+	if i := bytes.IndexByte(raw, '<'); i >= 0 {
+		head = raw[:i]
+	}
+	name := ""
+	if m := xmlEncoding.FindSubmatch(raw[:min(len(raw), 1024)]); m != nil {
+		name = string(m[1])
+	} else if m := ofxEncoding.FindSubmatch(head); m != nil && isUTF8Name(string(m[1])) {
+		name = string(m[1])
+	} else if m := ofxCharset.FindSubmatch(head); m != nil {
+		name = string(m[1])
+	}
+	if isUTF8Name(name) {
+		return nil, refusal("file", MsgOFXNotUTF8)
+	}
+	enc := charsetNamed(name)
+	if enc == nil {
+		enc = charmap.Windows1252
+	}
+	out, err := enc.NewDecoder().Bytes(raw)
+	if err != nil {
+		return nil, refusal("file", "The OFX statement could not be read: "+err.Error())
+	}
+	return out, nil
+}
+
+// charsetNamed is the single-byte character set an OFX header or XML
+// declaration names (nil for UTF-8, NONE or one we do not know).
+func charsetNamed(name string) encoding.Encoding {
+	switch strings.ToUpper(strings.ReplaceAll(name, "_", "-")) {
+	case "1252", "WINDOWS-1252", "CP1252", "WIN-1252":
+		return charmap.Windows1252
+	case "ISO-8859-1", "8859-1", "ISO8859-1", "LATIN1", "LATIN-1":
+		return charmap.ISO8859_1
+	case "ISO-8859-15", "8859-15", "LATIN9":
+		return charmap.ISO8859_15
+	}
+	return nil
+}
+
+func isUTF8Name(name string) bool {
+	switch strings.ToUpper(name) {
+	case "UTF-8", "UTF8", "UNICODE":
+		return true
+	}
+	return false
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -152,20 +153,29 @@ func Detect(sample []byte) (Options, error) {
 	if o.Skip >= len(lines) {
 		return o, nil
 	}
-	rows := [][]string{}
-	for _, l := range lines[o.Skip:] {
+	all := make([][]string, len(lines)) // nil where a line cannot be split
+	for i, l := range lines {
 		if cells, err := splitLine(l, o.Delimiter); err == nil {
-			rows = append(rows, cells)
+			all[i] = cells
 		}
 	}
-	if len(rows) == 0 {
-		return o, nil
-	}
-	o.Header = looksLikeHeader(rows[0])
-	data := rows
-	if o.Header {
-		o.Columns = matchHeaders(rows[0])
-		data = rows[1:]
+	var data [][]string
+	if at, cols, ok := findHeader(all); ok {
+		// The line naming a date, a description and an amount is the
+		// header, whatever the lines above it look like.
+		o.Skip, o.Header, o.Columns = at, true, cols
+		data = compact(all[at+1:])
+	} else {
+		rows := compact(all[o.Skip:])
+		if len(rows) == 0 {
+			return o, nil
+		}
+		o.Header = looksLikeHeader(rows[0])
+		data = rows
+		if o.Header {
+			o.Columns = matchHeaders(rows[0], rows[1:])
+			data = rows[1:]
+		}
 	}
 	if o.Columns.matched() < 3 {
 		guessColumns(&o.Columns, data)
@@ -222,7 +232,9 @@ func sampleLines(sample []byte, enc string, cut bool) []string {
 	return out
 }
 
-// countOutsideQuotes counts the delimiter outside quoted parts of a line.
+// countOutsideQuotes counts the delimiter outside quoted parts of a line,
+// but for one at its very end: some banks (Chase) end every data row with
+// one, the header without.
 func countOutsideQuotes(line string, d rune) int {
 	n, quoted := 0, false
 	for _, c := range line {
@@ -232,6 +244,9 @@ func countOutsideQuotes(line string, d rune) int {
 		case c == d && !quoted:
 			n++
 		}
+	}
+	if n > 0 && strings.HasSuffix(strings.TrimRight(line, " \r"), string(d)) {
+		n--
 	}
 	return n
 }
@@ -304,20 +319,32 @@ func anyDate(cell string) (string, bool) {
 	return "", false
 }
 
-// Header names banks use, in English and Portuguese, without accents,
-// lower case, one word each where a word is enough.
-var headerWords = []struct {
+// headerNames are the names banks give their columns, in English and
+// Portuguese, as headerKey writes them (lower case, no accents or
+// punctuation), best first: a column named exactly so beats one whose name
+// only contains it, and an earlier name beats a later one — so Chase's
+// "Description" is the description rather than its "Details" (DEBIT,
+// CREDIT), and "Valor débito" is the debit, "Data lançamento" the date.
+// Fields are matched in this order, each to a column not taken yet.
+var headerNames = []struct {
 	field string
-	words []string
+	names []string
 }{
-	{"date", []string{"date", "data", "dt", "posted", "posting", "booking"}},
-	{"debit", []string{"debit", "debito", "debitos", "saida", "saidas", "withdrawal", "withdrawals", "outflow"}},
-	{"credit", []string{"credit", "credito", "creditos", "entrada", "entradas", "deposit", "deposits", "inflow"}},
-	{"value", []string{"value", "valor", "amount", "montante", "quantia", "total", "importe"}},
-	{"description", []string{"description", "descricao", "historico", "lancamento", "memo", "details", "detalhes", "narrative", "transaction", "transacao"}},
+	{"date", []string{"date", "data", "posting date", "transaction date", "data lancamento", "data movimento", "data mov", "dt",
+		"posted", "posting", "booking date", "booking"}},
+	{"debit", []string{"debit", "debito", "debitos", "saida", "saidas", "withdrawal", "withdrawals", "outflow", "debit amount"}},
+	{"credit", []string{"credit", "credito", "creditos", "entrada", "entradas", "deposit", "deposits", "inflow", "credit amount"}},
+	{"value", []string{"amount", "valor", "value", "montante", "quantia", "importe", "total"}},
+	{"description", []string{"description", "historico", "descricao", "lancamento", "memo", "narrative", "details", "detalhes",
+		"transaction", "transacao"}},
 	{"third_party", []string{"payee", "favorecido", "beneficiario", "pagador", "counterparty", "merchant", "estabelecimento", "name", "nome"}},
 	{"categories", []string{"category", "categories", "categoria", "categorias", "tags"}},
 }
+
+// notColumnWords mark a column no field is read from, whatever else its
+// name says: a running balance, a transaction type ("Tipo lançamento",
+// "Transaction type"), a document or check number.
+var notColumnWords = []string{"saldo", "saldos", "balance", "tipo", "type", "check", "slip", "documento", "docto", "doc"}
 
 // headerKey lower-cases a header, strips accents and punctuation.
 func headerKey(s string) []string {
@@ -334,38 +361,146 @@ func headerKey(s string) []string {
 	return strings.Fields(b.String())
 }
 
-// matchHeaders finds each field's column by the header's words: the first
-// column naming it, a column taken once, fields tried in headerWords' order
-// (so "Valor débito" is the debit, "Data lançamento" the date).
-func matchHeaders(cells []string) Columns {
+// nameRank is how well a header names a field: 2×(the name's place) for a
+// header that is exactly the name, one more for one containing it, -1 for
+// none.
+func nameRank(words, names []string) int {
+	if slices.ContainsFunc(words, func(w string) bool { return slices.Contains(notColumnWords, w) }) {
+		return -1
+	}
+	joined := " " + strings.Join(words, " ") + " "
+	for i, n := range names {
+		switch {
+		case strings.Join(words, " ") == n:
+			return 2 * i
+		case strings.Contains(joined, " "+n+" "):
+			return 2*i + 1
+		}
+	}
+	return -1
+}
+
+// fits tells whether the sample's cells of column i hold what field
+// needs — numbers and free text are told apart by content: mostly dates
+// for the date, mostly amounts for the value, debit and credit (empty
+// cells allowed), mostly text for the others (a column of numbers or
+// dates is no description). "Mostly", not "only": a bad cell on one line
+// is that line's error, named by the reader, not a reason to lose the
+// column. Without sample rows every column fits.
+func fits(field string, rows [][]string, i int) bool {
+	switch field {
+	case "date":
+		return mostly(rows, i, isDateCell)
+	case "value", "debit", "credit":
+		return mostly(rows, i, isAmountCell)
+	}
+	return !mostly(rows, i, func(c string) bool { return isAmountCell(c) || isDateCell(c) }) || !some(rows, i, func(string) bool { return true })
+}
+
+// mostly: at least half of the non-empty cells of column i satisfy ok
+// (true when all are empty).
+func mostly(rows [][]string, i int, ok func(string) bool) bool {
+	yes, all := 0, 0
+	for _, r := range rows {
+		if i < len(r) && strings.TrimSpace(r[i]) != "" {
+			all++
+			if ok(r[i]) {
+				yes++
+			}
+		}
+	}
+	return 2*yes >= all
+}
+
+// matchHeaders finds each field's column by the header's names (the best
+// ranked column whose sample content fits the field), fields in
+// headerNames' order, a column taken once.
+func matchHeaders(cells []string, rows [][]string) Columns {
 	c := noColumns()
 	taken := map[int]bool{}
-	for _, hw := range headerWords {
+	for _, hn := range headerNames {
+		best, bestRank := -1, -1
 		for i, cell := range cells {
 			if taken[i] {
 				continue
 			}
-			words := headerKey(cell)
-			if !hasAny(words, hw.words) {
+			r := nameRank(headerKey(cell), hn.names)
+			if r < 0 || bestRank >= 0 && r >= bestRank || !fits(hn.field, rows, i) {
 				continue
 			}
-			*c.field(hw.field) = i
-			taken[i] = true
-			break
+			best, bestRank = i, r
+		}
+		if best >= 0 {
+			*c.field(hn.field) = best
+			taken[best] = true
 		}
 	}
 	if c.Value >= 0 && (c.Debit >= 0 || c.Credit >= 0) {
-		c.Value = -1 // separate columns win over a "balance"-like value
+		c.Value = -1 // separate columns win over a "total"-like value
 	}
 	return c
 }
 
-func hasAny(words, want []string) bool {
-	for _, w := range words {
-		for _, x := range want {
-			if w == x {
-				return true
-			}
+// headerSearch is how many of the first lines may hold the header.
+const headerSearch = 30
+
+// findHeader looks for the header among the first lines: the first line
+// whose names give a date, an amount (one column, or debit or credit) and
+// a description or payee. at is its index among the non-blank lines.
+func findHeader(lines [][]string) (at int, c Columns, ok bool) {
+	for i, cells := range lines[:min(len(lines), headerSearch)] {
+		if cells == nil {
+			continue
+		}
+		c := matchHeaders(cells, compact(lines[i+1:]))
+		if c.Date >= 0 && (c.Value >= 0 || c.Debit >= 0 || c.Credit >= 0) && (c.Description >= 0 || c.ThirdParty >= 0) {
+			return i, c, true
+		}
+	}
+	return 0, Columns{}, false
+}
+
+// compact drops the lines that could not be split.
+func compact(rows [][]string) [][]string {
+	out := make([][]string, 0, len(rows))
+	for _, r := range rows {
+		if r != nil {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func isAmountCell(s string) bool {
+	_, e1 := parseAmount(s, ".", 4)
+	_, e2 := parseAmount(s, ",", 4)
+	return e1 == nil || e2 == nil
+}
+
+func isNegativeAmount(s string) bool {
+	n1, e1 := parseAmount(s, ".", 4)
+	n2, e2 := parseAmount(s, ",", 4)
+	return e1 == nil && n1 < 0 || e2 == nil && n2 < 0
+}
+
+func isDateCell(s string) bool { _, ok := anyDate(s); return ok }
+
+// every: each non-empty cell of column i satisfies ok (true when all are
+// empty).
+func every(rows [][]string, i int, ok func(string) bool) bool {
+	for _, r := range rows {
+		if i < len(r) && strings.TrimSpace(r[i]) != "" && !ok(r[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// some: a non-empty cell of column i satisfies ok.
+func some(rows [][]string, i int, ok func(string) bool) bool {
+	for _, r := range rows {
+		if i < len(r) && strings.TrimSpace(r[i]) != "" && ok(r[i]) {
+			return true
 		}
 	}
 	return false
@@ -389,45 +524,56 @@ func (c *Columns) field(name string) *int {
 	return &c.Categories
 }
 
-// guessColumns fills a header-less file's columns from their content: the
-// first column of dates, the last column of amounts, the longest text.
+// guessColumns fills a header-less file's columns from their content:
+// the first column of dates; the amount among the columns of amounts
+// filled on most rows (a check number's column is mostly empty) — one with
+// a negative amount first (a running balance seldom has one), then one
+// with decimals (a document number has none), then the leftmost; the
+// description is the longest free text.
 func guessColumns(c *Columns, rows [][]string) {
 	if len(rows) == 0 {
 		return
 	}
 	width := len(rows[0])
-	all := func(i int, ok func(string) bool) bool {
-		seen := false
+	filled := func(i int) int {
+		n := 0
 		for _, r := range rows {
-			if i >= len(r) || strings.TrimSpace(r[i]) == "" {
-				continue
+			if i < len(r) && strings.TrimSpace(r[i]) != "" {
+				n++
 			}
-			if !ok(r[i]) {
-				return false
-			}
-			seen = true
 		}
-		return seen
+		return n
 	}
-	isAmount := func(s string) bool {
-		_, e1 := parseAmount(s, ".", 4)
-		_, e2 := parseAmount(s, ",", 4)
-		return e1 == nil || e2 == nil
-	}
-	isDate := func(s string) bool { _, ok := anyDate(s); return ok }
 	for i := range width {
-		if c.Date < 0 && all(i, isDate) {
+		if c.Date < 0 && filled(i) > 0 && every(rows, i, isDateCell) {
 			c.Date = i
 		}
 	}
-	for i := width - 1; i >= 0; i-- {
-		if i != c.Date && c.Value < 0 && c.Debit < 0 && all(i, isAmount) {
-			c.Value = i
+	if c.Value < 0 && c.Debit < 0 && c.Credit < 0 {
+		best, bestScore := -1, -1
+		for i := range width {
+			if i == c.Date || i == c.Description || 2*filled(i) <= len(rows) || !every(rows, i, isAmountCell) {
+				continue
+			}
+			score := 0
+			if some(rows, i, isNegativeAmount) {
+				score += 2
+			}
+			if some(rows, i, func(s string) bool { return strings.ContainsAny(strings.TrimSpace(s), ".,") }) {
+				score++
+			}
+			if score > bestScore {
+				best, bestScore = i, score
+			}
 		}
+		c.Value = best
+	}
+	if c.Description >= 0 {
+		return
 	}
 	longest := 0
 	for i := range width {
-		if i == c.Date || i == c.Value || c.Description >= 0 {
+		if i == c.Date || i == c.Value || i == c.Debit || i == c.Credit || i == c.ThirdParty || !fits("description", rows, i) {
 			continue
 		}
 		n := 0
@@ -711,6 +857,9 @@ func (s *csvRows) Next() (Row, error) {
 		if s.width == 0 {
 			s.width = len(cells)
 		}
+		if len(cells) == s.width+1 && strings.TrimSpace(cells[s.width]) == "" {
+			cells = cells[:s.width] // an empty field beyond the header's: a trailing delimiter (Chase)
+		}
 		if len(cells) != s.width {
 			return Row{}, rowError(line, "file", fmt.Sprintf("%d fields where the file has %d", len(cells), s.width))
 		}
@@ -781,7 +930,7 @@ func (s *csvRows) row(line int, cells []string) (Row, bool, error) {
 		}
 		value = abs(cr) - abs(d)
 	}
-	if value == 0 {
+	if value == 0 || isBalanceLine(cell(c.Description)) {
 		return Row{}, false, nil
 	}
 	date, ok := parseDate(cell(c.Date), s.layout)
@@ -796,6 +945,18 @@ func (s *csvRows) row(line int, cells []string) (Row, bool, error) {
 		r.Categories = splitTags(cats)
 	}
 	return r, true, nil
+}
+
+// isBalanceLine tells a bank's balance line from a transaction by its
+// description: Banco do Brasil writes "Saldo Anterior", "Saldo do dia" and
+// "S A L D O" in the amount column, as if they were money that moved.
+func isBalanceLine(desc string) bool {
+	key := strings.Join(headerKey(desc), " ")
+	switch key {
+	case "opening balance", "beginning balance", "closing balance", "ending balance", "balance forward":
+		return true
+	}
+	return strings.HasPrefix(strings.ReplaceAll(key, " ", ""), "saldo")
 }
 
 func abs(n int64) int64 {

@@ -1,6 +1,8 @@
 package finance
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -81,5 +83,62 @@ func TestParseAmountRefusesWords(t *testing.T) {
 		if _, err := parseAmount(s, ".", 2); err == nil {
 			t.Errorf("%q read as an amount", s)
 		}
+	}
+}
+
+// TestDetectBankFiles: real banks' layouts (testdata) are detected by
+// their header's names, whatever sits above the header, with the columns
+// whose content fits: Chase's "Description" and "Amount" rather than its
+// "Details" and "Check or Slip #"; Brazilian banks' "Lançamento",
+// "Histórico", "Descrição", "Valor", "Crédito (R$)", "Débito (R$)", never a
+// "Saldo" or a document number.
+func TestDetectBankFiles(t *testing.T) {
+	cols := func(date, desc, value, debit, credit int) Columns {
+		return Columns{Date: date, Description: desc, Value: value, Debit: debit, Credit: credit, ThirdParty: -1, Categories: -1}
+	}
+	cases := []struct {
+		file string
+		want Options
+	}{
+		{"chase_checking.csv", Options{Encoding: EncUTF8, Delimiter: ",", Decimal: ".", DateFormat: "MM/DD/YYYY", Header: true, Skip: 0, Columns: cols(1, 2, 3, -1, -1)}},
+		{"bb_extrato.csv", Options{Encoding: EncWin1252, Delimiter: ",", Decimal: ",", DateFormat: "DD/MM/YYYY", Header: true, Skip: 0, Columns: cols(0, 1, 4, -1, -1)}},
+		{"bradesco_extrato.csv", Options{Encoding: EncWin1252, Delimiter: ";", Decimal: ",", DateFormat: "DD/MM/YYYY", Header: true, Skip: 1, Columns: cols(0, 1, -1, 4, 3)}},
+		{"inter_extrato.csv", Options{Encoding: EncUTF8, Delimiter: ";", Decimal: ",", DateFormat: "DD/MM/YYYY", Header: true, Skip: 4, Columns: cols(0, 1, 3, -1, -1)}},
+		{"nubank_extrato.csv", Options{Encoding: EncUTF8, Delimiter: ",", Decimal: ".", DateFormat: "DD/MM/YYYY", Header: true, Skip: 0, Columns: cols(0, 3, 1, -1, -1)}},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			raw, err := os.ReadFile(filepath.Join("testdata", c.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Detect(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.want.Format, c.want.MostItems = "csv", MostIncome
+			if got != c.want {
+				t.Errorf("detected\n %+v\nwant\n %+v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestDetectWithoutHeader: without a header the columns are told apart by
+// their content: the amount is the column with signed decimals, not a
+// running balance, a mostly empty check number or a document number; the
+// description is the longest free text.
+func TestDetectWithoutHeader(t *testing.T) {
+	file := "DEBIT,03/30/2026,\"CON ED OF NY   PPD\",-142.37,ACH_DEBIT,3125.18,,\n" +
+		"CREDIT,03/27/2026,\"ZELLE PAYMENT FROM MARIA GARCIA\",350.00,QUICKPAY_CREDIT,3267.55,,\n" +
+		"CHECK,03/20/2026,\"CHECK 1043\",-400.00,CHECK_PAID,3003.67,1043,\n" +
+		"DEBIT,03/16/2026,\"AMAZON MKTPLACE PMTS\",-23.99,DEBIT_CARD,3403.67,,\n"
+	o, err := Detect([]byte(file))
+	if err != nil || o.Header || o.Columns != (Columns{Date: 1, Description: 2, Value: 3, Debit: -1, Credit: -1, ThirdParty: -1, Categories: -1}) {
+		t.Fatalf("%+v %v", o, err)
+	}
+	br := "02/03/2026;1234567;PIX RECEBIDO MARIA DA SILVA;350,00;1.600,00\n05/03/2026;7654321;PAGTO ELETRON  COBRANCA;-187,45;1.412,55\n"
+	if o, err := Detect([]byte(br)); err != nil || o.Columns.Value != 3 || o.Columns.Description != 2 || o.Columns.Date != 0 {
+		t.Fatalf("%+v %v", o, err)
 	}
 }

@@ -78,14 +78,19 @@ func TestInvite(t *testing.T) {
 	}
 
 	// An invitation to an address nobody has yet: mailed in the inviter's
-	// language, mirrored when that user registers.
+	// language, mirrored once that user registers and confirms the address
+	// (a registration alone shows nothing of it).
 	later := g.invite(ana, acc, "later@example.com", false)
 	if len(g.mailsTo("later@example.com", "Ana Souza invited you to Ana's")) != 1 {
 		t.Errorf("invitation mail to later: %v", g.mailsTo("later@example.com", ""))
 	}
 	lu := g.user("later@example.com", "en", false)
+	if inv := g.find(lu, lu.id, map[string]any{"selector": map[string]any{"klass": "Membership"}}); len(inv) != 0 {
+		t.Errorf("invitation mirrored to an unconfirmed address: %v", inv)
+	}
+	g.confirm("later@example.com")
 	if inv := g.find(lu, lu.id, map[string]any{"selector": map[string]any{"klass": "Membership"}}); len(inv) != 1 || inv[0]["_id"] != later || inv[0]["status"] != "pending" {
-		t.Errorf("invitation not mirrored at registration: %v", inv)
+		t.Errorf("invitation not mirrored at confirmation: %v", inv)
 	}
 	// SPEC §7: membership by email, limit 1.
 	if one := g.find(lu, lu.id, map[string]any{"selector": map[string]any{"klass": "Membership", "email": "later@example.com"}, "limit": 1, "fields": []string{"_id", "editor", "status", "bookmark"}}); len(one) != 1 {

@@ -149,7 +149,11 @@ func (s *Server) handle(pattern string, h handlerFunc) {
 // ServeHTTP checks where the request comes from (the CloudFront origin
 // secret, clean paths, the origin of browser writes), authenticates it,
 // enforces XSRF for cookie sessions, recovers from panics and dispatches.
+// Every answer, the modules' routes and the errors included, is marked
+// nosniff here, once: a browser must never read a JSON answer (which may
+// echo user text) as HTML or script.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	defer func() {
 		if v := recover(); v != nil {
 			s.log.ErrorContext(r.Context(), "panic", "method", r.Method, "path", r.URL.Path, "panic", v, "stack", string(debug.Stack()))

@@ -43,7 +43,8 @@ type entry struct {
 	Author      string
 	Categories  []string
 	Posted      time.Time // zero when the feed gives no usable date
-	Hash        string    // of everything above: an edit changes it
+	Enclosures  []enclosure
+	Hash        string // of everything above: an edit changes it
 }
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
@@ -127,7 +128,13 @@ func parseFeed(body []byte, feedURL *url.URL, now time.Time) (*parsedFeed, error
 		default:
 			e.Key = "hash:" + hashOf(e.Title, e.Content)
 		}
-		e.Hash = hashOf(e.Key, e.URL, e.Title, e.Content, e.Summary, e.Author, e.Posted.UTC().Format(time.RFC3339))
+		e.Enclosures = feedEnclosures(it.Enclosures, base)
+		files := ""
+		if len(e.Enclosures) > 0 {
+			raw, _ := json.Marshal(e.Enclosures)
+			files = string(raw)
+		}
+		e.Hash = hashOf(e.Key, e.URL, e.Title, e.Content, e.Summary, e.Author, e.Posted.UTC().Format(time.RFC3339), files)
 		out.Entries = append(out.Entries, e)
 	}
 	// Newest first (undated entries keep the feed's order, after the dated

@@ -468,6 +468,9 @@ func (m *Module) writeItem(ctx context.Context, db, sub string, subBody map[stri
 		if e.URL == "" {
 			delete(body, "url")
 		}
+		if len(e.Enclosures) > 0 {
+			body["enclosures"] = enclosureList(e.Enclosures)
+		}
 		if len(e.Content) > maxContentBytes {
 			body["content"] = fitEntry(e)
 		}

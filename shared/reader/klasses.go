@@ -65,6 +65,7 @@ func (m *Module) registerKlasses(r *module.Registry) {
 		{Name: "read", Type: schema.Bool, Default: false},
 		{Name: "starred", Type: schema.Bool, Default: false},
 		{Name: "posted_at", Type: schema.DateTime},
+		{Name: "enclosures", Type: schema.List},
 	}})
 	r.Rule(KlassItem, m.itemRule)
 	r.SortKey(KlassItem, itemSortKey)
@@ -233,15 +234,19 @@ func normalizeURL(raw string) string {
 
 // ---- items ------------------------------------------------------------------
 
-// itemRule sanitises the content on every write path (feeds, the API,
-// imports): html through htmlsafe with the item's own URL as base, text
-// kept as text; derives the summary when missing, posted_at (normalised to
-// the stamp format so the sort key orders it) and the display label.
+// itemRule checks the enclosures (checkEnclosures) and sanitises the
+// content on every write path (feeds, the API, imports): html through
+// htmlsafe with the item's own URL as base, text kept as text; derives the
+// summary when missing, posted_at (normalised to the stamp format so the
+// sort key orders it) and the display label.
 func (m *Module) itemRule(ctx context.Context, w *docs.Write) error {
 	if w.Deleting {
 		return nil
 	}
 	n := w.New
+	if err := checkEnclosures(n); err != nil {
+		return err
+	}
 	if content, ok := n["content"].(string); ok && (w.Old == nil || content != str(w.Old["content"]) || str(n["content_type"]) != str(w.Old["content_type"])) {
 		if str(n["content_type"]) != "text" {
 			n["content_type"] = "html"

@@ -206,12 +206,13 @@ describe('Oficina in a real browser', () => {
     await tid(page, 'invite-register').click();
     await page.waitForURL('**/user/register?return=%2Finvite');
     await register(page, BIA, '');
-    // Back on the invitation, signed in: not confirmed yet, so the accept
-    // button waits for it and the page says where the link went.
+    // Back on the invitation, signed in: not confirmed yet, so the page
+    // says where the link went, and nothing of the invitation shows until
+    // the address is proven hers.
     await page.waitForURL('**/invite');
     await tid(page, 'invite-check-inbox').getByText(BIA.email).waitFor();
-    await expect(tid(page, 'accept-invite').isDisabled()).resolves.toBe(true);
     await tid(page, 'confirm-to-accept').waitFor();
+    await expect(tid(page, 'invite-card').count()).resolves.toBe(0);
 
     await confirmByEmail(page, BIA.email);
     await page.goto('/invite');

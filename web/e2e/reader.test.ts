@@ -5,7 +5,8 @@
 // feed with a label → the items appear on the dashboard → filters (read,
 // starred, label) and numbered pages → open (marked read on opening), star,
 // keyboard shortcuts and their help → load content → OPML export, then
-// import into another Group with its progress. Screenshots of the key
+// import into another Group with its progress → a podcast episode played on
+// its item (mouse, p, pt-BR, 390 px). Screenshots of the key
 // screens in both themes and at 390 px go to test-results/reader-*.png.
 
 import { createServer, type Server as HttpServer } from 'node:http';
@@ -40,7 +41,36 @@ function rss(title: string, site: string, items: Array<{ guid: string; title: st
   );
 }
 
-/** startFeeds serves a small blog (a page declaring its feed, 12 posts, an article) and a second feed. */
+/** silentWav is a second of 8 kHz, 8-bit mono silence (8,044 bytes): what any Chromium plays. */
+function silentWav(): Buffer {
+  const samples = 8000;
+  const b = Buffer.alloc(44 + samples, 0x80);
+  b.write('RIFF', 0);
+  b.writeUInt32LE(36 + samples, 4);
+  b.write('WAVEfmt ', 8);
+  b.writeUInt32LE(16, 16);
+  b.writeUInt16LE(1, 20); // PCM
+  b.writeUInt16LE(1, 22); // mono
+  b.writeUInt32LE(8000, 24);
+  b.writeUInt32LE(8000, 28);
+  b.writeUInt16LE(1, 32);
+  b.writeUInt16LE(8, 34);
+  b.write('data', 36);
+  b.writeUInt32LE(samples, 40);
+  return b;
+}
+
+/** podcast is a feed of one episode whose enclosure is the silent WAV. */
+function podcast(): string {
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>Repair Radio</title><link>${feedBase}/cast/</link><description>d</description>` +
+    `<item><title>Episode 1: cracked screens</title><link>${feedBase}/cast/1</link><guid isPermaLink="false">cast-1</guid>` +
+    `<pubDate>${new Date(Date.now() - 600_000).toUTCString()}</pubDate><description>How to change a screen without fear.</description>` +
+    `<enclosure url="${feedBase}/cast/ep1.wav" length="8044" type="audio/wav"/><itunes:duration>00:00:01</itunes:duration></item></channel></rss>`
+  );
+}
+
+/** startFeeds serves a small blog (a page declaring its feed, 12 posts, an article), a second feed and a podcast. */
 async function startFeeds(): Promise<void> {
   const routes: Record<string, () => { type: string; body: string }> = {
     '/blog/': () => ({
@@ -77,7 +107,13 @@ async function startFeeds(): Promise<void> {
       ),
     }),
   };
+  routes['/cast.xml'] = () => ({ type: 'application/rss+xml', body: podcast() });
   feeds = createServer((req, res) => {
+    if (new URL(req.url ?? '/', 'http://x').pathname === '/cast/ep1.wav') {
+      const wav = silentWav();
+      res.writeHead(200, { 'Content-Type': 'audio/wav', 'Content-Length': wav.length, 'Accept-Ranges': 'none' }).end(wav);
+      return;
+    }
     const r = routes[new URL(req.url ?? '/', 'http://x').pathname];
     if (!r) {
       res.writeHead(404).end();
@@ -296,5 +332,66 @@ describe('the feed reader in a real browser', () => {
     // The export of the second Group is the same file.
     const again = await api(page, 'GET', `${groupB}/_reader/opml`);
     expect(again.text).toBe(file);
+  });
+
+  it('plays a podcast episode on its item: by mouse, by keyboard (p), in pt-BR, at 390 px', async () => {
+    const page = ana.page;
+    const sub = await api(page, 'POST', `${groupA}/_reader/subscriptions`, { url: `${feedBase}/cast.xml` });
+    expect(sub.status, sub.text).toBe(201);
+    await page.goto(`/account/${groupA}/reader_items?read=all`);
+    await page.locator('[data-testid="feed-list"] [aria-busy="false"]').waitFor();
+    const episode = tid(page, 'feed-item').filter({ hasText: 'Episode 1: cracked screens' });
+    const audio = episode.locator('[data-testid="enclosure-audio"]');
+    await audio.waitFor();
+    expect(await audio.getAttribute('src')).toBe(`${feedBase}/cast/ep1.wav`);
+    expect(await audio.getAttribute('preload')).toBe('none');
+    expect(await episode.locator('[data-testid="enclosure-details"]').textContent()).toBe(' · WAV · 8.0 kB');
+    // Nothing else in the list got a player.
+    expect(await page.locator('[data-testid="enclosure-audio"]').count()).toBe(1);
+    await shotBoth(page, 'episode', () => tid(page, 'feed-item').filter({ hasText: 'Episode 1: cracked screens' }).locator('[data-testid="enclosure-audio"]').waitFor());
+
+    // By keyboard: the episode is the newest item; j selects it, p plays, p pauses.
+    await page.goto(`/account/${groupA}/reader_items?read=all`);
+    await page.locator('[data-testid="feed-list"] [aria-busy="false"]').waitFor();
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('j');
+    await page.waitForFunction(() => document.querySelector('[data-testid="feed-item"][aria-current="true"] [data-testid="enclosure-audio"]') !== null);
+    await page.keyboard.press('p');
+    await page.waitForFunction(() => {
+      const a = document.querySelector<HTMLAudioElement>('[data-testid="enclosure-audio"]');
+      return a !== null && !a.paused && a.currentTime > 0;
+    });
+    await page.keyboard.press('p');
+    await page.waitForFunction(() => document.querySelector<HTMLAudioElement>('[data-testid="enclosure-audio"]')?.paused === true);
+    // The player's own controls take the keyboard too: Tab reaches it.
+    await page.locator('[data-testid="enclosure-audio"]').focus();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('enclosure-audio');
+
+    // Its own page, in pt-BR.
+    const id = await episode.locator('[data-testid="item-title"]').getAttribute('id');
+    await page.goto(`/account/${groupA}/reader_items/${id!.replace('title-', '')}`);
+    await tid(page, 'reader-item').locator('[data-testid="enclosure-audio"]').waitFor();
+    await tid(page, 'user-menu').click();
+    await tid(page, 'locale-pt-BR').click();
+    await page.locator('html[lang="pt-BR"]').waitFor();
+    await tid(page, 'enclosure-download').getByText('Baixar o episódio').waitFor();
+    expect(await tid(page, 'enclosure-audio').getAttribute('aria-label')).toBe('Ouvir o episódio de “Episode 1: cracked screens”');
+    shots.push(await shot(page, 'reader-episode-pt-BR-light'));
+    await tid(page, 'user-menu').click();
+    await tid(page, 'locale-en').click();
+    await page.locator('html[lang="en"]').waitFor();
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.reload();
+      await tid(page, 'enclosure-audio').waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(1);
+      const box = await tid(page, 'enclosure-audio').boundingBox();
+      expect(box!.width).toBeLessThanOrEqual(390);
+      shots.push(await shot(page, 'reader-episode-390-light'));
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
   });
 });

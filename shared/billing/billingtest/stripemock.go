@@ -13,6 +13,7 @@ package billingtest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -27,6 +28,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/stripe/stripe-go/v83"
+	"github.com/stripe/stripe-go/v83/webhook"
 
 	"github.com/oficina/oficina/shared/apptest"
 	"github.com/oficina/oficina/shared/config"
@@ -136,6 +140,21 @@ func (s *Stripe) Option() apptest.Option {
 		c.Stripe.SecretKey, c.Stripe.PublishableKey, c.Stripe.WebhookSecret = SecretKey, PublishableKey, WebhookSecret
 		c.Stripe.APIURL, c.Stripe.TestCheckout = s.URL, true
 	}
+}
+
+// Event is a Stripe event of type typ carrying object, signed with secret
+// at ts as Stripe signs its webhooks: the body and its Stripe-Signature.
+func Event(tb testing.TB, id, typ string, live bool, object map[string]any, secret string, ts time.Time) (body []byte, sig string) {
+	tb.Helper()
+	body, err := json.Marshal(map[string]any{
+		"id": id, "object": "event", "type": typ, "livemode": live, "created": ts.Unix(), "api_version": stripe.APIVersion,
+		"data": map[string]any{"object": object},
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: body, Secret: secret, Timestamp: ts})
+	return body, p.Header
 }
 
 func cloneValues(v url.Values) url.Values {

@@ -5,12 +5,13 @@
 
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { json, mockFetch, renderScreen, type Call } from '../../test/utils';
 import { parseOpml } from './api/opml';
 import { patchOf } from './api/toggle';
 import { FeedList } from './components/FeedList';
 import { parseFilters } from './components/filters';
+import { Enclosures, formatOf, isAudio } from './components/Enclosures';
 import { shortcutOf } from './components/shortcuts';
 import { Component as SubscriptionNew } from './routes/SubscriptionNew';
 
@@ -26,6 +27,7 @@ describe('shortcuts', () => {
     expect(shortcutOf({ key: 'm' })).toBe('toggleRead');
     expect(shortcutOf({ key: 's' })).toBe('toggleStar');
     expect(shortcutOf({ key: 'v' })).toBe('original');
+    expect(shortcutOf({ key: 'p' })).toBe('play');
     expect(shortcutOf({ key: 'r' })).toBe('refresh');
     expect(shortcutOf({ key: '?' })).toBe('help');
     expect(shortcutOf({ key: 'x' })).toBeNull();
@@ -90,8 +92,10 @@ function item(n: number, extra: Record<string, unknown> = {}) {
   };
 }
 
-function backend(opts: { markRead?: boolean } = {}) {
-  const state = { items: Array.from({ length: 10 }, (_, i) => item(i)) };
+const EPISODE = { url: 'https://cast.example/media/ep1.mp3', type: 'audio/mpeg', length: 24986239 };
+
+function backend(opts: { markRead?: boolean; episode?: boolean } = {}) {
+  const state = { items: Array.from({ length: 10 }, (_, i) => item(i, i === 0 && opts.episode ? { enclosures: [EPISODE] } : {})) };
   const m = mockFetch((c: Call) => {
     if (c.path === '/api/_session') return json(200, { ok: true, userCtx: { name: ME, roles: [ME, ACC], locale: 'en' } });
     if (c.path.startsWith(`/api/${ACC}/_design/reader/_view/feed`)) {
@@ -181,6 +185,61 @@ describe('feed list', () => {
     expect(await screen.findByTestId('refresh-result')).toHaveTextContent('2 feeds checked, 3 new or changed items, 0 failed');
     key('?');
     expect(await screen.findByTestId('shortcuts-help')).toHaveTextContent('Next item');
+  });
+});
+
+describe('podcast episodes', () => {
+  it('tells audio from other files and names the format', () => {
+    expect(isAudio(EPISODE)).toBe(true);
+    expect(isAudio({ url: 'https://cast.example/ep2.m4a' })).toBe(true);
+    expect(isAudio({ url: 'https://cast.example/ep2.m4a', type: 'video/mp4' })).toBe(false);
+    expect(isAudio({ url: 'https://cast.example/notes.pdf' })).toBe(false);
+    expect(formatOf(EPISODE)).toBe('MP3');
+    expect(formatOf({ url: 'https://cast.example/ep2.m4a' })).toBe('M4A');
+    expect(formatOf({ url: 'https://cast.example/x', type: 'audio/x-custom' })).toBe('X-CUSTOM');
+  });
+
+  it('an episode gets a player that loads nothing until played, its format and size, and a download link; other files a link', async () => {
+    renderScreen(<Enclosures title="Episódio 1" enclosures={[EPISODE, { url: 'https://cast.example/notes.pdf', type: 'application/pdf', length: 1500 }]} />);
+    const audio = await screen.findByTestId('enclosure-audio');
+    expect(audio).toHaveAttribute('src', EPISODE.url);
+    expect(audio).toHaveAttribute('preload', 'none');
+    expect(audio).toHaveAttribute('controls');
+    expect(audio).toHaveAccessibleName('Play the episode of “Episódio 1”');
+    expect(screen.getByTestId('enclosure-details')).toHaveTextContent('MP3 · 25.0 MB');
+    expect(screen.getByTestId('enclosure-download')).toHaveAttribute('href', EPISODE.url);
+    expect(screen.getByTestId('enclosure-file')).toHaveTextContent('Attached file (PDF · 1.5 kB)');
+  });
+
+  it('in the feed list the episode plays on its item; p plays and pauses the current one', async () => {
+    backend({ markRead: false, episode: true });
+    const played: string[] = [];
+    const play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(function (this: HTMLMediaElement) {
+      played.push(this.src);
+      Object.defineProperty(this, 'paused', { value: false, configurable: true });
+      return Promise.resolve();
+    });
+    const pause = vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(function (this: HTMLMediaElement) {
+      Object.defineProperty(this, 'paused', { value: true, configurable: true });
+    });
+    try {
+      renderScreen(<FeedList db={ACC} />, at);
+      const items = await screen.findAllByTestId('feed-item');
+      expect(within(items[0]!).getByTestId('enclosure-audio')).toHaveAttribute('src', EPISODE.url);
+      expect(within(items[1]!).queryByTestId('enclosures')).toBeNull();
+      const key = (k: string) => act(() => void fireEvent.keyDown(document, { key: k }));
+      key('j');
+      await waitFor(() => expect(items[0]).toHaveAttribute('aria-current', 'true'));
+      key('p');
+      expect(played).toEqual([EPISODE.url]);
+      key('p');
+      expect(pause).toHaveBeenCalledTimes(1);
+      key('?');
+      expect(await screen.findByTestId('shortcuts-help')).toHaveTextContent('Play or pause the episode');
+    } finally {
+      play.mockRestore();
+      pause.mockRestore();
+    }
   });
 });
 

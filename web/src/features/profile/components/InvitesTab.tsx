@@ -42,12 +42,14 @@ export function InvitesTab({ userId, user }: { userId: string; user: UserDoc | u
       <RefreshLink onClick={() => void q.refetch()} busy={q.isFetching} />
       {q.isError ? <ErrorAlert error={asApiError(q.error)} /> : null}
       <ErrorAlert error={accept.error ? asApiError(accept.error) : null} onDismiss={() => accept.reset()} />
-      {!confirmed && invites.length > 0 ? (
+      {/* The server shows invitations only to a confirmed address: until
+          then this says why none are listed. */}
+      {!confirmed ? (
         <Alert variation="warning" data-testid="confirm-to-accept">
           {t('errors.messages.you-need-to-confirm-your-email-to-use-this-feature')}
         </Alert>
       ) : null}
-      {invites.length === 0 ? (
+      {invites.length === 0 && !confirmed ? null : invites.length === 0 ? (
         <EmptyState icon="mail" title={t('profile.tabs.invitesEmpty')} message={t('profile.tabs.invitesHelp')} testId="tab-invites-empty" />
       ) : (
         invites.map((m) => (

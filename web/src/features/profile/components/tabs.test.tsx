@@ -49,6 +49,13 @@ describe('invites tab (SPEC §4)', () => {
     expect(screen.getByTestId('confirm-to-accept')).toHaveTextContent('You need to confirm your email to use this feature');
   });
 
+  it('an unconfirmed email is told why no invitation shows (the server lists them once it is confirmed)', async () => {
+    backend((c) => (c.path === `/api/${ME}/_find` ? json(200, { docs: [] }) : undefined));
+    renderScreen(<InvitesTab userId={ME} user={{ _id: ME, email: 'ana@example.com', confirmed_at: null }} />);
+    expect(await screen.findByTestId('confirm-to-accept')).toHaveTextContent('You need to confirm your email to use this feature');
+    expect(screen.queryByTestId('tab-invites-empty')).toBeNull();
+  });
+
   it('accepting goes to the Group’s dashboard', async () => {
     const { calls } = backend((c) => (c.method === 'PUT' ? json(200, { ok: true, id: 'mem-2', rev: '2-a' }) : undefined));
     const { router } = renderScreen(<InvitesTab userId={ME} user={{ _id: ME, email: 'ana@example.com', confirmed_at: '2025-01-01T00:00:00Z' }} />);

@@ -2,6 +2,15 @@
 
 import type { Doc } from '../../../lib/couch';
 
+/** A file an item carries (a podcast's episode), as its feed described it. */
+export interface Enclosure {
+  url: string;
+  /** A MIME type ("audio/mpeg"), when the feed gave a valid one. */
+  type?: string;
+  /** Bytes, when the feed said. */
+  length?: number;
+}
+
 export interface ReaderItem extends Doc {
   url?: string;
   title?: string;
@@ -16,6 +25,7 @@ export interface ReaderItem extends Doc {
   starred?: boolean;
   posted_at?: string;
   content_loaded?: boolean;
+  enclosures?: Enclosure[];
   /** In feed pages, which come without the content. */
   has_content?: boolean;
 }

@@ -1,7 +1,7 @@
 // One item of the feed list: its title (opens or closes its content), where
 // and when it was posted, its summary, read and star toggles, and a menu to
 // open it in a new window (reader_items#show), open the original, or load
-// the original's readable content.
+// the original's readable content; a podcast's episode plays on the item.
 
 import { Alert, Badge, Button, Card, Flex, Menu, MenuButton, MenuItem, Placeholder, Text, VisuallyHidden } from '@aws-amplify/ui-react';
 import { forwardRef } from 'react';
@@ -14,6 +14,7 @@ import { paths } from '../../../lib/paths';
 import { useItem } from '../api/item';
 import { useLoadContent } from '../api/load-content';
 import type { ReaderItem } from '../api/types';
+import { Enclosures } from './Enclosures';
 import { ItemContent } from './ItemContent';
 
 export interface FeedItemProps {
@@ -149,6 +150,7 @@ export const FeedItem = forwardRef<HTMLElement, FeedItemProps>(function FeedItem
             )}
           </Flex>
         ) : null}
+        <Enclosures enclosures={item.enclosures} title={title} />
         <div id={contentId} hidden={!open}>
           {open ? (
             full.isPending || load.isPending ? (

@@ -1,7 +1,7 @@
 // The feed list (SPEC §2 "Feed list"): read, starred and label filters,
 // numbered pages of 10 with previous and next, each item's content shown
 // or hidden, read and star toggles, the more-actions menu, the "mark as
-// read on opening" checkbox, and keyboard shortcuts (j/k/o/m/s/v/r/?). The
+// read on opening" checkbox, and keyboard shortcuts (j/k/o/m/s/v/p/r/?). The
 // dashboard shows it for exoreader, and reader_items#index.
 
 import { Button, CheckboxField, Flex, Placeholder, SelectField, Text } from '@aws-amplify/ui-react';
@@ -24,6 +24,7 @@ import { useMarkReadSetting } from '../api/mark-read-setting';
 import { useRefreshFeeds } from '../api/refresh';
 import { useToggleItem } from '../api/toggle';
 import { READ_FILTERS, STARRED_FILTERS, type ReaderItem } from '../api/types';
+import { toggleEpisode } from './Enclosures';
 import { FeedItem, openOriginal } from './FeedItem';
 import { useFeedFilters } from './filters';
 import { ShortcutsHelp } from './ShortcutsHelp';
@@ -98,6 +99,9 @@ export function FeedList({ db }: { db: string }) {
         break;
       case 'original':
         if (current) openOriginal(current.url);
+        break;
+      case 'play':
+        toggleEpisode(itemRefs.current[cursor]);
         break;
       case 'refresh':
         if (!refresh.isPending) refresh.mutate(undefined);

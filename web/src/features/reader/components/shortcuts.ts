@@ -1,11 +1,11 @@
 // The feed list's keyboard shortcuts (Miniflux and FreshRSS users know
 // them): j/k next/previous, o open, m toggle read, s toggle star, v open
-// the original, r refresh, ? help. Keys typed into a field, or with a
+// the original, p play or pause the episode, r refresh, ? help. Keys typed into a field, or with a
 // modifier, are the browser's.
 
 import { useEffect, useRef } from 'react';
 
-export type ShortcutAction = 'next' | 'previous' | 'open' | 'toggleRead' | 'toggleStar' | 'original' | 'refresh' | 'help';
+export type ShortcutAction = 'next' | 'previous' | 'open' | 'toggleRead' | 'toggleStar' | 'original' | 'play' | 'refresh' | 'help';
 
 export const SHORTCUTS: ReadonlyArray<{ key: string; action: ShortcutAction }> = [
   { key: 'j', action: 'next' },
@@ -14,6 +14,7 @@ export const SHORTCUTS: ReadonlyArray<{ key: string; action: ShortcutAction }> =
   { key: 'm', action: 'toggleRead' },
   { key: 's', action: 'toggleStar' },
   { key: 'v', action: 'original' },
+  { key: 'p', action: 'play' },
   { key: 'r', action: 'refresh' },
   { key: '?', action: 'help' },
 ];

@@ -1,4 +1,4 @@
-// reader_items#show: one item in its own window — its content (marked read
+// reader_items#show: one item in its own window — its episode's player, its content (marked read
 // on opening when the user keeps that setting), toggles, the original, load
 // content, and the comments and history panels.
 
@@ -20,6 +20,7 @@ import { useItem } from '../api/item';
 import { useLoadContent } from '../api/load-content';
 import { useMarkReadSetting } from '../api/mark-read-setting';
 import { useToggleItem } from '../api/toggle';
+import { Enclosures } from '../components/Enclosures';
 import { ItemContent } from '../components/ItemContent';
 import { ReaderCrumbs } from '../components/ReaderCrumbs';
 import { RecordNotFound } from '../../../components/records/RecordNotFound';
@@ -90,6 +91,7 @@ export function Component() {
                     {item.posted_at ? <> · {formatDateTime(item.posted_at, i18n.language)}</> : null}
                     {item.author ? <> · {item.author}</> : null}
                   </Text>
+                  <Enclosures enclosures={item.enclosures} title={title} />
                   {item.content ? (
                     <ItemContent content={item.content} type={item.content_type} />
                   ) : (
