@@ -30,7 +30,7 @@ var layers = []layer{
 		"shared/auth", "shared/accounts", "shared/plans", "shared/drive"}},
 	{"modules and the HTTP API, which know each other only through the seam", false, []string{
 		"shared/httpapi", "shared/ticket", "shared/servicedocs", "shared/finance", "shared/reader",
-		"shared/wiki", "shared/billing", "shared/specfields", "shared/limits", "shared/backup", "shared/dav"}},
+		"shared/wiki", "shared/links", "shared/billing", "shared/specfields", "shared/limits", "shared/backup", "shared/dav"}},
 	{"test helpers of modules", true, []string{"shared/billing/billingtest"}},
 	{"wiring", true, []string{"shared/app"}},
 	{"the whole product in a test", true, []string{"shared/apptest"}},

@@ -22,7 +22,7 @@ import (
 	"github.com/oficina/oficina/shared/stream"
 )
 
-// registerRoutes registers the wiki's and the links app's calls:
+// registerRoutes registers the wiki's calls:
 //
 //	GET  /api/{db}/_wiki/pages/{id}/html                 → {id, rev, title, categories, content_type, updated_at, updated_by, html, links, wanted, linked_by}
 //	GET  /api/{db}/_wiki/pages/{id}/versions             → {versions: [{rev, seq, at, by, title, size, current}]}
@@ -37,9 +37,6 @@ import (
 //	GET  /api/{db}/_wiki/export.zip?category=&id=        → a zip of Markdown files
 //	GET  /api/{db}/_wiki/export.pdf?category=&id=        → the pages laid out in one PDF (at most MaxPDFPages)
 //	GET  /api/{db}/_wiki/highlight.css?style=            → the code highlighting stylesheet
-//	POST /api/{db}/_links/import   (Netscape bookmark HTML) → {created, updated, unchanged, failed: [{url, title, reason}]}
-//	GET  /api/{db}/_links/export.html                    → Netscape bookmark HTML
-//	POST /api/{db}/_links/title {url}                    → {url, title} fetched from the page (422 on url saying why not; 404 without a fetcher)
 //	GET  /api/{db}/_design/wiki/_view/linked-by?key="han-…" → {total_rows, offset, rows: [{id, key, value: title}]}
 func (m *Module) registerRoutes(r *module.Registry) {
 	page := func(pattern string, h func(w http.ResponseWriter, r *http.Request) error) {
@@ -61,9 +58,6 @@ func (m *Module) registerRoutes(r *module.Registry) {
 	read("GET /api/{db}/_wiki/export.zip", m.exportZip)
 	read("GET /api/{db}/_wiki/export.pdf", m.exportPDF)
 	read("GET /api/{db}/_wiki/highlight.css", m.highlightCSS)
-	r.Route(module.Route{Pattern: "POST /api/{db}/_links/import", Access: module.AccessWrite, MaxBody: MaxImportBytes, Handle: m.importBookmarks})
-	read("GET /api/{db}/_links/export.html", m.exportBookmarks)
-	r.Route(module.Route{Pattern: "POST /api/{db}/_links/title", Access: module.AccessWrite, MaxBody: maxTitleRequest, Handle: m.fetchTitle})
 	r.View(module.View{DDoc: "wiki", Name: "linked-by", Serve: m.linkedByView})
 }
 

@@ -1,4 +1,4 @@
-package wiki
+package links
 
 import (
 	"bytes"
@@ -27,9 +27,7 @@ import (
 	"github.com/oficina/oficina/shared/store"
 )
 
-// The links app: Bookmark records (url, title, description, tags,
-// starred) and the Netscape bookmark file every browser imports and
-// exports.
+// The Netscape bookmark file every browser imports and exports.
 const (
 	// MaxImportBytes bounds an imported bookmark file.
 	MaxImportBytes = 5 << 20

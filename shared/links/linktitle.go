@@ -1,4 +1,4 @@
-package wiki
+package links
 
 import (
 	"bytes"
@@ -27,8 +27,8 @@ type PageFetcher interface {
 }
 
 // WithPageFetcher lets the links app fetch a bookmark's title from its page
-// (app.Modules passes the reader's guarded client when the reader is wired;
-// without one, titles are entered).
+// (app.Modules passes the reader's guarded client, so both fetch within the
+// same allow-list and ports; without one, titles are entered).
 func (m *Module) WithPageFetcher(f PageFetcher) *Module {
 	m.fetcher = f
 	return m
