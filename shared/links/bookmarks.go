@@ -279,21 +279,10 @@ func (m *Module) importBookmarks(w http.ResponseWriter, r *http.Request) error {
 		}
 		q.After = page.Next
 	}
-	type failure struct {
-		URL    string `json:"url"`
-		Title  string `json:"title"`
-		Reason string `json:"reason"`
-	}
-	res := struct {
-		Created   int       `json:"created"`
-		Updated   int       `json:"updated"`
-		Unchanged int       `json:"unchanged"`
-		Failed    []failure `json:"failed"`
-		More      int       `json:"more_failed"`
-	}{Failed: []failure{}}
+	res := importAnswer{Failed: []importFailure{}}
 	fail := func(l netscapeLink, reason string) {
 		if len(res.Failed) < maxFailed {
-			res.Failed = append(res.Failed, failure{URL: cleanText(l.URL, 300), Title: l.Title, Reason: reason})
+			res.Failed = append(res.Failed, importFailure{URL: cleanText(l.URL, 300), Title: l.Title, Reason: reason})
 		} else {
 			res.More++
 		}
@@ -355,6 +344,22 @@ func (m *Module) importBookmarks(w http.ResponseWriter, r *http.Request) error {
 	}
 	httpjson.Write(w, http.StatusOK, res)
 	return nil
+}
+
+// importAnswer is what an import did; Failed lists at most maxFailed links
+// the rules refused, More counts the rest.
+type importAnswer struct {
+	Created   int             `json:"created"`
+	Updated   int             `json:"updated"`
+	Unchanged int             `json:"unchanged"`
+	Failed    []importFailure `json:"failed"`
+	More      int             `json:"more_failed"`
+}
+
+type importFailure struct {
+	URL    string `json:"url"`
+	Title  string `json:"title"`
+	Reason string `json:"reason"`
 }
 
 // fieldMessage turns a refused write into "field: message" ("" for other

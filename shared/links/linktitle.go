@@ -52,9 +52,7 @@ const (
 // refused address, an error status, a page that is not HTML or has no title
 // get a 422 on url saying which.
 func (m *Module) fetchTitle(w http.ResponseWriter, r *http.Request) error {
-	var in struct {
-		URL string `json:"url"`
-	}
+	var in titleRequest
 	if err := httpjson.Decode(w, r, maxTitleRequest, &in); err != nil {
 		return err
 	}
@@ -93,6 +91,11 @@ func (m *Module) fetchTitle(w http.ResponseWriter, r *http.Request) error {
 	}
 	httpjson.Write(w, http.StatusOK, map[string]any{"url": res.URL.String(), "title": title})
 	return nil
+}
+
+// titleRequest is the body of POST _links/title.
+type titleRequest struct {
+	URL string `json:"url"`
 }
 
 // isHTML: an HTML or XHTML content type, or, with none given, HTML by sniffing.

@@ -93,6 +93,9 @@ type Registry struct {
 	uncounted []string
 	jobs      map[string]Job
 	routes    []Route
+	// The API document (apidoc.go): each call's doc and module.
+	apiDocs Docs
+	owner   map[string]string
 }
 
 // NewRegistry returns a registry writing rules onto d. refs resolves
@@ -115,6 +118,8 @@ func NewRegistry(d *docs.Service, refs schema.Refs) *Registry {
 		}
 		return rows
 	}))
+	r.claim(CoreModule)
+	r.Document(countByKlassDoc)
 	return r
 }
 
@@ -127,6 +132,10 @@ func (r *Registry) Add(mods ...Module) error {
 		r.modules = append(r.modules, m.Name())
 		if err := m.Register(r); err != nil {
 			return fmt.Errorf("module %s: %w", m.Name(), err)
+		}
+		r.claim(m.Name())
+		if d, ok := m.(Documented); ok {
+			r.Document(d.APIDocs())
 		}
 	}
 	return nil

@@ -330,13 +330,16 @@ func (m *Module) pageConflict(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// previewRequest is the body of POST _wiki/preview.
+type previewRequest struct {
+	Content     string `json:"content"`
+	ContentType string `json:"content_type"` // markdown (default), html or text
+}
+
 // preview renders unsaved content as the page would show it.
 func (m *Module) preview(w http.ResponseWriter, r *http.Request) error {
 	ctx, db := r.Context(), r.PathValue("db")
-	var in struct {
-		Content     string `json:"content"`
-		ContentType string `json:"content_type"`
-	}
+	var in previewRequest
 	if err := httpjson.Decode(w, r, maxPreviewBytes, &in); err != nil {
 		return err
 	}
