@@ -54,23 +54,3 @@ func (m *Module) Register(r *module.Registry) error {
 }
 
 func str(v any) string { s, _ := v.(string); return s }
-
-func toAny(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
-}
-
-// strs are the strings of a JSON list ([]any of strings).
-func strs(v any) []string {
-	list, _ := v.([]any)
-	out := make([]string, 0, len(list))
-	for _, e := range list {
-		if s, ok := e.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}

@@ -3,10 +3,8 @@ package links
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"mime"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -72,7 +70,7 @@ func (m *Module) fetchTitle(w http.ResponseWriter, r *http.Request) error {
 		if fetchguard.IsBlocked(err) {
 			return fault.Invalid(map[string][]string{"url": {MsgTitleBlocked}})
 		}
-		return fault.Invalid(map[string][]string{"url": {MsgTitleUnreachable, fetchFailure(err)}})
+		return fault.Invalid(map[string][]string{"url": {MsgTitleUnreachable, fetchguard.Failure(err, "page")}})
 	}
 	if res.StatusCode < 200 || res.StatusCode > 299 {
 		return fault.Invalid(map[string][]string{"url": {MsgTitleUnreachable, fmt.Sprintf("HTTP %d %s", res.StatusCode, http.StatusText(res.StatusCode))}})
@@ -165,23 +163,4 @@ func pageTitle(body []byte, contentType string) string {
 			}
 		}
 	}
-}
-
-// fetchFailure words a failed fetch for the user.
-func fetchFailure(err error) string {
-	var dnsErr *net.DNSError
-	var ne net.Error
-	switch {
-	case errors.Is(err, fetchguard.ErrTooLarge):
-		return "the page is too large"
-	case errors.Is(err, fetchguard.ErrTooManyRedirects):
-		return "too many redirects"
-	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
-		return "timed out"
-	case errors.As(err, &dnsErr):
-		return "host not found"
-	case strings.Contains(err.Error(), "certificate"):
-		return "invalid TLS certificate"
-	}
-	return "could not connect"
 }

@@ -141,17 +141,17 @@ func (m *Module) pageHTML(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	wanted := strs(body["wanted"])
+	wanted := docs.Strings(body["wanted"])
 	if p := module.Principal(r); p != nil && p.UserID != "" {
 		if err := m.noteViewed(ctx, db, p.UserID, id); err != nil {
 			m.log.WarnContext(ctx, "recently viewed not kept", "err", err)
 		}
 	}
-	cats := strs(body["categories"])
+	cats := docs.Strings(body["categories"])
 	httpjson.Write(w, http.StatusOK, map[string]any{
 		"id": id, "rev": d.Rev, "title": str(body["title"]), "categories": cats, "content_type": str(body["content_type"]),
 		"updated_at": body["updated_at"], "updated_by": body["updated_by"], "title_history": orEmpty(body["title_history"]),
-		"html": out, "links": refs(snap, strs(body["links"])), "wanted": wanted, "linked_by": refs(snap, by),
+		"html": out, "links": refs(snap, docs.Strings(body["links"])), "wanted": wanted, "linked_by": refs(snap, by),
 	})
 	return nil
 }
@@ -235,7 +235,7 @@ func versionOut(v Version, body map[string]any) map[string]any {
 	}
 	return map[string]any{
 		"rev": v.Rev, "seq": v.Seq, "at": v.At, "by": v.By, "title": str(body["title"]), "content": str(body["content"]),
-		"content_type": ct, "categories": strs(body["categories"]), "fields": orEmpty(body["fields"]),
+		"content_type": ct, "categories": docs.Strings(body["categories"]), "fields": orEmpty(body["fields"]),
 		"uri": body["uri"], "value_for": body["value_for"],
 	}
 }
@@ -611,7 +611,7 @@ func (m *Module) exportZip(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		title, _ := json.Marshal(str(body["title"]))
-		cats, _ := json.Marshal(strs(body["categories"]))
+		cats, _ := json.Marshal(docs.Strings(body["categories"]))
 		fmt.Fprintf(fw, "---\ntitle: %s\ncategories: %s\nid: %s\nrev: %s\n---\n\n", title, cats, d.ID, d.Rev)
 		_, _ = fw.Write([]byte(str(body["content"])))
 	}

@@ -237,7 +237,7 @@ func (m *Module) handbookRule(ctx context.Context, w *docs.Write) error {
 		links = append(links, id)
 	}
 	sort.Strings(links)
-	n["links"] = toAny(links)
+	n["links"] = docs.List(links)
 	n["link_targets"] = targets
 	if len(wanted) > 0 {
 		n["wanted"] = wanted
@@ -316,25 +316,5 @@ func titleHistory(v any) []titleVersion {
 }
 
 func str(v any) string { s, _ := v.(string); return s }
-
-func toAny(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
-}
-
-// strings of a JSON list ([]any of strings).
-func strs(v any) []string {
-	list, _ := v.([]any)
-	out := make([]string, 0, len(list))
-	for _, e := range list {
-		if s, ok := e.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
 
 var _ = strings.TrimSpace
