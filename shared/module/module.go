@@ -11,7 +11,8 @@
 //   - tallies (counts the change stream keeps exact), timeline event types
 //     and reactions to committed changes;
 //   - scheduled jobs (EventBridge on AWS, an in-process scheduler locally);
-//   - extra HTTP routes (PDFs, public pages, webhooks).
+//   - extra HTTP routes (PDFs, public pages, webhooks);
+//   - the docs of those calls, for the API's OpenAPI document (apidoc.go).
 //
 // The HTTP API (shared/httpapi) and the stream consumer (shared/stream)
 // dispatch to a Registry and know no module by name; shared/app builds the
