@@ -7,6 +7,7 @@ import (
 	"github.com/oficina/oficina/shared/drive"
 	"github.com/oficina/oficina/shared/finance"
 	"github.com/oficina/oficina/shared/limits"
+	"github.com/oficina/oficina/shared/links"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/reader"
 	"github.com/oficina/oficina/shared/servicedocs"
@@ -26,9 +27,9 @@ func Modules(d module.Deps, acc *accounts.Service) []module.Module {
 		finance.New(d),     // organize3: wallets, incomes, expenses, transfers, exchanges, balances
 		rd,                 // exoreader: feeds, items, labels, OPML
 		drive.New(d),       // rdisk: files, folders, versions, trash, quota, chunked uploads
-		// textnotes: handbooks, links and linked by, versions, search; the links
-		// app, whose bookmark titles come through the reader's fetch guard.
-		wiki.New(d).WithPageFetcher(rd.Fetcher()),
+		wiki.New(d),        // textnotes: handbooks, links and linked by, versions, search
+		// the links app: bookmarks, import and export, titles read through the reader's fetch guard
+		links.New(d).WithPageFetcher(rd.Fetcher()),
 		billing.New(d, acc), // Stripe: checkout, webhooks, plan switches, metered storage
 		specfields.Module{}, // SPEC §3 field rules of klasses whose module is still to come
 		limits.New(d),       // plan limits on every write, view-only Groups, usage snapshots, limit mail, weekly summary

@@ -74,8 +74,10 @@ func Each(t *testing.T, fn func(t *testing.T, e *Env), opts ...Option) {
 	}
 }
 
-// Option adjusts the product's configuration before it is wired.
-type Option func(*config.Config)
+// Option adjusts the product's configuration before it is wired. It is a
+// plain function type (an alias), so helpers below apptest, such as
+// billing/billingtest, can hand one out without importing apptest.
+type Option = func(*config.Config)
 
 // S3Blobs keeps the drive's contents in a fresh versioned bucket of the S3
 // test server (blob/blobtest's gateway, started for tb) instead of the

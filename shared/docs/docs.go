@@ -325,6 +325,28 @@ func Decode(raw []byte) (map[string]any, error) {
 	return m, nil
 }
 
+// Strings reads a decoded body's list of strings (its other members are
+// skipped; anything else is an empty list).
+func Strings(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, e := range list {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// List is ss as a body's list, the form Decode gives and rules expect.
+func List(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
 func encode(body map[string]any) ([]byte, error) {
 	raw, err := json.Marshal(body)
 	if err != nil {

@@ -92,6 +92,10 @@ type Server struct {
 	// stopping is closed when the server begins shutting down.
 	stopping     chan struct{}
 	stoppingOnce sync.Once
+	// patterns are the mux's patterns as module.OperationKey spells them,
+	// and apiDoc the OpenAPI document built from them (apidoc.go).
+	patterns []string
+	apiDoc   apiDocument
 }
 
 // BeginShutdown makes waiting requests (long polls) answer at once.
@@ -138,6 +142,9 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 // handle registers pattern with the error-writing wrapper and the route's
 // per-address limit, if limits.go gives it one.
 func (s *Server) handle(pattern string, h handlerFunc) {
+	if strings.Contains(pattern, " ") { // the /api/ catch-all has no method and no doc
+		s.patterns = append(s.patterns, module.OperationKey(pattern))
+	}
 	h = s.limited(pattern, h)
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		if err := h(w, r); err != nil {

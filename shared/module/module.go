@@ -11,7 +11,8 @@
 //   - tallies (counts the change stream keeps exact), timeline event types
 //     and reactions to committed changes;
 //   - scheduled jobs (EventBridge on AWS, an in-process scheduler locally);
-//   - extra HTTP routes (PDFs, public pages, webhooks).
+//   - extra HTTP routes (PDFs, public pages, webhooks);
+//   - the docs of those calls, for the API's OpenAPI document (apidoc.go).
 //
 // The HTTP API (shared/httpapi) and the stream consumer (shared/stream)
 // dispatch to a Registry and know no module by name; shared/app builds the
@@ -93,6 +94,9 @@ type Registry struct {
 	uncounted []string
 	jobs      map[string]Job
 	routes    []Route
+	// The API document (apidoc.go): each call's doc and module.
+	apiDocs Docs
+	owner   map[string]string
 }
 
 // NewRegistry returns a registry writing rules onto d. refs resolves
@@ -115,6 +119,8 @@ func NewRegistry(d *docs.Service, refs schema.Refs) *Registry {
 		}
 		return rows
 	}))
+	r.claim(CoreModule)
+	r.Document(countByKlassDoc)
 	return r
 }
 
@@ -127,6 +133,10 @@ func (r *Registry) Add(mods ...Module) error {
 		r.modules = append(r.modules, m.Name())
 		if err := m.Register(r); err != nil {
 			return fmt.Errorf("module %s: %w", m.Name(), err)
+		}
+		r.claim(m.Name())
+		if d, ok := m.(Documented); ok {
+			r.Document(d.APIDocs())
 		}
 	}
 	return nil

@@ -1,0 +1,41 @@
+package accounts
+
+import (
+	"net/http"
+
+	"github.com/oficina/oficina/shared/module"
+)
+
+// APIDocs implements module.Documented.
+func (s *Service) APIDocs() module.Docs {
+	mem := module.ExampleID("mem")
+	own := []module.Param{{Name: "db", About: "the caller's own database, usr-<32 hex>", Example: module.ExampleUserDB}}
+	docs := module.Docs{
+		"PUT /api/{db}/_design/status/_update/accept/{docid}": {
+			Summary: "Accepts an invitation to the Group {db} (the invitee, signed in with the invited email, confirmed)",
+			Notes:   "404 unless the signed-in user is the invitee; 403 until the email is confirmed or past the free Groups limit.",
+			Answer:  module.UpdateAnswer(mem, nil),
+		},
+		"POST /api/{db}/_design/token/_update/create": {
+			Summary: "Creates an API token in the caller's own database usr-<id>; the secret is in this answer only",
+			Path:    own,
+			Notes:   "Not with an API token (tokens cannot make tokens).",
+			Body:    TokenInput{Description: "Invoices script", Permissions: "read", DBs: []string{module.ExampleDB}},
+			Answer:  module.UpdateAnswer(module.ExampleID("tok"), map[string]any{"token": "oft_…"}),
+			Status:  http.StatusCreated,
+		},
+		"PUT /api/{db}/_design/token/_update/revoke/{docid}": {
+			Summary: "Revokes an API token at once (in the caller's own database usr-<id>)",
+			Path:    own,
+			Answer:  module.UpdateAnswer(module.ExampleID("tok"), nil),
+		},
+	}
+	for _, on := range []string{"true", "false"} {
+		docs["PUT /api/{db}/_design/bookmark/_update/"+on+"/{docid}"] = module.Doc{
+			Summary: "Bookmarks (true) or unbookmarks (false) a Group: the membership's mirror in the caller's usr-<id>",
+			Path:    own,
+			Answer:  module.UpdateAnswer(mem, nil),
+		}
+	}
+	return docs
+}
