@@ -218,3 +218,14 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	}
 	return c.r.Read(p)
 }
+
+// RetentionTag is the object tag a retained version carries: the
+// backups bucket's lifecycle rules expire versions by its value.
+const RetentionTag = "retention"
+
+// Retainer is a Store that can write a version nobody may delete before a
+// date (S3 Object Lock, governance mode): the backups' store. Deleting is
+// then the bucket lifecycle's work, by the version's retention class.
+type Retainer interface {
+	PutRetained(ctx context.Context, key string, r io.Reader, until time.Time, class string) (Version, error)
+}

@@ -5,12 +5,15 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/oficina/oficina/shared/blob"
 	"github.com/oficina/oficina/shared/blob/blobtest"
@@ -91,5 +94,62 @@ func TestS3RefusesUnversionedBucket(t *testing.T) {
 	s := blob.NewS3(client, bucket, nil)
 	if _, err := s.Put(ctx, "k", blobtest.Body{Seed: 9, Size: 10}.Reader()); err == nil {
 		t.Fatal("Put on an unversioned bucket succeeded")
+	}
+}
+
+// TestS3PutRetained: in a bucket with Object Lock, a retained version
+// (small, and multipart) carries governance mode, its date and its
+// retention tag, and nobody can delete it before that date — not by
+// version (what the blob store's DeleteVersion does), not with Delete —
+// while it reads back as usual. A plain Put in that bucket is not locked.
+func TestS3PutRetained(t *testing.T) {
+	ctx := t.Context()
+	client, _ := blobtest.StartS3(t)
+	bucket := blobtest.BucketName(t) + "-lock"
+	if err := blobtest.CreateLockedBucket(ctx, client, bucket); err != nil {
+		t.Fatal(err)
+	}
+	var _ blob.Retainer = (*blob.S3)(nil)
+	s := blob.NewS3(client, bucket, nil).WithPartSize(5<<20, 2)
+	until := time.Now().Add(48 * time.Hour).UTC().Truncate(time.Second)
+	for _, size := range []int64{1 << 10, 11 << 20} {
+		key := fmt.Sprintf("backups/g1/b-%d.ndjson.gz", size)
+		body := blobtest.Body{Seed: 3, Size: size}
+		v, err := s.PutRetained(ctx, key, body.Reader(), until, "15")
+		if err != nil {
+			t.Fatalf("%d bytes: %v", size, err)
+		}
+		got, err := client.GetObjectRetention(ctx, &s3.GetObjectRetentionInput{Bucket: &bucket, Key: &key, VersionId: &v.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Retention.Mode != types.ObjectLockRetentionModeGovernance || !aws.ToTime(got.Retention.RetainUntilDate).Equal(until) {
+			t.Fatalf("%d bytes: retention %+v, want governance until %v", size, got.Retention, until)
+		}
+		tags, err := client.GetObjectTagging(ctx, &s3.GetObjectTaggingInput{Bucket: &bucket, Key: &key, VersionId: &v.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tags.TagSet) != 1 || aws.ToString(tags.TagSet[0].Key) != blob.RetentionTag || aws.ToString(tags.TagSet[0].Value) != "15" {
+			t.Fatalf("%d bytes: tags %+v", size, tags.TagSet)
+		}
+		if err := s.DeleteVersion(ctx, key, v.ID); err == nil {
+			t.Fatalf("%d bytes: a locked version was deleted", size)
+		}
+		rc, _, err := s.Get(ctx, key, v.ID, nil)
+		if err != nil {
+			t.Fatalf("%d bytes: the locked version is gone: %v", size, err)
+		}
+		rc.Close()
+	}
+	v, err := s.Put(ctx, "plain", bytes.NewReader([]byte("x")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteVersion(ctx, "plain", v.ID); err != nil {
+		t.Fatalf("a version put without retention could not be deleted: %v", err)
+	}
+	if _, err := s.PutRetained(ctx, "k", bytes.NewReader(nil), time.Time{}, "15"); err == nil {
+		t.Fatal("a retained put without a date was accepted")
 	}
 }
