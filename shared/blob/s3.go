@@ -411,6 +411,75 @@ func (s *S3) DeleteVersion(ctx context.Context, key, versionID string) error {
 	return nil
 }
 
+// RetireVersion implements Retirer: the version is tagged RetiredTag (a
+// version that does not exist is ErrNotFound).
+func (s *S3) RetireVersion(ctx context.Context, key, versionID string) error {
+	if err := ValidateKey(key); err != nil {
+		return err
+	}
+	if versionID == "" {
+		return fmt.Errorf("blob: retire %q version %q: %w", key, versionID, ErrNotFound)
+	}
+	_, err := s.client.PutObjectTagging(ctx, &s3.PutObjectTaggingInput{
+		Bucket: &s.bucket, Key: &key, VersionId: &versionID,
+		Tagging: &types.Tagging{TagSet: []types.Tag{{Key: aws.String(RetiredTag), Value: aws.String(RetiredValue)}}},
+	})
+	if err != nil {
+		return s.fail("retire", key, versionID, err)
+	}
+	return nil
+}
+
+// LiveVersions implements Retirer: Versions, less those tagged retired
+// (one tagging read per version).
+func (s *S3) LiveVersions(ctx context.Context, key string) ([]Version, error) {
+	vs, err := s.Versions(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	live := vs[:0]
+	for _, v := range vs {
+		out, err := s.client.GetObjectTagging(ctx, &s3.GetObjectTaggingInput{Bucket: &s.bucket, Key: &key, VersionId: &v.ID})
+		if err != nil {
+			return nil, s.fail("versions", key, v.ID, err)
+		}
+		if !slices.ContainsFunc(out.TagSet, func(t types.Tag) bool {
+			return aws.ToString(t.Key) == RetiredTag && aws.ToString(t.Value) == RetiredValue
+		}) {
+			live = append(live, v)
+		}
+	}
+	if len(live) == 0 {
+		return nil, fmt.Errorf("blob: versions of %q: %w", key, ErrNotFound)
+	}
+	return live, nil
+}
+
+// Retire implements Retirer: every version is tagged, then a delete marker
+// makes the current one noncurrent, so the lifecycle's grace applies to all.
+func (s *S3) Retire(ctx context.Context, key string) error {
+	if err := ValidateKey(key); err != nil {
+		return err
+	}
+	var versions []string
+	err := s.eachVersion(ctx, key, func(ov types.ObjectVersion) { versions = append(versions, aws.ToString(ov.VersionId)) }, func(types.DeleteMarkerEntry) {})
+	if err != nil {
+		return s.fail("retire", key, "", err)
+	}
+	if len(versions) == 0 {
+		return fmt.Errorf("blob: retire %q: %w", key, ErrNotFound)
+	}
+	for _, v := range versions {
+		if err := s.RetireVersion(ctx, key, v); err != nil {
+			return err
+		}
+	}
+	if _, err := s.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &s.bucket, Key: &key}); err != nil {
+		return s.fail("retire", key, "", err)
+	}
+	return nil
+}
+
 // Delete deletes every version of key (and any delete marker another
 // client left) in batches of 1,000.
 func (s *S3) Delete(ctx context.Context, key string) error {
