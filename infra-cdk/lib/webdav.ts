@@ -56,6 +56,8 @@ export interface WebDavProps {
   readonly imageContext?: string;
   /** The product's settings (store, blobs, base URL), as the API has them. */
   readonly environment: Record<string, string>;
+  /** Reserved concurrency (undefined: none). */
+  readonly reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -101,6 +103,7 @@ export class WebDav extends Construct {
       timeout: WEBDAV_TIMEOUT,
       role: this.role,
       logGroup: this.logGroup,
+      ...(props.reservedConcurrentExecutions !== undefined ? { reservedConcurrentExecutions: props.reservedConcurrentExecutions } : {}),
       environment: {
         ...props.environment,
         PORT: WEBDAV_PORT,

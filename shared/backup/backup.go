@@ -110,9 +110,11 @@ type Module struct {
 	// archives keeps the backups: the drive's store under backups/ (the
 	// default), or a bucket of their own with Object Lock (WithArchives).
 	archives blob.Store
-	groups   Groups
-	log      *slog.Logger
-	now      func() time.Time
+	// locker writes archives locked (WithArchives of a blob.Retainer).
+	locker blob.Retainer
+	groups Groups
+	log    *slog.Logger
+	now    func() time.Time
 }
 
 // New builds the module; groups creates the Groups backups restore into.
@@ -136,6 +138,7 @@ func New(d module.Deps, groups Groups) *Module {
 func (m *Module) WithArchives(st blob.Store) *Module {
 	if st != nil {
 		m.archives = st
+		m.locker, _ = st.(blob.Retainer)
 	}
 	return m
 }
@@ -155,18 +158,15 @@ func RetentionDays(plan string) int {
 // putArchive writes one blob of a backup: locked for the plan's retention
 // where the store can lock.
 func (m *Module) putArchive(ctx context.Context, key, plan string, r io.Reader) (blob.Version, error) {
-	if rt, ok := m.archives.(blob.Retainer); ok {
+	if m.locker != nil {
 		days := RetentionDays(plan)
-		return rt.PutRetained(ctx, key, r, m.now().Add(time.Duration(days)*24*time.Hour), strconv.Itoa(days))
+		return m.locker.PutRetained(ctx, key, r, m.now().Add(time.Duration(days)*24*time.Hour), strconv.Itoa(days))
 	}
 	return m.archives.Put(ctx, key, r)
 }
 
 // retained reports whether backups are locked (never deleted by the module).
-func (m *Module) retained() bool {
-	_, ok := m.archives.(blob.Retainer)
-	return ok
-}
+func (m *Module) retained() bool { return m.locker != nil }
 
 // Name implements module.Module.
 func (m *Module) Name() string { return "backup" }
