@@ -27,7 +27,7 @@ describe('billing (Stripe)', () => {
   it('gives the api and schedule functions the secret by name, and no key', () => {
     for (const s of stacks()) {
       const stage = s.stack.node.tryGetContext('stage') === 'prod' ? 'prod' : 'dev';
-      for (const fn of [s.stack.apiFunction, s.stack.schedules.fn]) {
+      for (const fn of [s.stack.apiFunction, s.stack.schedules.worker]) {
         const env = s.json.Resources[logicalIdOf(s, fn)].Properties!.Environment.Variables;
         assert.equal(env.OFICINA_STRIPE_SECRETS_ARN, stripeSecretName(stage));
         for (const k of Object.keys(env)) {
@@ -48,7 +48,7 @@ describe('billing (Stripe)', () => {
         roleStatements(s.json, functionRole(s.json, logicalIdOf(s, fn))).filter((st) =>
           actions(st).some((a) => a.startsWith('secretsmanager:')),
         );
-      for (const fn of [s.stack.apiFunction, s.stack.schedules.fn]) {
+      for (const fn of [s.stack.apiFunction, s.stack.schedules.worker]) {
         const st = reads(fn);
         assert.equal(st.length, 1);
         assert.deepEqual(actions(st[0]).sort(), ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);

@@ -18,6 +18,7 @@ import {
   roleStatements,
   type Statement,
   synth,
+  streamMapping,
 } from './support';
 
 const dev = () => synth();
@@ -90,7 +91,7 @@ describe('a restored table', () => {
 
   it("feeds the stream function from the restored table's stream", () => {
     const s = onRestore();
-    const [, esm] = only(s.json, 'AWS::Lambda::EventSourceMapping');
+    const [, esm] = streamMapping(s.json);
     assert.equal(esm.Properties!.EventSourceArn, streamArn);
     const sts = roleStatements(s.json, functionRole(s.json, logicalIdOf(s, s.stack.streamFunction)));
     const read = sts.find((st) => actions(st).includes('dynamodb:GetRecords'))!;

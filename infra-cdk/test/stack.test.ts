@@ -28,6 +28,7 @@ import {
   roleStatements,
   type Statement,
   synth,
+  streamMapping,
 } from './support';
 
 // CloudFront managed policy ids (fixed by AWS).
@@ -185,6 +186,7 @@ describe('functions', () => {
       // A deploy-time reference to the generated secret (origin-secret.test.ts).
       OFICINA_ORIGIN_SECRET: s.json.Resources[ids.api].Properties!.Environment.Variables.OFICINA_ORIGIN_SECRET,
       OFICINA_LONGPOLL_MAX: '20s',
+      OFICINA_BACKUP_BUCKET: { Ref: logicalIdOf(s, s.stack.backups.bucket) },
       // The Stripe keys' secret, read at run time (billing.test.ts).
       OFICINA_STRIPE_SECRETS_ARN: 'oficina/prod/stripe',
       // The WebDAV function's own address, shown by the drive's help (webdav.test.ts).
@@ -244,7 +246,7 @@ describe('stream consumer', () => {
     const s = dev();
     const table = logicalIdOf(s, s.stack.table);
     const queue = logicalIdOf(s, s.stack.streamFailureQueue);
-    const [, esm] = only(s.json, 'AWS::Lambda::EventSourceMapping');
+    const [, esm] = streamMapping(s.json);
     const p = esm.Properties!;
     assert.deepEqual(p.EventSourceArn, { 'Fn::GetAtt': [table, 'StreamArn'] });
     assert.deepEqual(p.FunctionName, { Ref: logicalIdOf(s, s.stack.streamFunction) });
@@ -338,7 +340,7 @@ describe('least-privilege IAM', () => {
     const s = dev();
     const identity = logicalIdOf(s, s.stack.mail.identity);
     const configSet = logicalIdOf(s, s.stack.mail.configurationSet);
-    for (const fn of [s.stack.apiFunction, s.stack.schedules.fn]) {
+    for (const fn of [s.stack.apiFunction, s.stack.schedules.worker]) {
       const sts = roleStatements(s.json, functionRole(s.json, logicalIdOf(s, fn))).filter((st) =>
         actions(st).some((a) => a.startsWith('ses:')),
       );
@@ -604,7 +606,7 @@ describe('alarms', () => {
     assert.equal(age.Statistic, 'Maximum');
     assert.equal(age.Threshold, ITERATOR_AGE_ALARM_MS);
     assert.deepEqual(age.Dimensions, [{ Name: 'FunctionName', Value: { Ref: fn } }]);
-    const dlq = alarms(s.json).find((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible')!;
+    const dlq = alarms(s.json).find((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible' && JSON.stringify(a.Dimensions).includes(`"${queue}"`))!;
     assert.equal(dlq.Namespace, 'AWS/SQS');
     assert.equal(dlq.Threshold, 1);
     assert.deepEqual(dlq.Dimensions, [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queue, 'QueueName'] } }]);

@@ -144,3 +144,10 @@ export function referencedIds(v: unknown): string[] {
   walk(v);
   return out;
 }
+
+/** The table stream's event source mapping (the jobs queue has one too). */
+export function streamMapping(json: CfnTemplate): [string, CfnResource] {
+  const found = resourcesOfType(json, 'AWS::Lambda::EventSourceMapping').filter(([, r]) => r.Properties?.StartingPosition !== undefined);
+  if (found.length !== 1) throw new Error(`expected one stream mapping, found ${found.length}`);
+  return found[0];
+}

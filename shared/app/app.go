@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/oficina/oficina/shared/accounts"
 	"github.com/oficina/oficina/shared/auth"
@@ -57,8 +58,17 @@ type App struct {
 	Modules *module.Registry
 	API     *httpapi.Server
 	// Jobs dispatches the modules' scheduled jobs (functions/schedule on
-	// AWS, the in-process scheduler locally).
+	// AWS, the in-process scheduler locally): a firing becomes tasks, one
+	// per Group for a per-Group job, on the jobs queue.
 	Jobs *schedule.Dispatcher
+	// Worker runs the tasks (functions/worker on the SQS queue, the local
+	// queue's goroutines otherwise), each once per Group and firing.
+	Worker *schedule.Worker
+	// localJobs is the in-process queue when no SQS queue is configured.
+	localJobs *schedule.LocalQueue
+	// backupBlobs is the backups' own bucket (--backup-bucket); nil: they
+	// share the drive's store.
+	backupBlobs blob.Store
 	// Handler is API as served: gzipped for clients that accept it.
 	Handler http.Handler
 	// DAV is the drive over WebDAV (shared/dav), mounted at /dav/.
@@ -81,10 +91,12 @@ func Logger(cfg config.Config, w io.Writer) *slog.Logger {
 // Overrides replace adapters that Open would build from the configuration:
 // tests use them to wire the whole product on a store and clock they control.
 type Overrides struct {
-	Store store.Store      // instead of cfg.Store's; the App closes it
-	Mail  mail.Sender      // instead of cfg.Mail's
-	Blobs blob.Store       // instead of cfg.Blobs's
-	Now   func() time.Time // the clock of every service (default time.Now)
+	Store store.Store // instead of cfg.Store's; the App closes it
+	Mail  mail.Sender // instead of cfg.Mail's
+	Blobs blob.Store  // instead of cfg.Blobs's
+	// Backups instead of cfg.BackupBucket's store.
+	Backups blob.Store
+	Now     func() time.Time // the clock of every service (default time.Now)
 	// Argon2 replaces the password hashing cost (tests use a cheap one).
 	Argon2 *auth.Argon2Params
 }
@@ -157,6 +169,7 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 	switch {
 	case over.Blobs != nil:
 		a.Blobs = over.Blobs
+		a.backupBlobs = over.Backups
 	case cfg.Blobs == "fs":
 		fsb, err := blob.NewFS(filepath.Join(cfg.DataDir, "blobs"))
 		if err != nil {
@@ -177,6 +190,9 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 			}
 		})
 		a.Blobs = blob.NewS3(client, cfg.Bucket, nil)
+		if cfg.BackupBucket != "" {
+			a.backupBlobs = blob.NewS3(client, cfg.BackupBucket, nil)
+		}
 	}
 
 	var argon auth.Argon2Params
@@ -210,7 +226,7 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 	a.Auth.OnPasswordReset(acc.PasswordReset) // token documents show the tokens a reset revoked
 	deps := module.Deps{Store: a.Store, Docs: a.Docs, Mail: a.Mail, Groups: acc, Log: log, BaseURL: cfg.BaseURL, Now: a.Docs.Now, Config: cfg, Blobs: a.Blobs}
 	a.Modules = module.NewRegistry(a.Docs, module.Refs(a.Store, acc))
-	mods := Modules(deps, acc)
+	mods := Modules(deps, acc, a.backupBlobs)
 	if err := a.Modules.Add(mods...); err != nil {
 		a.Store.Close()
 		return nil, err
@@ -220,7 +236,23 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 			a.DAV = dav.New(dav.Options{Store: a.Store, Tokens: a.Auth, Drive: d, Log: log})
 		}
 	}
-	if a.Jobs, err = schedule.NewDispatcher(a.Modules.Jobs(), schedule.DispatchOptions{Leases: a.Store, Log: log}); err != nil {
+	if a.Worker, err = schedule.NewWorker(a.Modules.Jobs(), schedule.WorkerOptions{Store: a.Store, Log: log}); err != nil {
+		a.Store.Close()
+		return nil, err
+	}
+	var queue schedule.Queue
+	if cfg.JobsQueueURL != "" {
+		c, err := loadAWS()
+		if err != nil {
+			a.Store.Close()
+			return nil, err
+		}
+		queue = schedule.NewSQSQueue(sqs.NewFromConfig(c), cfg.JobsQueueURL)
+	} else {
+		a.localJobs = schedule.NewLocalQueue(context.WithoutCancel(ctx), a.Worker.Handle, schedule.LocalQueueOptions{Log: log})
+		queue = a.localJobs
+	}
+	if a.Jobs, err = schedule.NewDispatcher(a.Modules.Jobs(), schedule.DispatchOptions{Queue: queue, Groups: schedule.StoreGroups(a.Store), Log: log}); err != nil {
 		a.Store.Close()
 		return nil, err
 	}
@@ -326,11 +358,30 @@ func (a *App) Consumer() *stream.Consumer {
 	return stream.New(a.Store, opts)
 }
 
+// Cfg is the configuration the product was wired with.
+func (a *App) Cfg() config.Config { return a.cfg }
+
 // Wait waits for the background work to stop.
 func (a *App) Wait() { a.wg.Wait() }
 
+// RunJob runs one whole round of job at t now, in the caller, with
+// neither the queue nor the once-per-firing records (tests and tools: a
+// per-Group job's round walks every Group, module.EachGroup).
+func (a *App) RunJob(ctx context.Context, job string, t time.Time) error {
+	j, ok := a.Modules.JobNamed(job)
+	if !ok {
+		return fmt.Errorf("%w %q", schedule.ErrUnknownJob, job)
+	}
+	return j.Run(ctx, module.JobEvent{Job: job, Time: t.UTC()})
+}
+
 // Close closes the store.
-func (a *App) Close() error { return a.Store.Close() }
+func (a *App) Close() error {
+	if a.localJobs != nil {
+		a.localJobs.Close()
+	}
+	return a.Store.Close()
+}
 
 // AccessLog logs one line per request.
 func AccessLog(log *slog.Logger, next http.Handler) http.Handler {

@@ -89,6 +89,22 @@ func S3Blobs(tb testing.TB) Option {
 	return func(c *config.Config) { c.Blobs, c.Bucket, c.S3Endpoint = "s3", bucket, endpoint }
 }
 
+// S3Backups keeps the backups in a fresh bucket of their own with Object
+// Lock on, as the stack does, on the S3Blobs server (give it after S3Blobs).
+func S3Backups(tb testing.TB) Option {
+	tb.Helper()
+	return func(c *config.Config) {
+		if c.S3Endpoint == "" {
+			tb.Fatal("apptest: S3Backups needs S3Blobs before it")
+		}
+		bucket := blobtest.BucketName(tb)
+		if err := blobtest.CreateLockedBucket(tb.Context(), blobtest.NewClient(c.S3Endpoint), bucket); err != nil {
+			tb.Fatal(err)
+		}
+		c.BackupBucket = bucket
+	}
+}
+
 // Env is one running product.
 type Env struct {
 	T       testing.TB
@@ -156,17 +172,21 @@ func New(t testing.TB, b Backend, opts ...Option) *Env {
 	default:
 		t.Fatalf("apptest: unknown backend %q", b)
 	}
-	var blobs blob.Store
+	var blobs, backups blob.Store
 	if cfg.Blobs == "s3" {
 		// The test server's dummy credentials, never the machine's.
 		blobs = blob.NewS3(blobtest.NewClient(cfg.S3Endpoint), cfg.Bucket, nil)
+		if cfg.BackupBucket != "" {
+			backups = blob.NewS3(blobtest.NewClient(cfg.S3Endpoint), cfg.BackupBucket, nil)
+		}
 	}
 	a, err := app.OpenWith(ctx, cfg, quiet, app.Overrides{
-		Store:  e.Store,
-		Blobs:  blobs,
-		Mail:   mail.NewOutbox(e.Outbox, "Oficina <no-reply@oficina.test>", quiet).WithClock(e.Clock.Now),
-		Now:    e.Clock.Now,
-		Argon2: &auth.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1},
+		Store:   e.Store,
+		Blobs:   blobs,
+		Backups: backups,
+		Mail:    mail.NewOutbox(e.Outbox, "Oficina <no-reply@oficina.test>", quiet).WithClock(e.Clock.Now),
+		Now:     e.Clock.Now,
+		Argon2:  &auth.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -154,7 +154,7 @@ func (m *Module) Register(r *module.Registry) error {
 				return m.switchDown(ctx, c, fn)
 			}})
 	}
-	r.Job(module.Job{Name: JobUsage, Schedule: "cron(15 0 * * ? *)", Run: m.reportUsage})
+	r.Job(module.Job{Name: JobUsage, Schedule: "cron(15 0 * * ? *)", Group: m.reportGroupUsage, Run: module.EachGroup(m.st, m.reportGroupUsage)})
 	r.Events(accounts.KlassAdjustment, paymentEvents)
 	return nil
 }

@@ -68,6 +68,10 @@ type Config struct {
 	// OFICINA_SCHEDULE: on | off). Only functions/local reads it: on AWS
 	// EventBridge fires functions/schedule.
 	Schedule bool
+	// JobsQueueURL is the SQS queue the schedule function puts each
+	// firing's tasks on for the worker function (--jobs-queue-url,
+	// OFICINA_JOBS_QUEUE_URL); empty: the tasks run in-process.
+	JobsQueueURL string
 
 	// Fetching URLs users give the server (feeds, articles): networks let
 	// through besides the public internet (--fetch-allow-nets,
@@ -94,6 +98,11 @@ type Config struct {
 	// S3Endpoint overrides the S3 endpoint (--s3-endpoint,
 	// OFICINA_S3_ENDPOINT): an S3-compatible server, path-style addressing.
 	S3Endpoint string
+	// BackupBucket keeps the Groups' backups apart from the drive
+	// (--backup-bucket, OFICINA_BACKUP_BUCKET): a versioned bucket with
+	// Object Lock that only the backup-making role may write. Empty: the
+	// backups share the drive's blob store, under backups/.
+	BackupBucket string
 	// DriveFreeLimit is the drive limit of a free Group in bytes
 	// (--drive-free-limit, OFICINA_DRIVE_FREE_LIMIT); paid plans have
 	// SPEC §9's (1 GB for pro and corp).
@@ -200,6 +209,8 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	}
 	fs.StringVar(&c.Blobs, "blobs", env("OFICINA_BLOBS", blobsDefault), "drive file storage: fs (under <data>/blobs), s3 or none (OFICINA_BLOBS)")
 	fs.StringVar(&c.Bucket, "bucket", env("OFICINA_BUCKET", ""), "the drive's S3 bucket, versioning enabled (OFICINA_BUCKET)")
+	fs.StringVar(&c.BackupBucket, "backup-bucket", env("OFICINA_BACKUP_BUCKET", ""), "S3 bucket of the Groups' backups, versioned with Object Lock; empty: the drive's store under backups/ (OFICINA_BACKUP_BUCKET)")
+	fs.StringVar(&c.JobsQueueURL, "jobs-queue-url", env("OFICINA_JOBS_QUEUE_URL", ""), "SQS queue of the scheduled jobs' tasks; empty: they run in-process (OFICINA_JOBS_QUEUE_URL)")
 	fs.StringVar(&c.S3Endpoint, "s3-endpoint", env("OFICINA_S3_ENDPOINT", ""), "S3 endpoint URL override, path-style, e.g. an S3-compatible server (OFICINA_S3_ENDPOINT)")
 	fs.StringVar(&driveFree, "drive-free-limit", env("OFICINA_DRIVE_FREE_LIMIT", "100000000"), "drive limit of a free Group in bytes (OFICINA_DRIVE_FREE_LIMIT)")
 	fs.StringVar(&freeRecords, "free-records", env("OFICINA_FREE_RECORDS", strconv.Itoa(DefaultFreeRecords)), "record limit of a free Group (OFICINA_FREE_RECORDS)")
@@ -382,6 +393,14 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	case "none":
 	default:
 		bad("blobs %q: must be fs, s3 or none", c.Blobs)
+	}
+	if c.BackupBucket != "" && c.Blobs != "s3" {
+		bad("backup-bucket: only with blobs=s3")
+	}
+	if c.JobsQueueURL != "" {
+		if u, err := url.Parse(c.JobsQueueURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			bad("jobs-queue-url %q: must be an SQS queue URL", c.JobsQueueURL)
+		}
 	}
 	if c.S3Endpoint != "" {
 		if u, err := url.Parse(c.S3Endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

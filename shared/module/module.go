@@ -259,8 +259,8 @@ func (r *Registry) Views() []View {
 
 // Job registers a scheduled job by its unique name.
 func (r *Registry) Job(j Job) {
-	if j.Name == "" || j.Run == nil || j.Schedule == "" {
-		panic("module: a job needs a name, a schedule and Run")
+	if j.Name == "" || (j.Run == nil && j.Group == nil) || j.Schedule == "" {
+		panic("module: a job needs a name, a schedule and Run or Group")
 	}
 	if _, err := ParseSchedule(j.Schedule); err != nil {
 		panic(fmt.Sprintf("module: job %s: %v", j.Name, err))

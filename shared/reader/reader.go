@@ -141,6 +141,6 @@ func (m *Module) Register(r *module.Registry) error {
 	r.View(module.CounterView("reader", "unread-by-label", unreadByLabel))
 	m.registerRoutes(r)
 	r.Job(module.Job{Name: JobRefresh, Schedule: "rate(5 minutes)", Run: m.runRefresh})
-	r.Job(module.Job{Name: JobRetention, Schedule: "cron(30 3 * * ? *)", Run: m.runRetention})
+	r.Job(module.Job{Name: JobRetention, Schedule: "cron(30 3 * * ? *)", Group: m.retentionGroup, Run: module.EachGroup(m.deps.Store, m.retentionGroup)})
 	return nil
 }
