@@ -36,7 +36,7 @@ var layers = []layer{
 	{"the whole product in a test", true, []string{"shared/apptest"}},
 	{"deployables", false, []string{
 		"functions/api", "functions/api/internal/runtimeapi", "functions/local",
-		"functions/schedule", "functions/stream", "functions/webdav"}},
+		"functions/schedule", "functions/stream", "functions/webdav", "functions/worker"}},
 }
 
 type layer struct {
