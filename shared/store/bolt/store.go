@@ -125,13 +125,14 @@ func Open(path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("bolt: init %s: %w", path, err)
 	}
 	log.Info("store opened", "path", path)
-	return &Store{
+	st := &Store{
 		db:       db,
 		log:      log,
-		commit:   &committer{db: db, maxBatch: maxBatch},
+		commit:   newCommitter(db, maxBatch),
 		waiters:  map[string]chan struct{}{},
 		outboxCh: make(chan struct{}),
-	}, nil
+	}
+	return st, nil
 }
 
 // Close closes the file and wakes every waiter, so long-polls and the
