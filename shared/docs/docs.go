@@ -10,6 +10,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -127,6 +130,51 @@ func (s *Service) Check(ctx context.Context, p *access.Principal, db, klass stri
 		}
 	}
 	return nil
+}
+
+// Stage is one check of the write path, a guard or a klass rule, named
+// after its function ("limits.guard", "ticket.ticketRule", "schema.Rule").
+type Stage struct {
+	Name  string
+	Check func(ctx context.Context, w *Write) error
+}
+
+// Stages returns the guards and the rules a write of klass passes, in the
+// order it passes them, so that a benchmark can measure each one's cost
+// (shared/app's BenchmarkWritePath).
+func (s *Service) Stages(klass string) []Stage {
+	var out []Stage
+	for _, g := range s.guards {
+		out = append(out, Stage{Name: funcName(g), Check: g})
+	}
+	for _, r := range s.rules[klass] {
+		out = append(out, Stage{Name: funcName(r), Check: r})
+	}
+	return out
+}
+
+// funcName names a function for Stages: the package it is written in and
+// its own name, without receiver or closure suffixes ("limits.guard", and
+// "schema.Rule" for the closure schema.Klass.Rule returns).
+func funcName(fn any) string {
+	f := runtime.FuncForPC(reflect.ValueOf(fn).Pointer())
+	name := strings.TrimSuffix(f.Name(), "-fm")
+	pkg := name[strings.LastIndex(name, "/")+1:]
+	pkg = pkg[:strings.Index(pkg, ".")]
+	// A closure inlined into its caller is named after the caller; the
+	// file it is written in names its package (method values' wrappers
+	// have no file of their own).
+	if file, _ := f.FileLine(f.Entry()); strings.HasSuffix(file, ".go") {
+		pkg = filepath.Base(filepath.Dir(file))
+	}
+	for {
+		i := strings.LastIndex(name, ".func")
+		if i < 0 || strings.Trim(name[i+len(".func"):], "0123456789.") != "" {
+			break
+		}
+		name = name[:i]
+	}
+	return pkg + "." + name[strings.LastIndex(name, ".")+1:]
 }
 
 // Now is the service's clock, for callers that stamp related records.
