@@ -264,6 +264,19 @@ func SetNumber(body []byte, field string, n int64) []byte {
 	return append(out, body[1:]...)
 }
 
+// Versions is implemented by stores that every write goes through in this
+// process (the embedded store holds its file locked), so that a cache kept
+// in the process can tell whether what it read may have changed since: a
+// version grows with every write committed to the documents of db, or to
+// the records of kind (expiry sweeps included). Read the version before the
+// data it guards; a cache entry is good while the version has not moved.
+// Stores shared by several processes (DynamoDB and its Lambda instances) do
+// not implement it, and callers then read every time.
+type Versions interface {
+	DocsVersion(db string) uint64
+	RecordsVersion(kind string) uint64
+}
+
 // Notifier is implemented by stores that can wake long-polling readers of
 // the changes feed as soon as a database changes. Stores without it are polled.
 type Notifier interface {

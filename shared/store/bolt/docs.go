@@ -97,6 +97,13 @@ func (s *Store) PutDoc(ctx context.Context, db string, w store.DocWrite) (store.
 		number  int64
 		outcome error
 	)
+	defer func() {
+		s.versions.docs(db)
+		s.versions.recordWrites(w.Records)
+		if w.Number != nil {
+			s.versions.records(w.Number.Kind)
+		}
+	}()
 	err = s.batch(func(tx *bbolt.Tx) error {
 		out, number, outcome = store.Doc{}, 0, nil
 		olds, ok := checkRecordsTx(tx, w.Records, rks)

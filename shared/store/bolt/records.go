@@ -82,6 +82,7 @@ func (s *Store) PutRecord(ctx context.Context, r store.Record, ifAbsent bool) er
 	rk := recordKey(r.Kind, r.Key)
 	exp := expiryNanos(r.ExpiresAt)
 	var outcome error
+	defer s.versions.records(r.Kind)
 	err := s.batch(func(tx *bbolt.Tx) error {
 		outcome = nil
 		old := bytes.Clone(tx.Bucket(bucketRecords).Get(rk))
@@ -135,6 +136,7 @@ func (s *Store) TakeRecord(ctx context.Context, kind, key string) (store.Record,
 		r     store.Record
 		found bool
 	)
+	defer s.versions.records(kind)
 	err := s.batch(func(tx *bbolt.Tx) error {
 		r, found = store.Record{Kind: kind, Key: key}, false
 		old := bytes.Clone(tx.Bucket(bucketRecords).Get(rk))
@@ -162,6 +164,7 @@ func (s *Store) DeleteRecord(ctx context.Context, kind, key string) error {
 		return err
 	}
 	rk := recordKey(kind, key)
+	defer s.versions.records(kind)
 	return s.batch(func(tx *bbolt.Tx) error {
 		return deleteRecordTx(tx, rk, bytes.Clone(tx.Bucket(bucketRecords).Get(rk)))
 	})
@@ -181,6 +184,7 @@ func (s *Store) Incr(ctx context.Context, kind, key string, delta int64, ttl tim
 		n       int64
 		outcome error
 	)
+	defer s.versions.records(kind)
 	err := s.batch(func(tx *bbolt.Tx) error {
 		var err error
 		n, outcome, err = incrTx(tx, rk, delta, ttl)
@@ -257,6 +261,9 @@ func (s *Store) Sweep(ctx context.Context) (int, error) {
 			n = len(due)
 			return nil
 		})
+		if n > 0 {
+			s.versions.sweeps.Add(1)
+		}
 		if err != nil {
 			return total, err
 		}
@@ -290,6 +297,7 @@ func (s *Store) Transact(ctx context.Context, writes []store.RecordWrite) error 
 		return err
 	}
 	var outcome error
+	defer s.versions.recordWrites(writes)
 	err = s.batch(func(tx *bbolt.Tx) error {
 		outcome = nil
 		olds, ok := checkRecordsTx(tx, writes, rks)

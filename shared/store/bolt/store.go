@@ -71,9 +71,10 @@ type Options struct {
 
 // Store is the bbolt-backed store.Store. It also implements store.Notifier.
 type Store struct {
-	db     *bbolt.DB
-	log    *slog.Logger
-	commit *committer
+	db       *bbolt.DB
+	log      *slog.Logger
+	commit   *committer
+	versions versions
 
 	mu       sync.Mutex
 	closed   bool
@@ -258,6 +259,7 @@ func (s *Store) CreateDB(ctx context.Context, db string) error {
 		return errDBName
 	}
 	var outcome error
+	defer s.versions.docs(db)
 	err := s.batch(func(tx *bbolt.Tx) error {
 		outcome = nil
 		dbs := tx.Bucket(bucketDBs)
