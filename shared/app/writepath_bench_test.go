@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"net/http"
 	"testing"
@@ -58,85 +59,66 @@ func BenchmarkWritePath(b *testing.B) {
 						"content": "Printer jams after ten pages; the customer needs it by Friday."}
 				}
 				e.Drain()
-				b.Run(place.name+"/save", func(b *testing.B) {
-					m := newWriteMeter(e)
-					for b.Loop() {
-						m.start()
-						if _, err := e.App.Docs.Save(ctx, p, place.db, ids.New("tik"), "", ticket()); err != nil {
-							b.Fatal(err)
-						}
-						m.stop()
-					}
-					m.report(b)
-				})
+				save := func() error {
+					_, err := e.App.Docs.Save(ctx, p, place.db, ids.New("tik"), "", ticket())
+					return err
+				}
+				b.Run(place.name+"/save", func(b *testing.B) { measureWrites(b, e, nil, save) })
 				e.Drain()
 				for _, st := range e.App.Docs.Stages("Ticket") {
 					b.Run(place.name+"/"+st.Name, func(b *testing.B) {
-						m := newWriteMeter(e)
-						for b.Loop() {
-							b.StopTimer()
-							w := stampedWrite(e.App.Docs, p, place.db, ticket())
-							b.StartTimer()
-							m.start()
-							if err := st.Check(ctx, w); err != nil {
-								b.Fatal(err)
-							}
-							m.stop()
-						}
-						m.report(b)
+						var w *docs.Write
+						measureWrites(b, e, func() error { w = stampedWrite(e.App.Docs, p, place.db, ticket()); return nil },
+							func() error { return st.Check(ctx, w) })
 					})
 				}
 				b.Run(place.name+"/stream", func(b *testing.B) {
-					m := newWriteMeter(e)
-					for b.Loop() {
-						b.StopTimer()
-						if _, err := e.App.Docs.Save(ctx, p, place.db, ids.New("tik"), "", ticket()); err != nil {
-							b.Fatal(err)
-						}
-						b.StartTimer()
-						m.start()
-						e.Drain()
-						m.stop()
-					}
-					m.report(b)
+					measureWrites(b, e, save, func() error { e.Drain(); return nil })
 				})
 				b.Run(place.name+"/http", func(b *testing.B) {
-					m := newWriteMeter(e)
-					for b.Loop() {
-						m.start()
+					measureWrites(b, e, nil, func() error {
 						c.Do("PUT", "/api/"+place.db+"/"+ids.New("tik"), ticket()).Expect(b, http.StatusCreated)
-						m.stop()
-					}
-					m.report(b)
+						return nil
+					})
 				})
 				e.Drain()
 			}
 			b.Run("auth", func(b *testing.B) {
-				m := newWriteMeter(e)
-				for b.Loop() {
-					m.start()
+				measureWrites(b, e, nil, func() error {
 					if p, err := e.App.Auth.SessionPrincipal(ctx, sess.Secret); err != nil || p == nil {
-						b.Fatalf("session: %v", err)
+						return fmt.Errorf("session: %v %v", p, err)
 					}
-					m.stop()
-				}
-				m.report(b)
+					return nil
+				})
 			})
 			b.Run("ratelimit", func(b *testing.B) {
 				lim := ratelimit.New(e.Store, ratelimit.Edge{}, nil)
 				bench := ratelimit.Limit{Name: "bench", Max: 1 << 30, Per: time.Hour}
-				m := newWriteMeter(e)
-				for b.Loop() {
-					m.start()
-					if err := lim.Allow(ctx, bench, "192.0.2.1"); err != nil {
-						b.Fatal(err)
-					}
-					m.stop()
-				}
-				m.report(b)
+				measureWrites(b, e, nil, func() error { return lim.Allow(ctx, bench, "192.0.2.1") })
 			})
 		})
 	}
+}
+
+// measureWrites runs step in b's loop, each time after prepare (untimed;
+// nil for none), and reports what the steps cost the store.
+func measureWrites(b *testing.B, e *apptest.Env, prepare, step func() error) {
+	m := &writeMeter{e: e}
+	for b.Loop() {
+		if prepare != nil {
+			b.StopTimer()
+			if err := prepare(); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+		m.start()
+		if err := step(); err != nil {
+			b.Fatal(err)
+		}
+		m.stop()
+	}
+	m.report(b)
 }
 
 // stampedWrite is the write docs.Service.Save hands its guards and rules
@@ -162,8 +144,6 @@ type writeMeter struct {
 	calls0        int
 	read0, write0 float64
 }
-
-func newWriteMeter(e *apptest.Env) *writeMeter { return &writeMeter{e: e} }
 
 func (m *writeMeter) now() (commits int64, calls int, read, write float64) {
 	if st, ok := m.e.Store.(*bolt.Store); ok {
