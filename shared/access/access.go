@@ -221,7 +221,12 @@ func Check(ctx context.Context, st store.Store, p *Principal, db string, op Op) 
 	if err != nil {
 		return err
 	}
-	err = Decide(p, db, sec, op)
+	return decideWithGroups(ctx, st, p, db, sec, op)
+}
+
+// decideWithGroups is Check once db's own _security is read.
+func decideWithGroups(ctx context.Context, st store.Store, p *Principal, db string, sec Security, op Op) error {
+	err := Decide(p, db, sec, op)
 	if err == nil || p == nil || !isGroupDB(db) {
 		return err
 	}

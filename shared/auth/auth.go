@@ -149,6 +149,9 @@ type Service struct {
 	log    *slog.Logger
 	admins map[string]bool
 	hashes hashGate
+	// sessions caches session principals; nil over a store shared by
+	// several processes (sessioncache.go).
+	sessions *sessionCache
 
 	// dummyHash is verified against when the user is unknown, so that a
 	// login for an unknown e-mail costs as much as one for a known one. It
@@ -179,7 +182,8 @@ func New(st store.Store, sender mail.Sender, cfg Config) *Service {
 			admins[e] = true
 		}
 	}
-	return &Service{store: st, mail: sender, tpl: tpl, cfg: cfg, log: cfg.Logger, admins: admins, hashes: newHashGate(cfg.HashConcurrency)}
+	return &Service{store: st, mail: sender, tpl: tpl, cfg: cfg, log: cfg.Logger, admins: admins, hashes: newHashGate(cfg.HashConcurrency),
+		sessions: newSessionCache(st)}
 }
 
 func (s *Service) now() time.Time { return s.cfg.Now().UTC() }

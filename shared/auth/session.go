@@ -277,14 +277,23 @@ func (s *Service) Logout(ctx context.Context, secret string) error {
 // maxSecretLen bounds what is hashed and looked up for a cookie or token.
 const maxSecretLen = 256
 
-// SessionPrincipal resolves an AuthSession cookie. The user document is read
-// on every request so role and locale changes apply at once, and a session
-// from before the user's last password change or reset is refused.
+// SessionPrincipal resolves an AuthSession cookie. Role and locale changes
+// apply at once, and a session from before the user's last password change
+// or reset is refused: the user document and credential are read on every
+// request, or taken from a cache that any change to them empties
+// (sessioncache.go).
 func (s *Service) SessionPrincipal(ctx context.Context, secret string) (*access.Principal, error) {
 	if secret == "" || len(secret) > maxSecretLen {
 		return nil, nil
 	}
 	key := hashSecret(secret)
+	var ver sessionVersions
+	if s.sessions != nil {
+		if p, ok := s.sessions.get(key, s.now()); ok {
+			return p, nil
+		}
+		ver = s.sessions.versions()
+	}
 	sr, ok, err := s.loadSession(ctx, key)
 	if err != nil || !ok {
 		return nil, err
@@ -305,6 +314,9 @@ func (s *Service) SessionPrincipal(ctx context.Context, secret string) (*access.
 	}
 	p := s.principal(u, access.ViaSession)
 	p.SessionKey = key
+	if s.sessions != nil {
+		s.sessions.put(key, p, sr.Expires, ver)
+	}
 	return p, nil
 }
 

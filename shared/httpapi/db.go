@@ -39,7 +39,7 @@ func (s *Server) dbAccess(r *http.Request, op access.Op) (string, *access.Princi
 		}
 		return "", nil, fault.New(fault.Forbidden, access.MsgNotAllowed)
 	}
-	if err := access.Check(r.Context(), s.store, p, db, op); err != nil {
+	if err := s.security.Check(r.Context(), s.store, p, db, op); err != nil {
 		return "", nil, err
 	}
 	return db, p, nil

@@ -86,6 +86,9 @@ type Server struct {
 	// siteOrigin is Config.BaseURL's "scheme://host", for checkOrigin.
 	siteOrigin string
 	mux        *http.ServeMux
+	// security caches the databases' _security for dbAccess (nil on a
+	// store shared by several processes: access.SecurityCache).
+	security *access.SecurityCache
 	// Limiter counts requests per client address; handlers of public
 	// routes use it (see limits.go), and it knows the client address.
 	Limiter *ratelimit.Limiter
@@ -131,6 +134,7 @@ func New(d Deps) *Server {
 	}
 	s := &Server{store: d.Store, docs: d.Docs, auth: d.Auth, users: d.Users, groups: d.Accounts, modules: d.Modules, log: log, cfg: cfg, maxBody: cfg.MaxBodyBytes, mux: http.NewServeMux(), stopping: make(chan struct{})}
 	s.siteOrigin = originOf(cfg.BaseURL)
+	s.security = access.NewSecurityCache(d.Store)
 	s.Limiter = ratelimit.New(d.Store, ratelimit.Edge{OriginSecret: cfg.OriginSecret}, d.Now)
 	s.routes() // GET patterns also answer HEAD
 	return s

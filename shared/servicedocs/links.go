@@ -63,16 +63,6 @@ func (m *Module) putLink(ctx context.Context, kind, token string, l link) error 
 	return nil
 }
 
-func (m *Module) dropLink(ctx context.Context, kind, token string) error {
-	if token == "" {
-		return nil
-	}
-	if err := m.deps.Store.DeleteRecord(ctx, recordKind, linkKey(kind, token)); err != nil {
-		return fmt.Errorf("servicedocs: drop link: %w", err)
-	}
-	return nil
-}
-
 // lookup finds the live document a token of kind stands on (field holds
 // it); every miss is the same 404.
 func (m *Module) lookup(ctx context.Context, kind, field, klass, token string) (link, store.Doc, map[string]any, error) {
@@ -100,21 +90,31 @@ func (m *Module) lookup(ctx context.Context, kind, field, klass, token string) (
 	return l, d, body, nil
 }
 
-// tokenEffect keeps the link record of a document's token: written after
-// every save (it runs again safely), dropped with the document.
-func (m *Module) tokenEffect(kind, field string) docs.Effect {
-	return func(ctx context.Context, w *docs.Write, saved store.Doc) error {
+// tokenRule keeps the link record of a document's token, committed with
+// the document itself (docs.Write.Record): written on every save, dropped
+// with the document or when its token is re-issued. It runs after the rule
+// that sets the token.
+func tokenRule(kind, field string) docs.Rule {
+	return func(_ context.Context, w *docs.Write) error {
+		old := str(w.Old[field])
 		if w.Deleting {
-			return m.dropLink(ctx, kind, str(w.Old[field]))
-		}
-		if old := str(w.Old[field]); old != "" && old != str(w.New[field]) {
-			if err := m.dropLink(ctx, kind, old); err != nil {
-				return err
+			if old != "" {
+				w.Record(store.RecordWrite{Record: store.Record{Kind: recordKind, Key: linkKey(kind, old)}, Delete: true})
 			}
+			return nil
 		}
-		if t := str(w.New[field]); t != "" {
-			return m.putLink(ctx, kind, t, link{DB: w.DB, ID: saved.ID})
+		t := str(w.New[field])
+		if old != "" && old != t {
+			w.Record(store.RecordWrite{Record: store.Record{Kind: recordKind, Key: linkKey(kind, old)}, Delete: true})
 		}
+		if t == "" {
+			return nil
+		}
+		v, err := json.Marshal(link{DB: w.DB, ID: w.ID})
+		if err != nil {
+			return err
+		}
+		w.Record(store.RecordWrite{Record: store.Record{Kind: recordKind, Key: linkKey(kind, t), Value: v}})
 		return nil
 	}
 }

@@ -117,10 +117,10 @@ func (m *Module) Register(r *module.Registry) error {
 		r.Schema(k)
 	}
 	r.Rule(KlassEstimate, m.estimateRule)
-	r.Effect(KlassEstimate, m.tokenEffect(kindEstimate, "approval_token"))
+	r.Rule(KlassEstimate, tokenRule(kindEstimate, "approval_token"))
 	r.Rule(KlassMaintenance, m.maintenanceRule)
 	r.Rule(KlassTicket, m.ticketRule)
-	r.Effect(KlassTicket, m.tokenEffect(kindStatus, "status_token"))
+	r.Rule(KlassTicket, tokenRule(kindStatus, "status_token"))
 	r.Events(KlassEstimate, decisionEvents)
 
 	r.Route(module.Route{Pattern: "GET /api/{db}/_maintenances/plan", Access: module.AccessRead, Handle: m.plan})

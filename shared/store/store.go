@@ -9,9 +9,12 @@
 package store
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -210,6 +213,68 @@ type Store interface {
 	Transact(ctx context.Context, writes []RecordWrite) error
 
 	Close() error
+}
+
+// DocWrite is a document write with what commits together with it.
+type DocWrite struct {
+	Doc Doc
+	// Records are record writes (at most MaxTransactWrites, with Transact's
+	// conditions) that commit in the document's own write: a rule's
+	// bookkeeping, such as a public link to the document, that must neither
+	// outlive a refused write nor be missing after an accepted one. A failed
+	// condition fails the whole write with ErrConflict.
+	Records []RecordWrite
+	// Number, when set, numbers the document in its own write.
+	Number *Numbering
+}
+
+// Numbering takes the next value of a counter (the record Kind/Key, as
+// Incr keeps it) for a document and writes it into the body as Field, which
+// the body must not already hold. A write that fails (a stale revision, a
+// failed record condition) takes no number.
+type Numbering struct {
+	Kind, Key, Field string
+	// Value is the number taken, set by the store when the write succeeds.
+	Value int64
+}
+
+// DocCommitter is implemented by stores that commit a DocWrite in one
+// transaction. For others, docs.Service takes the number with Incr before
+// Put and applies the records with Transact after it.
+type DocCommitter interface {
+	PutDoc(ctx context.Context, db string, w DocWrite) (Doc, error)
+}
+
+// SetNumber returns body (a JSON object) with "field": n as its first
+// member, without decoding it; body must not hold field already.
+func SetNumber(body []byte, field string, n int64) []byte {
+	body = bytes.TrimSpace(body)
+	if len(body) < 2 || body[0] != '{' {
+		return body // not an object: the caller's bug, left for the decoder to report
+	}
+	name, _ := json.Marshal(field) // a string always encodes
+	out := make([]byte, 0, len(body)+len(name)+22)
+	out = append(out, '{')
+	out = append(out, name...)
+	out = append(out, ':')
+	out = strconv.AppendInt(out, n, 10)
+	if rest := bytes.TrimSpace(body[1:]); rest[0] != '}' {
+		out = append(out, ',')
+	}
+	return append(out, body[1:]...)
+}
+
+// Versions is implemented by stores that every write goes through in this
+// process (the embedded store holds its file locked), so that a cache kept
+// in the process can tell whether what it read may have changed since: a
+// version grows with every write committed to the documents of db, or to
+// the records of kind (expiry sweeps included). Read the version before the
+// data it guards; a cache entry is good while the version has not moved.
+// Stores shared by several processes (DynamoDB and its Lambda instances) do
+// not implement it, and callers then read every time.
+type Versions interface {
+	DocsVersion(db string) uint64
+	RecordsVersion(kind string) uint64
 }
 
 // Notifier is implemented by stores that can wake long-polling readers of

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -161,11 +160,7 @@ func (m *Module) ticketRule(ctx context.Context, w *docs.Write) error {
 	if w.Old != nil {
 		n["number"] = w.Old["number"]
 	} else {
-		next, err := m.deps.Store.Incr(ctx, "seq", w.DB+"\x00"+KlassTicket, 1, 0)
-		if err != nil {
-			return fmt.Errorf("ticket: number: %w", err)
-		}
-		n["number"] = json.Number(fmt.Sprint(next))
+		w.Number("number", "seq", w.DB+"\x00"+KlassTicket)
 	}
 	return nil
 }
