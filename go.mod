@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	codeberg.org/readeck/go-readability/v2 v2.1.3
+	github.com/aclindsa/ofxgo v0.1.3
 	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/arran4/golang-ical v0.3.4
 	github.com/aws/aws-lambda-go v1.55.1
@@ -17,6 +18,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/sesv2 v1.79.7
 	github.com/aws/smithy-go v1.28.9
 	github.com/awslabs/aws-lambda-go-api-proxy v0.16.2
+	github.com/coder/websocket v1.8.15
 	github.com/emersion/go-ical v0.0.0-20250329121855-f41e73efc392
 	github.com/klauspost/compress v1.20.3
 	github.com/makiuchi-d/gozxing v0.1.1
@@ -34,7 +36,6 @@ require (
 )
 
 require (
-	github.com/aclindsa/ofxgo v0.1.3 // indirect
 	github.com/aclindsa/xml v0.0.0-20201125035057-bbd5c9ec99ac // indirect
 	github.com/andybalholm/cascadia v1.3.3 // indirect
 	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.27 // indirect

@@ -28,6 +28,7 @@ import (
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/drive"
 	"github.com/oficina/oficina/shared/httpapi"
+	"github.com/oficina/oficina/shared/live"
 	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/mail/ses"
 	"github.com/oficina/oficina/shared/module"
@@ -63,6 +64,9 @@ type App struct {
 	Handler http.Handler
 	// DAV is the drive over WebDAV (shared/dav), mounted at /dav/.
 	DAV *dav.Handler
+	// Live is the live-updates hub (shared/live): GET /api/_live locally,
+	// fed by the in-process change stream.
+	Live *live.Hub
 
 	cfg config.Config
 	log *slog.Logger
@@ -224,7 +228,9 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 		a.Store.Close()
 		return nil, err
 	}
+	a.Live = live.NewHub(live.HubOptions{Store: a.Store, Auth: a.Auth, Log: log})
 	a.API = httpapi.New(httpapi.Deps{
+		Live:     a.Live.Serve,
 		Store:    a.Store,
 		Docs:     a.Docs,
 		Auth:     a.Auth,
@@ -323,14 +329,18 @@ func (a *App) SeedPrices(ctx context.Context) {
 func (a *App) Consumer() *stream.Consumer {
 	opts := a.Modules.StreamOptions()
 	opts.Logger = a.log
+	opts.Observer = a.Live
 	return stream.New(a.Store, opts)
 }
 
 // Wait waits for the background work to stop.
 func (a *App) Wait() { a.wg.Wait() }
 
-// Close closes the store.
-func (a *App) Close() error { return a.Store.Close() }
+// Close closes the live-updates connections, then the store.
+func (a *App) Close() error {
+	a.Live.Close()
+	return a.Store.Close()
+}
 
 // AccessLog logs one line per request.
 func AccessLog(log *slog.Logger, next http.Handler) http.Handler {

@@ -284,7 +284,13 @@ func (s *Service) SessionPrincipal(ctx context.Context, secret string) (*access.
 	if secret == "" || len(secret) > maxSecretLen {
 		return nil, nil
 	}
-	key := hashSecret(secret)
+	return s.SessionKeyPrincipal(ctx, hashSecret(secret))
+}
+
+// SessionKeyPrincipal is SessionPrincipal by the session's key
+// (Principal.SessionKey, the hash of its secret): live-update connections
+// ask again who they serve without keeping the secret.
+func (s *Service) SessionKeyPrincipal(ctx context.Context, key string) (*access.Principal, error) {
 	sr, ok, err := s.loadSession(ctx, key)
 	if err != nil || !ok {
 		return nil, err
@@ -342,7 +348,13 @@ func (s *Service) TokenPrincipal(ctx context.Context, token string) (*access.Pri
 	if !strings.HasPrefix(token, TokenPrefix) || len(token) > maxSecretLen {
 		return nil, nil
 	}
-	rec, err := s.store.GetRecord(ctx, TokenRecordKind, HashToken(token))
+	return s.TokenKeyPrincipal(ctx, HashToken(token))
+}
+
+// TokenKeyPrincipal is TokenPrincipal by the token's key (HashToken, kept
+// in Principal.TokenKey), for the same reason as SessionKeyPrincipal.
+func (s *Service) TokenKeyPrincipal(ctx context.Context, key string) (*access.Principal, error) {
+	rec, err := s.store.GetRecord(ctx, TokenRecordKind, key)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
@@ -376,6 +388,7 @@ func (s *Service) TokenPrincipal(ctx context.Context, token string) (*access.Pri
 		p.TokenPerm = access.PermReadWrite
 	}
 	p.TokenDBs = append([]string(nil), tr.DBs...)
+	p.TokenKey = key
 	return p, nil
 }
 
