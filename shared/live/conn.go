@@ -113,7 +113,7 @@ func (c *conn) subscribe(ctx context.Context, dbs []string) {
 				h.mu.Unlock()
 				continue
 			}
-			if refusal == "" && !c.dbs[db] && len(c.dbs) >= MaxSubscriptions {
+			if refusal == "" && !c.dbs[db] && len(c.dbs) >= h.opts.MaxSubscriptions {
 				refusal = MsgTooManyDBs
 			}
 			if refusal == "" {

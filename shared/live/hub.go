@@ -36,6 +36,8 @@ type HubOptions struct {
 	SendBuffer int
 	// WriteTimeout bounds writing one frame or a ping's answer (10 s).
 	WriteTimeout time.Duration
+	// MaxSubscriptions bounds the databases one connection follows (32).
+	MaxSubscriptions int
 }
 
 // Hub is the local server's live-updates channel: the connections of this
@@ -76,6 +78,9 @@ func NewHub(o HubOptions) *Hub {
 	def(&o.WriteTimeout, 10*time.Second)
 	if o.SendBuffer <= 0 {
 		o.SendBuffer = 256
+	}
+	if o.MaxSubscriptions <= 0 {
+		o.MaxSubscriptions = 32
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Hub{

@@ -32,8 +32,6 @@ import (
 
 // Limits of the protocol.
 const (
-	// MaxSubscriptions bounds the databases one connection follows.
-	MaxSubscriptions = 32
 	// maxMessage bounds a client message (a subscribe of 32 db names is ~1.3 KB).
 	maxMessage = 8 << 10
 )
@@ -42,7 +40,7 @@ const (
 // carry the access decision's reason).
 const (
 	MsgNotLiveDB      = "Live updates follow Group and personal databases only"
-	MsgTooManyDBs     = "A connection follows at most 32 databases"
+	MsgTooManyDBs     = "This connection follows as many databases as it may"
 	MsgBadMessage     = `Send {"subscribe": ["<db>", …]}, {"unsubscribe": ["<db>", …]} or {"ping": …}`
 	MsgSessionEnded   = "Your session has ended"
 	MsgIdle           = "No subscription for 10 minutes"

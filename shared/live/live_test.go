@@ -264,3 +264,56 @@ func TestNotices(t *testing.T) {
 		}
 	})
 }
+
+// TestReconnectMissesNothing: a client that heard up to seq S, lost its
+// connection while others wrote, and reconnected finds every change it
+// did not hear of in _changes?since=S, and hears of every later one.
+func TestReconnectMissesNothing(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		base := server(t, e)
+		ana := e.SignUp("ana@example.com")
+		db := e.Group(ana, "Oficina da Ana")
+		e.Drain()
+		seen := map[string]bool{}
+		var last float64
+		hear := func(w *wsClient) {
+			for _, n := range notices(w.settle()) {
+				seen[n["id"].(string)] = true
+				last = max(last, n["seq"].(float64))
+			}
+		}
+		w := mustDial(t, base, ana)
+		w.mustSubscribe(db)
+		written := []string{create(t, ana, db, customer("Bia"))}
+		e.Drain()
+		hear(w)
+		w.ws.CloseNow()
+
+		// Written while the client is away, some changed twice.
+		for i := range 5 {
+			id := create(t, ana, db, customer(fmt.Sprintf("Caio %d", i)))
+			written = append(written, id)
+			if i%2 == 0 {
+				doc := e.Doc(db, id)
+				doc["name"] = fmt.Sprintf("Caio %d (edited)", i)
+				ana.Do("PUT", "/api/"+db+"/"+id, doc).Expect(t, http.StatusCreated)
+			}
+		}
+		e.Drain()
+
+		w = mustDial(t, base, ana)
+		w.mustSubscribe(db)
+		res := ana.Do("GET", fmt.Sprintf("/api/%s/_changes?since=%d", db, int64(last)), nil).Expect(t, http.StatusOK)
+		for _, r := range res["results"].([]any) {
+			seen[r.(map[string]any)["id"].(string)] = true
+		}
+		written = append(written, create(t, ana, db, customer("Duda")))
+		e.Drain()
+		hear(w)
+		for _, id := range written {
+			if !seen[id] {
+				t.Errorf("%s was neither heard of nor in _changes?since=%d", id, int64(last))
+			}
+		}
+	})
+}
