@@ -58,6 +58,7 @@ func (c *conn) readLoop(ctx context.Context) {
 	defer func() {
 		c.once.Do(func() { close(c.done) })
 		c.hub.remove(c)
+		c.ws.CloseNow() // a read error leaves the socket open
 	}()
 	for {
 		typ, b, err := c.ws.Read(ctx)

@@ -31,7 +31,7 @@ type HubOptions struct {
 	// _security edits, signed-out sessions and expiries, which the change
 	// stream does not carry.
 	RecheckEvery time.Duration
-	// SendBuffer is how many notices may wait for a slow client (256)
+	// SendBuffer is how many notices may wait for a slow client (64)
 	// before it is closed and left to catch up with _changes.
 	SendBuffer int
 	// WriteTimeout bounds writing one frame or a ping's answer (10 s).
@@ -77,7 +77,7 @@ func NewHub(o HubOptions) *Hub {
 	def(&o.RecheckEvery, 5*time.Minute)
 	def(&o.WriteTimeout, 10*time.Second)
 	if o.SendBuffer <= 0 {
-		o.SendBuffer = 256
+		o.SendBuffer = 64
 	}
 	if o.MaxSubscriptions <= 0 {
 		o.MaxSubscriptions = 32
@@ -163,8 +163,12 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request) error {
 		defer h.wg.Done()
 		c.writeLoop()
 	}()
-	defer h.wg.Done()
-	c.readLoop(h.ctx)
+	// A fresh goroutine reads, so the server's, its stack grown by the
+	// handshake's request, ends here: ~20 KiB less per idle connection.
+	go func() {
+		defer h.wg.Done()
+		c.readLoop(h.ctx)
+	}()
 	return nil
 }
 

@@ -3,6 +3,7 @@ package live_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"testing"
 	"time"
 
@@ -94,4 +95,42 @@ func TestLimitsAndClose(t *testing.T) {
 	if w, code := dial(t, base, ana, handshake{}); w != nil || code != http.StatusInternalServerError {
 		t.Fatalf("dialing a closed hub: %d", code)
 	}
+}
+
+// TestGoneClientFreesItsSocket: a client that goes away without a close
+// frame leaves neither a connection in the hub nor an open socket.
+func TestGoneClientFreesItsSocket(t *testing.T) {
+	e := apptest.New(t, apptest.Bolt)
+	ana := e.SignUp("ana@example.com")
+	h, base := customHub(t, e, live.HubOptions{})
+	openFDs := func() int {
+		fds, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(fds)
+	}
+	w := mustDial(t, base, ana)
+	w.mustSubscribe(ana.ID)
+	before := openFDs()
+	var ws []*wsClient
+	for range 20 {
+		c := mustDial(t, base, ana)
+		c.mustSubscribe(ana.ID)
+		ws = append(ws, c)
+	}
+	if got := openFDs(); got < before+40 {
+		t.Fatalf("20 connections hold %d more descriptors, want both ends' 40", got-before)
+	}
+	for _, c := range ws {
+		c.ws.CloseNow()
+	}
+	deadline := time.Now().Add(wait)
+	for h.Stats().Connections > 1 || openFDs() > before {
+		if time.Now().After(deadline) {
+			t.Fatalf("after the clients left: %+v, %d descriptors more than before", h.Stats(), openFDs()-before)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	w.settle() // the one left is still served
 }
