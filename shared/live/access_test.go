@@ -1,8 +1,15 @@
 package live_test
 
 import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/oficina/oficina/shared/apptest"
 	"github.com/oficina/oficina/shared/live"
@@ -173,5 +180,55 @@ func TestProtocolRefusals(t *testing.T) {
 		if m := w.next(); m["error"] != live.MsgBadMessage {
 			t.Errorf("%s: %v", bad, m)
 		}
+	}
+}
+
+// TestHandshakeAsBrowsersSend: the upgrade works through the local
+// server's whole chain (access log, compression) with the headers a
+// browser sends, gzip accepted among them.
+func TestHandshakeAsBrowsersSend(t *testing.T) {
+	e := apptest.New(t, apptest.Bolt)
+	base := server(t, e)
+	ana := e.SignUp("ana@example.com")
+	var cookies []string
+	xsrf := ""
+	for _, c := range ana.Cookies() {
+		cookies = append(cookies, c.Name+"="+c.Value)
+		if c.Name == "XSRF-TOKEN" {
+			xsrf = c.Value
+		}
+	}
+	host := strings.TrimPrefix(base, "http://")
+	conn, err := net.Dial("tcp", host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET /api/_live?xsrf=%s HTTP/1.1\r\nHost: %s\r\nOrigin: %s\r\nCookie: %s\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"+
+		"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nAccept-Encoding: gzip, deflate, br, zstd\r\n"+
+		"Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\nSec-Fetch-Site: same-origin\r\nSec-Fetch-Mode: websocket\r\n\r\n",
+		url.QueryEscape(xsrf), host, base, strings.Join(cookies, "; "))
+	br := bufio.NewReader(conn)
+	res, err := http.ReadResponse(br, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != http.StatusSwitchingProtocols || res.Header.Get("Sec-WebSocket-Extensions") != "" {
+		t.Fatalf("handshake: %d, extensions %q", res.StatusCode, res.Header.Get("Sec-WebSocket-Extensions"))
+	}
+	// The connection is the server's now: a ping (masked, as a client's
+	// frames are; a zero mask) is answered.
+	msg := []byte(`{"ping":1}`)
+	if _, err := conn.Write(append([]byte{0x81, 0x80 | byte(len(msg)), 0, 0, 0, 0}, msg...)); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(wait))
+	head := make([]byte, 2)
+	if _, err := io.ReadFull(br, head); err != nil {
+		t.Fatalf("no answer on the upgraded connection: %v", err)
+	}
+	body := make([]byte, head[1]&0x7f)
+	if _, err := io.ReadFull(br, body); err != nil || head[0] != 0x81 || string(body) != `{"pong":1}` {
+		t.Fatalf("answer %x %q %v", head, body, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/oficina/oficina/shared/app"
 	"github.com/oficina/oficina/shared/apptest"
 )
 
@@ -22,10 +24,11 @@ func TestMain(m *testing.M) { os.Exit(apptest.Main(m)) }
 // wait bounds every wait for a message; the tests never time how fast.
 const wait = 10 * time.Second
 
-// server serves the product on a real loopback listener (a WebSocket needs one).
+// server serves the product on a real loopback listener (a WebSocket needs
+// one), behind the access log as functions/local serves it.
 func server(t *testing.T, e *apptest.Env) string {
 	t.Helper()
-	srv := httptest.NewServer(e.App.Handler)
+	srv := httptest.NewServer(app.AccessLog(slog.New(slog.DiscardHandler), e.App.Handler))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
@@ -58,6 +61,7 @@ func dial(t *testing.T, base string, c *apptest.Client, hs handshake) (*wsClient
 		origin = hs.origin
 	}
 	h.Set("Origin", origin)
+	h.Set("Accept-Encoding", "gzip, deflate, br") // as a browser's handshake does
 	xsrf := hs.xsrf
 	if c != nil {
 		var parts []string
