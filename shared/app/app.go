@@ -69,6 +69,9 @@ type App struct {
 	// Live is the live-updates hub (shared/live): GET /api/_live locally,
 	// fed by the in-process change stream.
 	Live *live.Hub
+	// LiveCloud is live updates through API Gateway's WebSocket API, when
+	// the configuration names its endpoint (the live and stream functions).
+	LiveCloud *live.Cloud
 
 	cfg config.Config
 	log *slog.Logger
@@ -104,6 +107,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error
 func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Overrides) (*App, error) {
 	a := &App{log: log, cfg: cfg}
 	var awsCfg *aws.Config
+	var liveCloud *live.CloudOptions // on DynamoDB with --live-endpoint
 	loadAWS := func() (aws.Config, error) {
 		if awsCfg != nil {
 			return *awsCfg, nil
@@ -139,6 +143,9 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 			}
 		})
 		a.Store = dynamo.New(client, cfg.Table)
+		if cfg.LiveEndpoint != "" {
+			liveCloud = &live.CloudOptions{DB: client, Table: cfg.Table, Poster: live.NewManagement(cfg.LiveEndpoint, c), Log: log}
+		}
 	}
 
 	switch {
@@ -231,8 +238,12 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 		return nil, err
 	}
 	a.Live = live.NewHub(live.HubOptions{Store: a.Store, Auth: a.Auth, Log: log})
+	if liveCloud != nil {
+		liveCloud.Store, liveCloud.Auth = a.Store, a.Auth
+		a.LiveCloud = live.NewCloud(*liveCloud)
+	}
 	a.API = httpapi.New(httpapi.Deps{
-		Live:     a.Live.Serve,
+		Live:     live.Route(a.Live, a.LiveCloud),
 		Store:    a.Store,
 		Docs:     a.Docs,
 		Auth:     a.Auth,
@@ -332,6 +343,9 @@ func (a *App) Consumer() *stream.Consumer {
 	opts := a.Modules.StreamOptions()
 	opts.Logger = a.log
 	opts.Observer = a.Live
+	if a.LiveCloud != nil {
+		opts.Observer = a.LiveCloud
+	}
 	return stream.New(a.Store, opts)
 }
 

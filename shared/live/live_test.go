@@ -198,6 +198,19 @@ func create(t *testing.T, c *apptest.Client, db string, body map[string]any) str
 	return c.Do("POST", "/api/"+db, body).Expect(t, http.StatusCreated)["id"].(string)
 }
 
+// seqOf is the _changes seq of id's latest revision.
+func seqOf(t *testing.T, c *apptest.Client, db, id string) float64 {
+	t.Helper()
+	changes := c.Do("GET", "/api/"+db+"/_changes?since=0", nil).Expect(t, http.StatusOK)
+	for _, r := range changes["results"].([]any) {
+		if row := r.(map[string]any); row["id"] == id {
+			return row["seq"].(float64)
+		}
+	}
+	t.Fatalf("%s is not in %s's _changes", id, db)
+	return 0
+}
+
 func customer(name string) map[string]any { return map[string]any{"klass": "Customer", "name": name} }
 
 // TestNotices: a subscriber hears of every create, update and delete in
@@ -226,13 +239,7 @@ func TestNotices(t *testing.T) {
 			t.Fatalf("notices after a create: %v", got)
 		}
 		n := got[0]
-		changes := ana.Do("GET", "/api/"+db+"/_changes?since=0", nil).Expect(t, http.StatusOK)
-		var seq float64
-		for _, r := range changes["results"].([]any) {
-			if row := r.(map[string]any); row["id"] == id {
-				seq = row["seq"].(float64)
-			}
-		}
+		seq := seqOf(t, ana, db, id)
 		want := map[string]any{"db": db, "seq": seq, "id": id, "klass": "Ticket", "deleted": false}
 		if fmt.Sprint(n) != fmt.Sprint(want) {
 			t.Fatalf("notice %v, want %v (no body, the _changes seq)", n, want)
