@@ -14,6 +14,7 @@ import { Billing, STRIPE_WEBHOOK_PATH } from './billing';
 import { GoFunction } from './go-function';
 import { Mail } from './mail';
 import { Files } from './files';
+import { LIVE_PATH, LiveUpdates } from './live-updates';
 import { WebDav } from './webdav';
 import { Monitoring } from './monitoring';
 import { type ScheduledJob, Schedules } from './schedules';
@@ -101,6 +102,8 @@ export class OficinaStack extends Stack {
   readonly webdav: WebDav;
   readonly mail: Mail;
   readonly monitoring: Monitoring;
+  /** Live updates: the WebSocket API and functions/live (lib/live-updates.ts). */
+  readonly live: LiveUpdates;
 
   constructor(scope: Construct, id: string, props: OficinaStackProps) {
     const config = validateConfig(props.config);
@@ -183,8 +186,12 @@ export class OficinaStack extends Stack {
     });
     const originSecretValue = originSecret.secretValue.unsafeUnwrap();
 
+    // ── Live updates' WebSocket API (lib/live-updates.ts), which the site routes /api/_live to.
+    this.live = new LiveUpdates(this, 'Live', { stage: config.stage });
+
     // ── Site: S3 + CloudFront, /api/* to the HTTP API.
     this.site = new Site(this, 'Site', {
+      beforeApi: { [LIVE_PATH]: this.live.behavior(originSecretValue) },
       originSecret: originSecretValue,
       stage: config.stage,
       webDir: props.webDir,
@@ -297,6 +304,19 @@ export class OficinaStack extends Stack {
       }),
     );
 
+    // ── Live updates: functions/live behind the WebSocket API; the stream posts the notices.
+    this.live.attach({
+      lambdaDir: props.lambdaDir,
+      environment: {
+        ...common,
+        OFICINA_SERVER_ADMINS: config.serverAdmins.join(','),
+        OFICINA_COOKIE_SECURE: 'true',
+        OFICINA_ORIGIN_SECRET: originSecretValue,
+      },
+      table: this.table,
+      stream: stream.fn,
+    });
+
     // ── Scheduled jobs: functions/schedule and a rule per job (lib/schedules.ts).
     this.schedules = new Schedules(this, 'Schedules', {
       lambdaDir: props.lambdaDir,
@@ -326,6 +346,7 @@ export class OficinaStack extends Stack {
     this.monitoring.watchFunction('Api', api.fn);
     this.monitoring.watchFunction('Stream', stream.fn);
     this.monitoring.watchFunction('Schedule', this.schedules.fn);
+    this.monitoring.watchFunction('Live', this.live.fn);
     this.monitoring.watchStreamConsumer(stream.fn, this.streamFailureQueue);
     this.monitoring.watchHttpApi(this.httpApi);
     this.monitoring.watchMailReputation();

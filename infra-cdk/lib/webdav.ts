@@ -39,6 +39,7 @@ export const WEBDAV_IMAGE_EXCLUDE = [
   'functions/local',
   'functions/schedule',
   'functions/stream',
+  'functions/live',
 ];
 
 /** The port the server listens on and the Lambda Web Adapter forwards to. */
