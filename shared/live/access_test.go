@@ -25,9 +25,7 @@ func TestNeverReceive(t *testing.T) {
 		bob := e.SignUp("bob@example.com")
 		b := e.Group(bob, "Oficina do Bob")
 		carol := e.SignUp("carol@example.com")
-		inv := ana.Do("POST", "/api/"+a, map[string]any{"klass": "Membership", "email": carol.Email, "editor": false}).Expect(t, http.StatusCreated)
-		carolMem := inv["id"].(string)
-		carol.Do("PUT", "/api/"+a+"/_design/status/_update/accept/"+carolMem, map[string]any{}).Expect(t, http.StatusOK)
+		carolMem := join(t, ana, carol, a)
 		e.Drain()
 
 		// Anonymous: the handshake is refused, nothing is upgraded.
@@ -66,7 +64,7 @@ func TestNeverReceive(t *testing.T) {
 
 		// Ana removes carol: carol's subscription is refused at once, and
 		// nothing written afterwards reaches her.
-		ana.Do("DELETE", "/api/"+a+"/"+carolMem+"?rev="+e.Doc(a, carolMem)["_rev"].(string), nil).Expect(t, http.StatusOK)
+		removeMember(t, e, ana, a, carolMem)
 		e.Drain()
 		refused := false
 		for _, m := range wc.settle() {
@@ -190,14 +188,7 @@ func TestHandshakeAsBrowsersSend(t *testing.T) {
 	e := apptest.New(t, apptest.Bolt)
 	base := server(t, e)
 	ana := e.SignUp("ana@example.com")
-	var cookies []string
-	xsrf := ""
-	for _, c := range ana.Cookies() {
-		cookies = append(cookies, c.Name+"="+c.Value)
-		if c.Name == "XSRF-TOKEN" {
-			xsrf = c.Value
-		}
-	}
+	cookie, xsrf := cookieHeader(ana)
 	host := strings.TrimPrefix(base, "http://")
 	conn, err := net.Dial("tcp", host)
 	if err != nil {
@@ -207,7 +198,7 @@ func TestHandshakeAsBrowsersSend(t *testing.T) {
 	fmt.Fprintf(conn, "GET /api/_live?xsrf=%s HTTP/1.1\r\nHost: %s\r\nOrigin: %s\r\nCookie: %s\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"+
 		"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nAccept-Encoding: gzip, deflate, br, zstd\r\n"+
 		"Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\nSec-Fetch-Site: same-origin\r\nSec-Fetch-Mode: websocket\r\n\r\n",
-		url.QueryEscape(xsrf), host, base, strings.Join(cookies, "; "))
+		url.QueryEscape(xsrf), host, base, cookie)
 	br := bufio.NewReader(conn)
 	res, err := http.ReadResponse(br, nil)
 	if err != nil {

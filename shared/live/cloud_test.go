@@ -118,14 +118,7 @@ func connectEvent(id string, c *apptest.Client, query map[string]string, header 
 	}
 	q := map[string]string{}
 	if c != nil {
-		var cookies []string
-		for _, ck := range c.Cookies() {
-			cookies = append(cookies, ck.Name+"="+ck.Value)
-			if ck.Name == "XSRF-TOKEN" {
-				q["xsrf"] = ck.Value
-			}
-		}
-		h["Cookie"] = strings.Join(cookies, "; ")
+		h["Cookie"], q["xsrf"] = cookieHeader(c)
 	}
 	for k, v := range query {
 		q[k] = v
@@ -304,14 +297,12 @@ func TestCloudRemovedMember(t *testing.T) {
 	ana := e.SignUp("ana@example.com")
 	a := e.Group(ana, "Oficina da Ana")
 	carol := e.SignUp("carol@example.com")
-	inv := ana.Do("POST", "/api/"+a, map[string]any{"klass": "Membership", "email": carol.Email, "editor": false}).Expect(t, http.StatusCreated)
-	mem := inv["id"].(string)
-	carol.Do("PUT", "/api/"+a+"/_design/status/_update/accept/"+mem, map[string]any{}).Expect(t, http.StatusOK)
+	mem := join(t, ana, carol, a)
 	ce.stream(t)
 	ce.connect(t, "carol-1", carol)
 	ce.message(t, "carol-1", map[string]any{"subscribe": []string{a, carol.ID}})
 
-	ana.Do("DELETE", "/api/"+a+"/"+mem+"?rev="+e.Doc(a, mem)["_rev"].(string), nil).Expect(t, http.StatusOK)
+	removeMember(t, e, ana, a, mem)
 	create(t, ana, a, customer("Bia")) // in the same stream batch as the removal
 	ce.stream(t)
 	refused := false

@@ -64,14 +64,11 @@ func dial(t *testing.T, base string, c *apptest.Client, hs handshake) (*wsClient
 	h.Set("Accept-Encoding", "gzip, deflate, br") // as a browser's handshake does
 	xsrf := hs.xsrf
 	if c != nil {
-		var parts []string
-		for _, ck := range c.Cookies() {
-			parts = append(parts, ck.Name+"="+ck.Value)
-			if ck.Name == "XSRF-TOKEN" && xsrf == "" {
-				xsrf = ck.Value
-			}
+		cookie, own := cookieHeader(c)
+		h.Set("Cookie", cookie)
+		if xsrf == "" {
+			xsrf = own
 		}
-		h.Set("Cookie", strings.Join(parts, "; "))
 	}
 	for k, v := range hs.header {
 		h[k] = v
@@ -191,6 +188,33 @@ func notices(ms []map[string]any) []map[string]any {
 		}
 	}
 	return out
+}
+
+// cookieHeader is c's Cookie header and its XSRF token, as a browser tab of c sends them.
+func cookieHeader(c *apptest.Client) (cookie, xsrf string) {
+	var parts []string
+	for _, ck := range c.Cookies() {
+		parts = append(parts, ck.Name+"="+ck.Value)
+		if ck.Name == "XSRF-TOKEN" {
+			xsrf = ck.Value
+		}
+	}
+	return strings.Join(parts, "; "), xsrf
+}
+
+// join has admin invite member to db (not an editor) and member accept;
+// it returns the membership's id.
+func join(t *testing.T, admin, member *apptest.Client, db string) string {
+	t.Helper()
+	mem := admin.Do("POST", "/api/"+db, map[string]any{"klass": "Membership", "email": member.Email, "editor": false}).Expect(t, http.StatusCreated)["id"].(string)
+	member.Do("PUT", "/api/"+db+"/_design/status/_update/accept/"+mem, map[string]any{}).Expect(t, http.StatusOK)
+	return mem
+}
+
+// removeMember has admin remove the membership mem from db.
+func removeMember(t *testing.T, e *apptest.Env, admin *apptest.Client, db, mem string) {
+	t.Helper()
+	admin.Do("DELETE", "/api/"+db+"/"+mem+"?rev="+e.Doc(db, mem)["_rev"].(string), nil).Expect(t, http.StatusOK)
 }
 
 func create(t *testing.T, c *apptest.Client, db string, body map[string]any) string {
