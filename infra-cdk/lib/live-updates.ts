@@ -17,7 +17,7 @@ export const LIVE_PATH = '/api/_live';
 export const LIVE_STAGE = 'live';
 /** The routes API Gateway sends to functions/live. */
 export const LIVE_ROUTES = ['$connect', '$disconnect', '$default'] as const;
-/** A ceiling against runaway clients (messages a second for the stage); the SPA sends one keep-alive per 5 minutes. */
+/** A ceiling against runaway clients (messages a second for the stage); the SPA sends one keep-alive per 8 minutes. */
 export const LIVE_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const;
 /**
  * What the stream function may do besides its own table actions: forget the
