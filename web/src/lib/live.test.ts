@@ -167,7 +167,7 @@ describe('LiveChannel', () => {
     expect(t.ch.currentStatus).toBe('live');
   });
 
-  it('reports refusals, keeps them out of later subscriptions, and stops on an ended session', () => {
+  it('reports refusals, keeps them out of later subscriptions until roles change, and retries slowly after an ended session', () => {
     const t = setup();
     t.ch.follow(['acc-1', 'usr-1']);
     t.last().open();
@@ -179,10 +179,16 @@ describe('LiveChannel', () => {
     vi.advanceTimersByTime(2_000);
     t.last().open();
     expect(t.last().sent).toEqual([{ subscribe: ['usr-1'] }]);
+    // Roles changed (the user was added again): the refused Group is asked for once more.
+    t.ch.retryRefused();
+    expect(t.last().sent.at(-1)).toEqual({ subscribe: ['acc-1'] });
+    // The session ended: a slower retry, which finds the next session.
     t.last().drop(1008, 'Your session has ended');
-    expect(t.ch.currentStatus).toBe('off');
-    vi.advanceTimersByTime(120_000);
+    expect(t.ch.currentStatus).toBe('connecting');
+    vi.advanceTimersByTime(3_000);
     expect(t.sockets).toHaveLength(2);
+    vi.advanceTimersByTime(10_000);
+    expect(t.sockets).toHaveLength(3);
   });
 
   it('sends its own keep-alive and closes on stop', () => {

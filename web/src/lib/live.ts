@@ -141,6 +141,16 @@ export class LiveChannel {
     this.setStatus('off');
   }
 
+  /** retryRefused asks again for the refused dbs (the user's roles changed: a Group may be theirs again). */
+  retryRefused(): void {
+    const again = [...this.refusedDbs].filter((d) => this.wanted.has(d));
+    if (!again.length) return;
+    // On an open socket they stay refused until the answer says otherwise (no flicker); otherwise the
+    // next connection asks for them.
+    if (this.ws && this.opened) this.sendJSON({ subscribe: again });
+    else this.refusedDbs.clear();
+  }
+
   /** visibilityChanged polls at once when a polling tab becomes visible again. */
   visibilityChanged(): void {
     if (this.polling && this.o.visible()) {
@@ -189,8 +199,10 @@ export class LiveChannel {
       this.subscribed.clear();
       if (this.stopped) return;
       if (ev.code === CLOSE_POLICY && this.opened && ev.reason !== 'No subscription for 10 minutes') {
-        // The session ended: the API's next call shows the sign-in.
-        this.setStatus('off');
+        // The session ended: the API's next call shows the sign-in, and a later attempt (after signing in
+        // again) finds the new session; until then the upgrade is refused and the tab falls back to polls.
+        this.failures = BLOCKED_AFTER - 1;
+        this.scheduleReconnect();
         return;
       }
       if (this.opened && !this.polling) {

@@ -31,8 +31,8 @@ async function changesSince(db: string, since: number | 'now'): Promise<{ rows: 
   return { rows: res.results.length, lastSeq: Number(res.last_seq) || 0 };
 }
 
-/** useLiveUpdates runs the tab's channel and returns its status. */
-export function useLiveUpdates(userDb: string | null, groupDb: string | null): LiveStatus {
+/** useLiveUpdates runs the tab's channel and returns its status; roles (the session's) changing retries refused dbs. */
+export function useLiveUpdates(userDb: string | null, groupDb: string | null, roles = ''): LiveStatus {
   const qc = useQueryClient();
   const [status, setStatus] = useState<LiveStatus>('off');
   const userDbRef = useRef(userDb);
@@ -63,6 +63,7 @@ export function useLiveUpdates(userDb: string | null, groupDb: string | null): L
     userDbRef.current = userDb;
     channel.follow(userDb ? [groupDb ?? '', userDb] : []);
   }, [channel, userDb, groupDb]);
+  useEffect(() => channel.retryRefused(), [channel, roles]);
   useEffect(() => {
     const onVisible = () => channel.visibilityChanged();
     document.addEventListener('visibilitychange', onVisible);
@@ -111,7 +112,7 @@ export function LiveIndicator({ status }: { status: LiveStatus }) {
 }
 
 /** LiveUpdates follows the user's db and the current Group, and shows the indicator. */
-export function LiveUpdates({ userDb, groupDb }: { userDb: string | null; groupDb: string | null }) {
-  const status = useLiveUpdates(userDb, groupDb);
+export function LiveUpdates({ userDb, groupDb, roles }: { userDb: string | null; groupDb: string | null; roles: string[] }) {
+  const status = useLiveUpdates(userDb, groupDb, roles.join(','));
   return <LiveIndicator status={status} />;
 }

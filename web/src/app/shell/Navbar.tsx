@@ -109,7 +109,7 @@ export function Navbar({ session, onLogout, userLabel }: { session: Session | nu
           ) : null}
         </nav>
         <Flex alignItems="center" gap="xs" marginInlineStart="auto">
-          {session ? <LiveUpdates userDb={session.userId} groupDb={accountId} /> : null}
+          {session ? <LiveUpdates userDb={session.userId} groupDb={accountId} roles={session.roles} /> : null}
           <LoadingSpinner />
           <Button
             size="small"
