@@ -26,6 +26,7 @@ export const WEBDAV_IMAGE_EXCLUDE = [
   'infra-cdk',
   'localstack',
   'events',
+  'notes',
   'bin',
   'build',
   'data',
