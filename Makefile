@@ -101,7 +101,7 @@ clean: ## remove build output and local data
 STAGE            ?= dev
 CDK_ARGS         ?=
 # Keep in step with LAMBDA_FUNCTIONS in infra-cdk/lib/paths.ts (a test checks it).
-LAMBDA_FUNCTIONS ?= api stream schedule worker
+LAMBDA_FUNCTIONS ?= api stream schedule worker live
 LAMBDA_GOARCH    ?= arm64
 CDK              := cd infra-cdk && CDK_DISABLE_VERSION_CHECK=1 npx --no-install cdk
 

@@ -41,12 +41,14 @@ export default defineConfig(({ command }) => ({
   server: {
     port: 5173,
     proxy: {
-      '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false },
+      // ws: the live-updates WebSocket (/api/_live) goes through too; the Origin stays the dev server's,
+      // which the Go server accepts as the request's own host (changeOrigin false keeps Host as sent).
+      '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false, ws: true },
     },
   },
   preview: {
     proxy: {
-      '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false },
+      '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false, ws: true },
     },
   },
   build: {

@@ -50,8 +50,10 @@ type Principal struct {
 	// For tokens: the permission and, when non-empty, the only dbs it may use.
 	TokenPerm string
 	TokenDBs  []string
-	// SessionKey identifies the session record (hash of the cookie secret).
+	// SessionKey identifies the session record (hash of the cookie secret);
+	// TokenKey the token's (its hash).
 	SessionKey string
+	TokenKey   string
 	// ConfirmBy is when an unconfirmed login address must be confirmed by
 	// (SPEC.md §9: 30 days after the confirmation mail); zero once it is.
 	// ConfirmExpired: that time has passed, so the user may only reach the

@@ -4,10 +4,12 @@
 package app
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -29,6 +31,7 @@ import (
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/drive"
 	"github.com/oficina/oficina/shared/httpapi"
+	"github.com/oficina/oficina/shared/live"
 	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/mail/ses"
 	"github.com/oficina/oficina/shared/module"
@@ -73,6 +76,12 @@ type App struct {
 	Handler http.Handler
 	// DAV is the drive over WebDAV (shared/dav), mounted at /dav/.
 	DAV *dav.Handler
+	// Live is the live-updates hub (shared/live): GET /api/_live locally,
+	// fed by the in-process change stream.
+	Live *live.Hub
+	// LiveCloud is live updates through API Gateway's WebSocket API, when
+	// the configuration names its endpoint (the live and stream functions).
+	LiveCloud *live.Cloud
 
 	cfg config.Config
 	log *slog.Logger
@@ -110,6 +119,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error
 func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Overrides) (*App, error) {
 	a := &App{log: log, cfg: cfg}
 	var awsCfg *aws.Config
+	var liveCloud *live.CloudOptions // on DynamoDB with --live-endpoint
 	loadAWS := func() (aws.Config, error) {
 		if awsCfg != nil {
 			return *awsCfg, nil
@@ -145,6 +155,9 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 			}
 		})
 		a.Store = dynamo.New(client, cfg.Table)
+		if cfg.LiveEndpoint != "" {
+			liveCloud = &live.CloudOptions{DB: client, Table: cfg.Table, Poster: live.NewManagement(cfg.LiveEndpoint, c), Log: log}
+		}
 	}
 
 	switch {
@@ -256,7 +269,13 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 		a.Store.Close()
 		return nil, err
 	}
+	a.Live = live.NewHub(live.HubOptions{Store: a.Store, Auth: a.Auth, Log: log})
+	if liveCloud != nil {
+		liveCloud.Store, liveCloud.Auth = a.Store, a.Auth
+		a.LiveCloud = live.NewCloud(*liveCloud)
+	}
 	a.API = httpapi.New(httpapi.Deps{
+		Live:     live.Route(a.Live, a.LiveCloud),
 		Store:    a.Store,
 		Docs:     a.Docs,
 		Auth:     a.Auth,
@@ -355,6 +374,10 @@ func (a *App) SeedPrices(ctx context.Context) {
 func (a *App) Consumer() *stream.Consumer {
 	opts := a.Modules.StreamOptions()
 	opts.Logger = a.log
+	opts.Observer = a.Live
+	if a.LiveCloud != nil {
+		opts.Observer = a.LiveCloud
+	}
 	return stream.New(a.Store, opts)
 }
 
@@ -375,8 +398,9 @@ func (a *App) RunJob(ctx context.Context, job string, t time.Time) error {
 	return j.Run(ctx, module.JobEvent{Job: job, Time: t.UTC()})
 }
 
-// Close closes the store.
+// Close closes the live-updates connections, the local jobs, then the store.
 func (a *App) Close() error {
+	a.Live.Close()
 	if a.localJobs != nil {
 		a.localJobs.Close()
 	}
@@ -407,3 +431,9 @@ func (r *statusRecorder) WriteHeader(code int) {
 
 // Unwrap lets http.ResponseController reach the real writer (flushes).
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// Hijack hands the connection to the live-updates WebSocket: the
+// compression wrapper in between asks the writer it wraps directly.
+func (r *statusRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	return http.NewResponseController(r.ResponseWriter).Hijack()
+}

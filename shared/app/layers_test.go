@@ -31,12 +31,13 @@ var layers = []layer{
 	{"modules and the HTTP API, which know each other only through the seam", false, []string{
 		"shared/httpapi", "shared/ticket", "shared/servicedocs", "shared/finance", "shared/reader",
 		"shared/wiki", "shared/links", "shared/billing", "shared/specfields", "shared/limits", "shared/backup", "shared/dav"}},
+	{"live updates, which reuse the API's access decisions", true, []string{"shared/live"}},
 	{"test helpers of modules", true, []string{"shared/billing/billingtest"}},
 	{"wiring", true, []string{"shared/app"}},
 	{"the whole product in a test", true, []string{"shared/apptest"}},
 	{"deployables", false, []string{
 		"functions/api", "functions/api/internal/runtimeapi", "functions/local",
-		"functions/schedule", "functions/stream", "functions/webdav", "functions/worker"}},
+		"functions/schedule", "functions/stream", "functions/webdav", "functions/worker", "functions/live"}},
 }
 
 type layer struct {

@@ -286,7 +286,13 @@ func (s *Service) SessionPrincipal(ctx context.Context, secret string) (*access.
 	if secret == "" || len(secret) > maxSecretLen {
 		return nil, nil
 	}
-	key := hashSecret(secret)
+	return s.SessionKeyPrincipal(ctx, hashSecret(secret))
+}
+
+// SessionKeyPrincipal is SessionPrincipal by the session's key
+// (Principal.SessionKey, the hash of its secret): live-update connections
+// ask again who they serve without keeping the secret.
+func (s *Service) SessionKeyPrincipal(ctx context.Context, key string) (*access.Principal, error) {
 	var ver sessionVersions
 	if s.sessions != nil {
 		if p, ok := s.sessions.get(key, s.now()); ok {
@@ -354,7 +360,13 @@ func (s *Service) TokenPrincipal(ctx context.Context, token string) (*access.Pri
 	if !strings.HasPrefix(token, TokenPrefix) || len(token) > maxSecretLen {
 		return nil, nil
 	}
-	rec, err := s.store.GetRecord(ctx, TokenRecordKind, HashToken(token))
+	return s.TokenKeyPrincipal(ctx, HashToken(token))
+}
+
+// TokenKeyPrincipal is TokenPrincipal by the token's key (HashToken, kept
+// in Principal.TokenKey), for the same reason as SessionKeyPrincipal.
+func (s *Service) TokenKeyPrincipal(ctx context.Context, key string) (*access.Principal, error) {
+	rec, err := s.store.GetRecord(ctx, TokenRecordKind, key)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
@@ -388,6 +400,7 @@ func (s *Service) TokenPrincipal(ctx context.Context, token string) (*access.Pri
 		p.TokenPerm = access.PermReadWrite
 	}
 	p.TokenDBs = append([]string(nil), tr.DBs...)
+	p.TokenKey = key
 	return p, nil
 }
 

@@ -28,6 +28,11 @@ type Config struct {
 	// is not <origin>/dav/ (in the cloud: the WebDAV function's own URL,
 	// since CloudFront does not pass WebDAV's methods).
 	DavURL string // --dav-url, OFICINA_DAV_URL
+	// LiveEndpoint is the management endpoint of API Gateway's WebSocket
+	// API (https://<id>.execute-api.<region>.amazonaws.com/<stage>): when
+	// set, live updates run in the cloud's way (shared/live.Cloud): the
+	// connections are in the table and notices are posted there.
+	LiveEndpoint string // --live-endpoint, OFICINA_LIVE_ENDPOINT
 
 	Store          string // --store, OFICINA_STORE: bolt | dynamo
 	Table          string // --table, OFICINA_TABLE: DynamoDB table name
@@ -201,6 +206,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	fs.StringVar(&allowNets, "fetch-allow-nets", env("OFICINA_FETCH_ALLOW_NETS", ""), "comma-separated networks (CIDR) fetches may reach besides the public internet, e.g. 127.0.0.0/8 for tests (OFICINA_FETCH_ALLOW_NETS)")
 	fs.StringVar(&ports, "fetch-ports", env("OFICINA_FETCH_PORTS", "80,443"), "comma-separated ports fetches may use, or * (OFICINA_FETCH_PORTS)")
 	fs.StringVar(&c.DavURL, "dav-url", env("OFICINA_DAV_URL", ""), "WebDAV address shown to users when it is not <origin>/dav/ (OFICINA_DAV_URL)")
+	fs.StringVar(&c.LiveEndpoint, "live-endpoint", env("OFICINA_LIVE_ENDPOINT", ""), "management endpoint of the WebSocket API that carries live updates in the cloud (OFICINA_LIVE_ENDPOINT)")
 	fs.StringVar(&c.SystemNotificationsURL, "system-notifications-url", env("OFICINA_SYSTEM_NOTIFICATIONS_URL", ""), "feed of product announcements shown on dashboards (OFICINA_SYSTEM_NOTIFICATIONS_URL)")
 	fs.StringVar(&retention, "reader-retention", env("OFICINA_READER_RETENTION", "2160h"), "how long read, unstarred feed items are kept (OFICINA_READER_RETENTION)")
 	blobsDefault := def.Blobs
@@ -244,6 +250,14 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 		bad("base-url %q: must be an absolute http(s) URL", c.BaseURL)
 	}
 	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	if c.LiveEndpoint != "" {
+		if u, err := url.Parse(c.LiveEndpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("live-endpoint %q: must be an absolute http(s) URL", c.LiveEndpoint)
+		} else if c.Store != "dynamo" {
+			bad("live-endpoint needs --store=dynamo: the connections are kept in the table")
+		}
+		c.LiveEndpoint = strings.TrimRight(c.LiveEndpoint, "/")
+	}
 	if c.DavURL != "" {
 		if u, err := url.Parse(c.DavURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			bad("dav-url %q: must be an absolute http(s) URL", c.DavURL)

@@ -70,6 +70,9 @@ type Deps struct {
 	Config  Config
 	// Now is the clock of the rate limits (nil: time.Now).
 	Now func() time.Time
+	// Live serves the live-updates WebSocket (shared/live) once the core
+	// has authenticated the handshake; nil answers 404.
+	Live func(w http.ResponseWriter, r *http.Request) error
 }
 
 // Server is the API handler.
@@ -88,7 +91,8 @@ type Server struct {
 	mux        *http.ServeMux
 	// security caches the databases' _security for dbAccess (nil on a
 	// store shared by several processes: access.SecurityCache).
-	security *access.SecurityCache
+	security  *access.SecurityCache
+	liveRoute func(w http.ResponseWriter, r *http.Request) error
 	// Limiter counts requests per client address; handlers of public
 	// routes use it (see limits.go), and it knows the client address.
 	Limiter *ratelimit.Limiter
@@ -132,7 +136,7 @@ func New(d Deps) *Server {
 	if d.Modules == nil {
 		d.Modules = module.NewRegistry(d.Docs, nil)
 	}
-	s := &Server{store: d.Store, docs: d.Docs, auth: d.Auth, users: d.Users, groups: d.Accounts, modules: d.Modules, log: log, cfg: cfg, maxBody: cfg.MaxBodyBytes, mux: http.NewServeMux(), stopping: make(chan struct{})}
+	s := &Server{store: d.Store, docs: d.Docs, auth: d.Auth, users: d.Users, groups: d.Accounts, modules: d.Modules, log: log, cfg: cfg, maxBody: cfg.MaxBodyBytes, mux: http.NewServeMux(), stopping: make(chan struct{}), liveRoute: d.Live}
 	s.siteOrigin = originOf(cfg.BaseURL)
 	s.security = access.NewSecurityCache(d.Store)
 	s.Limiter = ratelimit.New(d.Store, ratelimit.Edge{OriginSecret: cfg.OriginSecret}, d.Now)

@@ -57,6 +57,19 @@ type Options struct {
 	// NotRecords adds klasses that do not count as records (plan limits) to
 	// the spec's list (subrecords, configuration, people).
 	NotRecords []string
+	// Observer, when set, is told of every batch Apply has finished (live
+	// updates, shared/live).
+	Observer Observer
+}
+
+// Observer hears of each batch of changes after Apply has written its
+// history, counters and reactions, so that what it tells readers is already
+// there to read. It sees every change of the batch, system databases
+// included (a user's roles live in _users). Delivery is at-least-once, like
+// Apply's. It has no error to return: what it does is not the stream's to
+// retry.
+type Observer interface {
+	Applied(ctx context.Context, changes []store.Change)
 }
 
 // EventRule returns the extra timeline event types a change of one klass
@@ -82,6 +95,7 @@ type Consumer struct {
 	events     map[string][]EventRule
 	reactions  map[string][]Reaction
 	notRecords map[string]bool
+	observer   Observer
 }
 
 // New returns a consumer writing history and counters into st.
@@ -100,6 +114,7 @@ func New(st store.Store, opts Options) *Consumer {
 		events:     opts.Events,
 		reactions:  map[string][]Reaction{},
 		notRecords: maps.Clone(builtinNotRecords),
+		observer:   opts.Observer,
 	}
 	for _, t := range opts.Tallies {
 		for _, k := range t.Klasses {
@@ -176,7 +191,13 @@ func (c *Consumer) Apply(ctx context.Context, changes []store.Change) error {
 	if err != nil {
 		return err
 	}
-	return c.react(ctx, reacting)
+	if err := c.react(ctx, reacting); err != nil {
+		return err
+	}
+	if c.observer != nil {
+		c.observer.Applied(ctx, changes)
+	}
+	return nil
 }
 
 // react runs the modules' reactions, one change after another in delivery

@@ -158,6 +158,9 @@ describe('the ticket desk in a real browser', () => {
 
   it('refuses a stale move and puts the card back', async () => {
     const page = bob.page;
+    // Live updates would refresh the board at the other write (e2e/live.test.ts): keep this tab's channel
+    // silent, as if WebSockets were blocked, so the board holds the old revision.
+    await page.routeWebSocket(/\/api\/_live/, () => undefined);
     await page.goto('/ticket-board');
     await cardIn(page, 'done', 1).waitFor();
     // Someone else re-opens the ticket behind the board's back.

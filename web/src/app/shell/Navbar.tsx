@@ -17,6 +17,7 @@ import { useOpenTickets } from '../../lib/open-tickets';
 import { paths } from '../../lib/paths';
 import type { Session } from '../../lib/session';
 import { useThemeMode } from '../../lib/theme';
+import { LiveUpdates } from './LiveUpdates';
 import { mainItems, othersMenu, type NavItem } from './nav-items';
 
 // The dropdown menus (Radix under Amplify's Menu) are a large chunk that a
@@ -108,6 +109,7 @@ export function Navbar({ session, onLogout, userLabel }: { session: Session | nu
           ) : null}
         </nav>
         <Flex alignItems="center" gap="xs" marginInlineStart="auto">
+          {session ? <LiveUpdates userDb={session.userId} groupDb={accountId} roles={session.roles} /> : null}
           <LoadingSpinner />
           <Button
             size="small"
