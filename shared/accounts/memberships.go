@@ -283,6 +283,7 @@ func (s *Service) afterRemove(ctx context.Context, p *access.Principal, db, id s
 		errs = append(errs, s.setAdmin(ctx, p, db, member, false))
 		errs = append(errs, s.dropFromSecurity(ctx, db, member))
 		errs = append(errs, s.users.RemoveRole(ctx, member, db))
+		errs = append(errs, s.rememberFormerMember(ctx, db, member))
 	}
 	if addr := str(old["email"]); addr != "" {
 		errs = append(errs, s.indexInvite(ctx, addr, inviteRef{DB: db, ID: id}, false))
