@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	codeberg.org/readeck/go-readability/v2 v2.1.3
+	github.com/aclindsa/ofxgo v0.1.3
 	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/arran4/golang-ical v0.3.4
 	github.com/aws/aws-lambda-go v1.55.1
@@ -22,6 +23,7 @@ require (
 	github.com/makiuchi-d/gozxing v0.1.1
 	github.com/microcosm-cc/bluemonday v1.0.27
 	github.com/mmcdole/gofeed v1.4.2
+	github.com/nyaruka/phonenumbers v1.8.1
 	github.com/signintech/gopdf v0.33.0
 	github.com/skip2/go-qrcode v0.0.0-20200617195104-da1b6568686e
 	github.com/stripe/stripe-go/v83 v83.2.1
@@ -34,7 +36,6 @@ require (
 )
 
 require (
-	github.com/aclindsa/ofxgo v0.1.3 // indirect
 	github.com/aclindsa/xml v0.0.0-20201125035057-bbd5c9ec99ac // indirect
 	github.com/andybalholm/cascadia v1.3.3 // indirect
 	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.27 // indirect
@@ -63,4 +64,5 @@ require (
 	github.com/teambition/rrule-go v1.8.2 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/xerrors v0.0.0-20200804184101-5ec99f83aff1 // indirect
+	google.golang.org/protobuf v1.36.11 // indirect
 )

@@ -14,6 +14,7 @@ import (
 
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/phones"
 )
 
 // A4 in points, and the page margin.
@@ -121,7 +122,7 @@ func (s *sheet) header(sh shop, y, width float64) float64 {
 	s.text(margin, y, width, sh.Name)
 	y += 18
 	s.font(false, 8)
-	if p := phonesLine(sh.Phones); p != "" {
+	if p := phonesLine(sh.Phones, sh.Country); p != "" {
 		s.text(margin, y, width, p)
 		y += 11
 	}
@@ -146,11 +147,12 @@ func (s *sheet) bytes() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func phonesLine(list []any) string {
+// phonesLine prints a phone list, numbers of country the national way.
+func phonesLine(list []any, country string) string {
 	var out []string
 	for _, p := range list {
 		if m, ok := p.(map[string]any); ok && str(m["number"]) != "" {
-			out = append(out, strings.TrimSpace(str(m["number"])+" "+paren(str(m["description"]))))
+			out = append(out, strings.TrimSpace(phones.Display(str(m["number"]), country)+" "+paren(str(m["description"]))))
 		}
 	}
 	return strings.Join(out, " · ")
@@ -242,7 +244,7 @@ func receiptCopy(s *sheet, d receiptData, top float64, copyName string) {
 		y = s.label(margin, y, width, t.estimation, t.day(est))
 	}
 	customer := str(d.customer["name"])
-	if p := phonesLine(jsonList(d.customer["phones"])); p != "" {
+	if p := phonesLine(jsonList(d.customer["phones"]), d.shop.Country); p != "" {
 		customer += " · " + p
 	}
 	// Below the QR code, the lines take the whole width.

@@ -12,6 +12,7 @@ import (
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/httpjson"
+	"github.com/oficina/oficina/shared/phones"
 	"github.com/oficina/oficina/shared/store"
 )
 
@@ -23,6 +24,9 @@ type shop struct {
 	// ReceiptText is the receipt-configuration adjustment (printed only).
 	ReceiptText string `json:"-"`
 	Locale      string `json:"-"`
+	// Country is where the shop's phone numbers are read (and printed
+	// nationally when of it).
+	Country string `json:"country"`
 }
 
 func (m *Module) setting(ctx context.Context, db, key string) (any, error) {
@@ -65,6 +69,11 @@ func (m *Module) shopOf(ctx context.Context, db string) (shop, error) {
 		}
 		set(v)
 	}
+	country, err := phones.GroupCountry(func(key string) (any, error) { return m.setting(ctx, db, key) })
+	if err != nil {
+		return s, err
+	}
+	s.Country = country
 	if s.Phones == nil {
 		s.Phones = []any{}
 	}

@@ -40,6 +40,7 @@ func newShop(t testing.TB, e *apptest.Env) *shop {
 	s.ana, s.bia, s.zed = e.SignUp("ana@example.com"), e.SignUp("bia@example.com"), e.SignUp("zed@example.com")
 	s.db = e.Group(s.ana, "Assistência Técnica São João")
 	e.Join(s.ana, s.bia, s.db, false)
+	s.setting(t, "country", "BR") // a Brazilian shop: phones are read as Brazilian numbers
 	s.other = e.Group(s.zed, "Zed Reparos")
 	s.customer = s.create(t, s.ana, map[string]any{"klass": "Customer", "name": "Cida Conceição", "phones": []any{map[string]any{"number": "+55 11 98888-7777", "main": true}}})
 	s.equipment = s.create(t, s.ana, map[string]any{"klass": "Equipment", "identifier": "SN-123", "maker": "Câmera Sôny", "customer_id": s.customer})
@@ -516,6 +517,8 @@ func TestCalendar(t *testing.T) {
 		mai := s.create(t, s.bia, map[string]any{"klass": "Maintenance", "date": "2026-01-10", "equipment_id": s.equipment, "next_maintenance": next})
 		tik := s.create(t, s.bia, map[string]any{"klass": "Ticket", "content": "Entrega", "estimation": next})
 		s.create(t, s.bia, map[string]any{"klass": "Ticket", "content": "Sem data"})
+		// A title long enough (and accented) that its summary folds (RFC 5545 §3.1).
+		long := s.create(t, s.bia, map[string]any{"klass": "Ticket", "content": "Troca de tela, bateria e conector de carga — orçamento aprovado", "estimation": next})
 
 		s.bia.Do("POST", "/api/"+s.db+"/_calendar/link", nil).ExpectError(t, http.StatusForbidden, "")
 		url := s.ana.Do("POST", "/api/"+s.db+"/_calendar/link", nil).Expect(t, http.StatusOK)["url"].(string)
@@ -525,6 +528,14 @@ func TestCalendar(t *testing.T) {
 			r := anon.Do("GET", path, nil)
 			if r.Code != http.StatusOK || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/calendar") {
 				t.Fatalf("feed %d %s", r.Code, r.Body)
+			}
+			// Strictly RFC 5545 §3.1 first: CRLF line ends everywhere, folded lines included.
+			lines, err := strictContentLines(r.Body)
+			if err != nil {
+				t.Fatalf("not RFC 5545 content lines: %v\n%q", err, r.Body)
+			}
+			if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "conector de carga — orçamento") }) {
+				t.Fatalf("the long summary is missing: %q", lines)
 			}
 			cal, err := ical.NewDecoder(bytes.NewReader(r.Body)).Decode()
 			if err != nil {
@@ -543,7 +554,7 @@ func TestCalendar(t *testing.T) {
 			return out
 		}
 		first := uids()
-		want := []string{mai + "@oficina", tik + "@oficina"}
+		want := []string{mai + "@oficina", tik + "@oficina", long + "@oficina"}
 		slices.Sort(want)
 		if !slices.Equal(first, want) {
 			t.Fatalf("events %v, want %v", first, want)
@@ -555,6 +566,37 @@ func TestCalendar(t *testing.T) {
 		s.ana.Do("POST", "/api/"+s.db+"/_calendar/link", nil).Expect(t, http.StatusOK)
 		anon.Do("GET", path, nil).ExpectError(t, http.StatusNotFound, servicedocs.MsgLinkGone)
 	})
+}
+
+// strictContentLines reads an iCalendar stream as RFC 5545 §3.1 demands,
+// refusing what lenient parsers (go-ical's included) let through: every
+// line ends in CRLF — a bare LF or CR is an error, on folded lines too —
+// and no line passes 75 octets. It returns the unfolded content lines.
+func strictContentLines(b []byte) ([]string, error) {
+	var out []string
+	for n := 1; len(b) > 0; n++ {
+		end := bytes.IndexAny(b, "\r\n")
+		if end < 0 {
+			return nil, fmt.Errorf("line %d: no line break at the end", n)
+		}
+		if b[end] != '\r' || end+1 >= len(b) || b[end+1] != '\n' {
+			return nil, fmt.Errorf("line %d: a bare %q, not CRLF", n, b[end])
+		}
+		line := string(b[:end])
+		if len(line) > 75 {
+			return nil, fmt.Errorf("line %d: %d octets (at most 75)", n, len(line))
+		}
+		b = b[end+2:]
+		if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
+			if len(out) == 0 {
+				return nil, fmt.Errorf("line %d: a continuation with nothing to continue", n)
+			}
+			out[len(out)-1] += line[1:]
+			continue
+		}
+		out = append(out, line)
+	}
+	return out, nil
 }
 
 // otherLast is token with its last character changed (never to itself: a

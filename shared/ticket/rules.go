@@ -20,6 +20,7 @@ import (
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/ids"
+	"github.com/oficina/oficina/shared/phones"
 	"github.com/oficina/oficina/shared/store"
 )
 
@@ -29,6 +30,8 @@ const (
 	MsgNotInGroup     = "must exist"
 	MsgCommentAuthor  = "Only the author or an administrator can change a comment"
 	MsgChecklistIndex = "is invalid"
+	// MsgChecklistDisabled: checklists are given to open tickets only once the feature is on.
+	MsgChecklistDisabled = "is disabled"
 )
 
 // transitions is the status matrix: from → the statuses a ticket may move
@@ -256,6 +259,42 @@ func checklistLines(s string) []string {
 		}
 	}
 	return out
+}
+
+// customerRule keeps a customer's phones in E.164, read in the Group's
+// country, so WhatsApp links and dialers get the country code; a number
+// that is not a phone number is refused under its item.
+func (m *Module) customerRule(ctx context.Context, w *docs.Write) error {
+	if w.Deleting {
+		return nil
+	}
+	list, _ := w.New["phones"].([]any)
+	if len(list) == 0 {
+		return nil
+	}
+	country, err := phones.GroupCountry(func(key string) (any, error) {
+		if m.deps.Groups == nil {
+			return nil, nil
+		}
+		return m.deps.Groups.Setting(ctx, w.DB, key)
+	})
+	if err != nil {
+		return fmt.Errorf("ticket: country of %s: %w", w.DB, err)
+	}
+	fields := map[string][]string{}
+	for i, item := range list {
+		p := mapOf(item)
+		n, err := phones.Normalize(str(p["number"]), country)
+		if err != nil {
+			fields[fmt.Sprintf("phones[%d].number", i)] = []string{phones.MsgInvalid}
+			continue
+		}
+		p["number"] = n
+	}
+	if len(fields) > 0 {
+		return fault.Invalid(fields)
+	}
+	return nil
 }
 
 // equipmentRule keeps the lookup field: the lower-case, accent-free words
