@@ -155,12 +155,18 @@ export const reissueStatusLink = (db: string, ticketId: string) =>
 export const reissueApprovalLink = (db: string, estimateId: string) =>
   api.post<{ approval_token: string }>(`${enc(db)}/_estimates/${enc(estimateId)}/approval-link`, {});
 
+/** estimateShared: the approval link went to the customer; a draft becomes sent. */
+export const estimateShared = (db: string, estimateId: string) =>
+  api.post<{ state: EstimateState }>(`${enc(db)}/_estimates/${enc(estimateId)}/shared`, {});
+
 // ---- the public pages ---------------------------------------------------------
 
 export interface PublicShop {
   name: string;
   phones: Array<{ number?: string; description?: string }>;
   addresses: Array<Record<string, string | boolean | undefined>>;
+  /** Where the shop's numbers are read (ISO 3166-1 alpha-2). */
+  country?: string;
 }
 
 export interface PublicStatus {

@@ -12,22 +12,23 @@ import { AppLink, ButtonLink } from '../../../components/RouterLink';
 import { useAccountConfig } from '../../../lib/account-config';
 import { formatDate } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
+import { useGroupPhones } from '../../../lib/phones';
 import { customerQuery } from '../api/customers';
 import { currencyOf, ofTicketQuery, pdfUrls, publicUrls, reissueStatusLink, type Estimate, type Maintenance } from '../api/servicedocs';
-import { whatsappLink } from '../api/tickets';
 import type { Ticket } from '../api/types';
 import { PublicLink } from './PublicLink';
 
 export function TicketDocuments({ db, ticket }: { db: string; ticket: Ticket }) {
   const { t, i18n } = useTranslation();
   const cfg = useAccountConfig(db);
+  const phone = useGroupPhones(db);
   const customer = useQuery({ ...customerQuery(db, ticket.customer_id ?? ''), enabled: !!ticket.customer_id });
   const estimates = useQuery(ofTicketQuery<Estimate>(db, 'Estimate', ticket._id));
   const maintenances = useQuery(ofTicketQuery<Maintenance>(db, 'Maintenance', ticket._id));
   const phones = customer.data?.phones ?? [];
   const mobile = phones.find((p) => p.main) ?? phones[0];
   const statusUrl = ticket.status_token ? publicUrls.status(ticket.status_token) : '';
-  const wa = mobile && statusUrl ? whatsappLink(mobile.number, t('docs.statusMessage', { name: customer.data?.name ?? '', number: ticket.number, url: statusUrl })) : null;
+  const wa = mobile && statusUrl ? phone.whatsapp(mobile.number, phone.tCustomer('docs.statusMessage', { name: customer.data?.name ?? '', number: ticket.number, url: statusUrl })) : null;
   const onDemand = cfg['contract-receipt'] !== 'always' && !!ticket.contract_id;
   return (
     <Flex direction="column" gap="small" data-testid="ticket-documents">
