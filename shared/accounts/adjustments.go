@@ -228,7 +228,7 @@ func checkValue(key string, v any) (any, error) {
 			return s, nil
 		}
 		return bad(fault.IsInvalid)
-	case key == "estimate-observation":
+	case key == "estimate-observation" || key == "receipt-terms":
 		if s, ok := v.(string); ok && len(s) <= maxLongText {
 			return s, nil
 		}

@@ -68,7 +68,7 @@ export const itemsTotal = (items: readonly Pick<EstimateItem, 'quantity' | 'valu
 
 export interface DocListInput {
   db: string;
-  klass: 'Estimate' | 'Contract' | 'Maintenance';
+  klass: 'Estimate' | 'Contract' | 'Maintenance' | 'Equipment';
   q?: string | undefined;
   filter?: Record<string, unknown> | undefined;
   /** The fields a text search looks in. */
@@ -139,7 +139,12 @@ export const planQuery = (db: string, days: number) =>
 
 const withLocale = (path: string, locale: string) => `/api/${path}?locale=${encodeURIComponent(locale)}`;
 
+export type LabelSize = '62mm' | 'a4';
+
 export const pdfUrls = {
+  /** Equipment labels: one per item, on a 62 mm label printer's tape or an A4 sheet of 3 × 8. */
+  labels: (db: string, equipmentIds: readonly string[], size: LabelSize, locale: string) =>
+    `${withLocale(`${enc(db)}/_equipment/labels.pdf`, locale)}&size=${size}&ids=${equipmentIds.map(enc).join(',')}`,
   receipt: (db: string, ticketId: string, locale: string) => withLocale(`${enc(db)}/_tickets/${enc(ticketId)}/receipt.pdf`, locale),
   contractReceipt: (db: string, ticketId: string, locale: string) => withLocale(`${enc(db)}/_tickets/${enc(ticketId)}/contract-receipt.pdf`, locale),
   estimate: (db: string, estimateId: string, locale: string) => withLocale(`${enc(db)}/_estimates/${enc(estimateId)}/receipt.pdf`, locale),

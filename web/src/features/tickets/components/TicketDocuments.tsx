@@ -1,6 +1,7 @@
 // A ticket's paper: print the two-copy receipt (and the contract receipt on
-// demand), its public status link with "send by WhatsApp", and its
-// estimates and maintenances with buttons to start one from the ticket.
+// demand) and its equipment's label, its public status link with "send by
+// WhatsApp", and its estimates and maintenances with buttons to start one
+// from the ticket.
 
 import { Button, Flex, Text } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
@@ -16,6 +17,7 @@ import { useGroupPhones } from '../../../lib/phones';
 import { customerQuery } from '../api/customers';
 import { currencyOf, ofTicketQuery, pdfUrls, publicUrls, reissueStatusLink, type Estimate, type Maintenance } from '../api/servicedocs';
 import type { Ticket } from '../api/types';
+import { LabelLinks } from './LabelLinks';
 import { PublicLink } from './PublicLink';
 
 export function TicketDocuments({ db, ticket }: { db: string; ticket: Ticket }) {
@@ -50,6 +52,7 @@ export function TicketDocuments({ db, ticket }: { db: string; ticket: Ticket }) 
           </ButtonLink>
         ) : null}
       </Flex>
+      {ticket.equipment_id ? <LabelLinks db={db} ids={[ticket.equipment_id]} label={t('docs.labels.printOne')} /> : null}
       {statusUrl ? (
         <>
           <PublicLink db={db} url={statusUrl} label={t('docs.statusLink')} onReissue={() => reissueStatusLink(db, ticket._id)} testId="status-link" />
