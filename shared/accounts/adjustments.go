@@ -309,17 +309,7 @@ func (s *Service) e164(ctx context.Context, db string, v any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	fields := map[string][]string{}
-	for i, item := range list {
-		m, _ := item.(map[string]any)
-		n, err := phones.Normalize(str(m["number"]), country)
-		if err != nil {
-			fields[fmt.Sprintf("value[%d].number", i)] = []string{phones.MsgInvalid}
-			continue
-		}
-		m["number"] = n
-	}
-	if len(fields) > 0 {
+	if fields := phones.NormalizeItems(list, country, "value"); len(fields) > 0 {
 		return nil, fault.Invalid(fields)
 	}
 	return list, nil

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/httpjson"
 	"github.com/oficina/oficina/shared/store"
 )
@@ -136,42 +135,15 @@ func (s *Service) formerMembers(ctx context.Context, db string) ([]formerMember,
 	return out, nil
 }
 
-// rememberFormerMember records that userID left db, with a compare-and-set
-// so two removals at once both stay. The oldest fall off past the bound.
+// rememberFormerMember records that userID left db (concurrent removals
+// all stay); the oldest fall off past the bound.
 func (s *Service) rememberFormerMember(ctx context.Context, db, userID string) error {
-	for attempt := 0; attempt < 10; attempt++ {
-		w := store.RecordWrite{Record: store.Record{Kind: kindFormerMembers, Key: db}}
-		var list []formerMember
-		rec, err := s.st.GetRecord(ctx, kindFormerMembers, db)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			w.ExpectAbsent = true
-		case err != nil:
-			return fmt.Errorf("former members: %w", err)
-		default:
-			if err := json.Unmarshal(rec.Value, &list); err != nil {
-				return fmt.Errorf("former members: %w", err)
-			}
-			w.Expect = rec.Value
-		}
+	left := formerMember{UserID: userID, LeftAt: s.stamp()}
+	return updateList(ctx, s.st, kindFormerMembers, db, "former members", func(list []formerMember) ([]formerMember, bool) {
 		list = slices.DeleteFunc(list, func(f formerMember) bool { return f.UserID == userID })
-		list = append(list, formerMember{UserID: userID, LeftAt: s.stamp()})
-		if len(list) > maxFormerMembers {
-			list = list[len(list)-maxFormerMembers:]
-		}
-		if w.Value, err = json.Marshal(list); err != nil {
-			return fmt.Errorf("former members: %w", err)
-		}
-		err = s.st.Transact(ctx, []store.RecordWrite{w})
-		if errors.Is(err, store.ErrConflict) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("former members: %w", err)
-		}
-		return nil
-	}
-	return fault.New(fault.Conflict, fault.MsgConflict)
+		list = append(list, left)
+		return list[max(0, len(list)-maxFormerMembers):], true
+	})
 }
 
 // peopleRoute answers GET /api/{db}/_members (any member):

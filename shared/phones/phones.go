@@ -8,6 +8,7 @@ package phones
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/nyaruka/phonenumbers"
@@ -60,6 +61,28 @@ func Normalize(raw, country string) (string, error) {
 		return "", ErrInvalid
 	}
 	return phonenumbers.Format(n, phonenumbers.E164), nil
+}
+
+// NormalizeItems rewrites the "number" of each phone item (a JSON object,
+// as customers and the Group keep them) in E.164, read in country, and
+// returns the field errors of the numbers that are not phone numbers,
+// keyed "<prefix>[i].number". Items are changed in place.
+func NormalizeItems(items []any, country, prefix string) map[string][]string {
+	errs := map[string][]string{}
+	for i, item := range items {
+		m, _ := item.(map[string]any)
+		if m == nil {
+			continue
+		}
+		raw, _ := m["number"].(string)
+		n, err := Normalize(raw, country)
+		if err != nil {
+			errs[fmt.Sprintf("%s[%d].number", prefix, i)] = []string{MsgInvalid}
+			continue
+		}
+		m["number"] = n
+	}
+	return errs
 }
 
 // Display formats a stored number for print: in the national way when it

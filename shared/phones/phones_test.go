@@ -78,3 +78,22 @@ func TestGroupCountry(t *testing.T) {
 		}
 	}
 }
+
+func TestNormalizeItems(t *testing.T) {
+	items := []any{
+		map[string]any{"number": "(11) 98765-4321", "main": true},
+		map[string]any{"number": "555"},
+		map[string]any{"number": ""},
+		"not an item",
+	}
+	errs := NormalizeItems(items, "BR", "phones")
+	if len(errs) != 1 || errs["phones[1].number"][0] != MsgInvalid {
+		t.Fatalf("errors %v", errs)
+	}
+	if n := items[0].(map[string]any)["number"]; n != "+5511987654321" {
+		t.Fatalf("item 0 %v", n)
+	}
+	if n := items[2].(map[string]any)["number"]; n != "" {
+		t.Fatalf("a blank number %v", n)
+	}
+}

@@ -281,17 +281,7 @@ func (m *Module) customerRule(ctx context.Context, w *docs.Write) error {
 	if err != nil {
 		return fmt.Errorf("ticket: country of %s: %w", w.DB, err)
 	}
-	fields := map[string][]string{}
-	for i, item := range list {
-		p := mapOf(item)
-		n, err := phones.Normalize(str(p["number"]), country)
-		if err != nil {
-			fields[fmt.Sprintf("phones[%d].number", i)] = []string{phones.MsgInvalid}
-			continue
-		}
-		p["number"] = n
-	}
-	if len(fields) > 0 {
+	if fields := phones.NormalizeItems(list, country, "phones"); len(fields) > 0 {
 		return fault.Invalid(fields)
 	}
 	return nil
