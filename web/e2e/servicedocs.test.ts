@@ -29,6 +29,11 @@ const shots: string[] = [];
 
 /** pdfText fetches a PDF with the page's session and reads its text with poppler. */
 async function pdfText(page: Page, href: string): Promise<string> {
+  return (await pdfFile(page, href)).text;
+}
+
+/** pdfFile fetches a PDF with the page's session: its text (pdftotext) and its pdfinfo (pages, page size). */
+async function pdfFile(page: Page, href: string): Promise<{ text: string; info: string }> {
   const res = await page.request.get(href);
   expect(res.status()).toBe(200);
   expect(res.headers()['content-type']).toBe('application/pdf');
@@ -36,7 +41,7 @@ async function pdfText(page: Page, href: string): Promise<string> {
   try {
     const file = join(dir, 'doc.pdf');
     writeFileSync(file, await res.body());
-    return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+    return { text: execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }), info: execFileSync('pdfinfo', [file], { encoding: 'utf8' }) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -118,6 +123,36 @@ describe('service documents in a real browser', () => {
     const text = await pdfText(page, (await tid(page, 'print-receipt').getAttribute('href')) ?? '');
     expect(text.split('Garantia de 30 dias.').length - 1).toBe(2);
     expect(text).not.toContain('Warranty: 90 days');
+  });
+
+  it('prints equipment labels from the ticket and from the equipment list (62 mm tape, A4 sheet)', async () => {
+    const page = shop.page;
+    await page.goto(`/account/${group}/tickets/${ticketId}`);
+    const tape = (await tid(page, 'ticket-documents').getByTestId('print-labels-62mm').getAttribute('href')) ?? '';
+    const one = await pdfFile(page, tape);
+    expect(one.text).toContain('NB-42');
+    expect(one.text).toContain('Joana Conceição');
+    expect(one.text).toContain('Service order nº 1');
+    expect(one.info).toMatch(/Pages:\s+1\n/);
+    expect(one.info).toMatch(/Page size:\s+175(\.\d+)? x 82(\.\d+)? pts/);
+
+    const spare = await api(page, 'POST', group, { klass: 'Equipment', identifier: 'TV-900', maker: 'Samsung' });
+    expect(spare.status, spare.text).toBe(201);
+    await page.goto(`/account/${group}/equipment`);
+    await tid(page, 'record-table').getByText('TV-900').waitFor();
+    expect(await tid(page, 'selection-bar').count()).toBe(0);
+    await tid(page, 'select-page').check();
+    await tid(page, 'selection-bar').getByText('2 selected').waitFor();
+    shots.push(await shot(page, 'docs-equipment-labels-light'));
+    const sheet = await pdfFile(page, (await tid(page, 'selection-bar').getByTestId('print-labels-a4').getAttribute('href')) ?? '');
+    expect(sheet.text).toContain('NB-42');
+    expect(sheet.text).toContain('TV-900');
+    expect(sheet.info).toMatch(/Page size:\s+595(\.\d+)? x 84[12](\.\d+)? pts \(A4\)/);
+    const tapes = await pdfFile(page, (await tid(page, 'selection-bar').getByTestId('print-labels-62mm').getAttribute('href')) ?? '');
+    expect(tapes.info).toMatch(/Pages:\s+2\n/);
+    // Back on the ticket, where the next steps start.
+    await page.goto(`/account/${group}/tickets/${ticketId}`);
+    await tid(page, 'ticket-documents').waitFor();
   });
 
   it('opens the status page from the ticket link without a session', async () => {
