@@ -3,7 +3,7 @@
 // status, its changes with dates and the expected date. No sign-in; in the
 // shop's language when it set one, else the browser's.
 
-import { Card, Flex, Heading, Text } from '@aws-amplify/ui-react';
+import { Card, Flex, Heading, Link, Text } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -35,7 +35,7 @@ export function ShopCard({ shop }: { shop: PublicShop }) {
       {shop.phones.map((p, i) => (
         <Text key={i} fontSize="small" data-testid="shop-phone">
           {p.number ? (
-            <a href={`tel:${p.number}`}>{formatPhone(lib, p.number, shop.country ?? '')}</a>
+            <Link href={`tel:${p.number}`}>{formatPhone(lib, p.number, shop.country ?? '')}</Link>
           ) : null}{' '}
           {p.description ? <span className="muted">· {p.description}</span> : null}
         </Text>
