@@ -489,18 +489,24 @@ type inviteRef struct {
 }
 
 func (s *Service) invites(ctx context.Context, email string) ([]inviteRef, error) {
-	rec, err := s.st.GetRecord(ctx, kindInvites, auth.NormEmail(email))
+	return readList[inviteRef](ctx, s.st, kindInvites, auth.NormEmail(email), "invitations of "+email)
+}
+
+// readList reads the JSON list a store record (kind, key) keeps; none when
+// there is no record.
+func readList[T any](ctx context.Context, st store.Store, kind, key, what string) ([]T, error) {
+	rec, err := st.GetRecord(ctx, kind, key)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("invitations of %s: %w", email, err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	var refs []inviteRef
-	if err := json.Unmarshal(rec.Value, &refs); err != nil {
-		return nil, fmt.Errorf("decode invitations: %w", err)
+	var list []T
+	if err := json.Unmarshal(rec.Value, &list); err != nil {
+		return nil, fmt.Errorf("decode %s: %w", what, err)
 	}
-	return refs, nil
+	return list, nil
 }
 
 // indexInvite adds or removes ref under email with a compare-and-set, so

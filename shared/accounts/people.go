@@ -2,7 +2,6 @@ package accounts
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -121,18 +120,7 @@ func (s *Service) person(ctx context.Context, uid, email string) (Person, error)
 }
 
 func (s *Service) formerMembers(ctx context.Context, db string) ([]formerMember, error) {
-	rec, err := s.st.GetRecord(ctx, kindFormerMembers, db)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("former members of %s: %w", db, err)
-	}
-	var out []formerMember
-	if err := json.Unmarshal(rec.Value, &out); err != nil {
-		return nil, fmt.Errorf("decode former members of %s: %w", db, err)
-	}
-	return out, nil
+	return readList[formerMember](ctx, s.st, kindFormerMembers, db, "former members of "+db)
 }
 
 // rememberFormerMember records that userID left db (concurrent removals
