@@ -25,6 +25,7 @@ require (
 	github.com/makiuchi-d/gozxing v0.1.1
 	github.com/microcosm-cc/bluemonday v1.0.27
 	github.com/mmcdole/gofeed v1.4.2
+	github.com/nyaruka/phonenumbers v1.8.1
 	github.com/signintech/gopdf v0.33.0
 	github.com/skip2/go-qrcode v0.0.0-20200617195104-da1b6568686e
 	github.com/stripe/stripe-go/v83 v83.2.1
@@ -65,4 +66,5 @@ require (
 	github.com/teambition/rrule-go v1.8.2 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/xerrors v0.0.0-20200804184101-5ec99f83aff1 // indirect
+	google.golang.org/protobuf v1.36.11 // indirect
 )

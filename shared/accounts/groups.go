@@ -16,6 +16,7 @@ import (
 	"github.com/oficina/oficina/shared/auth"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/ids"
+	"github.com/oficina/oficina/shared/phones"
 	"github.com/oficina/oficina/shared/store"
 )
 
@@ -186,7 +187,7 @@ var defaultSettings = []struct {
 	value any
 }{
 	{"admin", false},
-	{"checklist", "disabled"},
+	{"checklist", "enabled"}, // a category's checklist works from the first ticket (SPEC §3 says disabled; issue 22)
 	{"project-management", "disabled"},
 	{"budget", "enabled"},
 	{"rdisk", "enabled"},
@@ -277,6 +278,8 @@ func (s *Service) CreateGroup(ctx context.Context, p *access.Principal, in NewGr
 	}{
 		{"name", name}, {"created-by", p.Label}, {"created-by-id", p.UserID},
 		{"created-at", created}, {"confirmed-plan", plan},
+		// Phones are read in the Group's country; its creator's language suggests it.
+		{"country", phones.DefaultCountry(u.Locale)},
 	}
 	settings = append(settings, defaultSettings...)
 	if err := s.writeAdjustments(ctx, p, accID, settings, &rb); err != nil {

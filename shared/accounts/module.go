@@ -28,6 +28,7 @@ func (s *Service) Name() string { return "accounts" }
 //	     403 with an API token (tokens cannot make tokens)
 //	     422 {"fields":{"permissions":["can't be blank"|"not in allowed list"],"dbs":["is invalid"]}}
 //	PUT  /api/usr-<id>/_design/token/_update/revoke/{tok id}            → 200 {"ok","id","rev"}
+//	GET  /api/acc-<id>/_members → 200 {"people":[{user_id,name,email,admin,left}]} (people.go)
 //
 // Each decides access itself (an invitee accepts in a Group db they cannot
 // use yet). The body of accept, bookmark and revoke is ignored ({} is what
@@ -59,6 +60,7 @@ func (s *Service) Register(r *module.Registry) error {
 		Handle: func(ctx context.Context, c module.UpdateCall) (module.UpdateResult, error) {
 			return doc(s.RevokeToken(ctx, c.Principal, c.DB, c.DocID))
 		}})
+	r.Route(module.Route{Pattern: "GET /api/{db}/_members", Access: module.AccessRead, Handle: s.peopleRoute})
 	return nil
 }
 

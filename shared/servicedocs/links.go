@@ -152,3 +152,34 @@ func derivedID(prefix, seed string) string {
 	sum := sha256.Sum256([]byte(seed))
 	return prefix + "-" + hex.EncodeToString(sum[:16])
 }
+
+// shared answers POST /api/{db}/_estimates/{id}/shared: the approval link
+// has gone to the customer (copied, sent by WhatsApp or e-mail), so a draft
+// is now sent — the customer never reads "Draft". Any other state stays,
+// and nothing is written.
+//
+//	200 {"state":"sent"|…}
+func (m *Module) shared(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	db, id := r.PathValue("db"), r.PathValue("id")
+	for attempt := 0; ; attempt++ {
+		d, body, err := m.getKlass(ctx, db, id, KlassEstimate)
+		if err != nil {
+			return err
+		}
+		if str(body["state"]) != "draft" && str(body["state"]) != "" {
+			httpjson.Write(w, http.StatusOK, map[string]any{"state": body["state"]})
+			return nil
+		}
+		body["state"] = "sent"
+		_, err = m.deps.Docs.Save(ctx, module.Principal(r), db, id, d.Rev, body)
+		if errors.Is(err, store.ErrConflict) && attempt < 3 {
+			continue // edited meanwhile: read it again
+		}
+		if err != nil {
+			return err
+		}
+		httpjson.Write(w, http.StatusOK, map[string]any{"state": "sent"})
+		return nil
+	}
+}

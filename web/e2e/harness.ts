@@ -254,9 +254,9 @@ export async function landingShot(page: Page, name: string): Promise<number> {
 
 export const tid = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
 
-/** tick clicks the label of an Amplify checkbox (the input itself is visually hidden). */
-export async function tick(input: Locator) {
-  if (await input.isChecked()) return;
+/** tick clicks the label of an Amplify checkbox or switch (the input itself is visually hidden) until it is `on` (ticked by default). */
+export async function tick(input: Locator, on = true) {
+  if ((await input.isChecked()) === on) return;
   const id = await input.getAttribute('id');
   const label = id ? input.page().locator(`label[for="${id}"]`) : input.locator('xpath=ancestor::label[1]');
   await ((await label.count()) > 0 ? label.first() : input.locator('xpath=ancestor::label[1]')).click();

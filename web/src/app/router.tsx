@@ -61,7 +61,7 @@ function guard(qc: QueryClient, def: RouteDef) {
 
 export function buildRoutes(qc: QueryClient): RouteObject[] {
   const children: RouteObject[] = ROUTES.map((def) => {
-    const handle: RouteHandle = { name: def.name, access: def.access, ...(def.set ? { set: def.set } : {}) };
+    const handle: RouteHandle = { name: def.name, access: def.access, ...(def.set ? { set: def.set } : {}), ...(def.bare ? { bare: true } : {}) };
     const base = { handle, loader: guard(qc, def), lazy: def.load };
     return def.path === '' ? { index: true, ...base } : { path: def.path, ...base };
   });

@@ -72,7 +72,7 @@ export function RootLayout() {
 
   return (
     <View className="app-frame" data-route={handle.name}>
-      <Navbar session={session} onLogout={onLogout} userLabel={user?.fullname || user?.email || ''} />
+      {handle.bare ? null : <Navbar session={session} onLogout={onLogout} userLabel={user?.fullname || user?.email || ''} />}
       <VersionNotice />
       {session && handle.access === 'account' ? <LimitsBanner db={activeDb} /> : null}
       {shellError ? (
@@ -83,7 +83,7 @@ export function RootLayout() {
       <main id="main" className="app-main" tabIndex={-1}>
         <Outlet />
       </main>
-      <Footer />
+      {handle.bare ? null : <Footer />}
       {relogin && signInRoute ? (
         <Suspense fallback={null}>
           <ReloginModal open onSuccess={onRelogged} />
