@@ -23,10 +23,3 @@ export function validateRegistration(input: {
   if (!input.accept_terms) fields.accept_terms = ['must-be-accepted'];
   return Object.keys(fields).length ? clientValidationError(fields) : null;
 }
-
-/** safeReturnPath keeps a ?return= target inside the app. */
-export function safeReturnPath(v: string | null): string | null {
-  if (!v || !v.startsWith('/') || v.startsWith('//') || v.startsWith('/\\')) return null;
-  if (v.startsWith('/user/login')) return null;
-  return v;
-}

@@ -12,12 +12,12 @@ import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { AppLink } from '../../../components/RouterLink';
 import { asApiError, type ApiError } from '../../../lib/errors';
 import { currentLocale } from '../../../lib/i18n';
-import { paths } from '../../../lib/paths';
+import { paths, safeReturnPath } from '../../../lib/paths';
 import { sessionQuery } from '../../../lib/session';
 import { login } from '../api/login';
 import { register } from '../api/register';
 import { AuthCard } from '../components/AuthCard';
-import { safeReturnPath, validateRegistration } from '../validation';
+import { validateRegistration } from '../validation';
 
 export function Component() {
   const { t } = useTranslation();
