@@ -33,6 +33,9 @@ func (s *Service) Name() string { return "accounts" }
 // use yet). The body of accept, bookmark and revoke is ignored ({} is what
 // the SPA sends).
 func (s *Service) Register(r *module.Registry) error {
+	for _, k := range labels {
+		r.Labels(k)
+	}
 	doc := func(d store.Doc, err error) (module.UpdateResult, error) {
 		return module.UpdateResult{Doc: d}, err
 	}

@@ -116,6 +116,9 @@ func (m *Module) Register(r *module.Registry) error {
 	for _, k := range schemas {
 		r.Schema(k)
 	}
+	for _, k := range labels {
+		r.Labels(k)
+	}
 	r.Rule(KlassEstimate, m.estimateRule)
 	r.Effect(KlassEstimate, m.tokenEffect(kindEstimate, "approval_token"))
 	r.Rule(KlassMaintenance, m.maintenanceRule)

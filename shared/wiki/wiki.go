@@ -128,6 +128,10 @@ func (m *Module) Register(r *module.Registry) error {
 	for _, k := range Schemas {
 		r.Schema(k)
 	}
+	for _, k := range labels {
+		r.Labels(k)
+	}
+	r.Actor(module.Actor{ID: m.server.UserID, Name: module.L("Wiki", "Wiki")})
 	r.Rule(KlassHandbook, m.handbookRule)
 	r.Effect(KlassHandbook, m.handbookEffect)
 	r.Rule(KlassBookmark, bookmarkRule)
