@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/oficina/oficina/shared/schema"
 )
 
 // Label is a text a person reads, in each language of the product.
@@ -126,6 +128,10 @@ func (r *Registry) Vocabulary() Vocabulary {
 	}
 	return v
 }
+
+// Schemas lists the registered field schemas (the declaration and
+// write-path tests walk them).
+func (r *Registry) Schemas() []schema.Klass { return slices.Clone(r.schemas) }
 
 // SchemaFields lists the fields of each klass's registered schema, for the
 // declaration test (every field labelled or internal).

@@ -88,7 +88,7 @@ export function Component() {
     >
       <form onSubmit={submit} noValidate aria-label={t('auth.register.title')}>
         <Flex direction="column" gap="medium">
-          <ErrorAlert error={error} onDismiss={() => setError(null)} />
+          <ErrorAlert error={error} onDismiss={() => setError(null)} alsoUnder={['unconfirmed_email']} />
           <TextField
             label={t('fields.email')}
             name="email"
@@ -103,6 +103,7 @@ export function Component() {
           />
           <TextField
             label={t('fields.fullname')}
+            descriptiveText={t('common.optional')}
             name="fullname"
             autoComplete="name"
             value={form.fullname}
@@ -113,6 +114,7 @@ export function Component() {
           <PasswordInput
             label={t('fields.password')}
             name="password"
+            isRequired
             autoComplete="new-password"
             value={form.password}
             onChange={set('password')}
@@ -122,6 +124,7 @@ export function Component() {
           <PasswordInput
             label={t('fields.password_confirmation')}
             name="password_confirmation"
+            isRequired
             autoComplete="new-password"
             value={form.password_confirmation}
             onChange={set('password_confirmation')}
