@@ -9,7 +9,7 @@ import { membershipsQuery, type Membership } from '../lib/memberships';
 import type { QueryClient } from '@tanstack/react-query';
 import { paths } from '../lib/paths';
 import { isRouteHandle, needsSignIn, type RouteHandle } from '../lib/route-handle';
-import { sessionQuery, type Session } from '../lib/session';
+import { mayUse, sessionQuery, type Session } from '../lib/session';
 import { decideStartup, setMultipleAccounts } from '../lib/startup';
 import { ROUTES, type RouteDef } from './route-table';
 import { RootLayout } from './shell/RootLayout';
@@ -24,10 +24,6 @@ export async function loadSession(qc: QueryClient): Promise<Session | null> {
   }
 }
 
-/** mayUse: the session reaches db (a Group role, the personal db, or a server admin). */
-export function mayUse(s: Session, db: string): boolean {
-  return s.isServerAdmin || db === s.userId || s.roles.includes(db);
-}
 
 /**
  * followActiveDb makes the route's db the active one only when the user
