@@ -7,7 +7,13 @@ export const paths = {
   home: (returnTo?: string) => (returnTo ? `/?return=${encodeURIComponent(returnTo)}` : '/'),
   app: () => '/app',
   login: (returnTo?: string) => (returnTo ? `/user/login?return=${encodeURIComponent(returnTo)}` : '/user/login'),
-  register: (returnTo?: string) => (returnTo ? `/user/register?return=${encodeURIComponent(returnTo)}` : '/user/register'),
+  register: (returnTo?: string, email?: string) => {
+    const q = new URLSearchParams();
+    if (returnTo) q.set('return', returnTo);
+    if (email) q.set('email', email);
+    const s = q.toString();
+    return s ? `/user/register?${s}` : '/user/register';
+  },
   invite: () => '/invite',
   profile: (page?: string) => (page && page !== 'profile' ? `/user/profile?page=${page}` : '/user/profile'),
   newsletter: () => '/user/newsletter',

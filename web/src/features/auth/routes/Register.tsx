@@ -27,7 +27,8 @@ export function Component() {
   // Where to go once signed up (an invitation); without one, the app's
   // entry, which shows the "check your inbox" note and the first steps.
   const back = safeReturnPath(params.get('return')) ?? undefined;
-  const [form, setForm] = useState({ email: '', fullname: '', password: '', password_confirmation: '', accept_terms: false });
+  // An invitation's sign-up starts with the invited address (issue 22 item 12).
+  const [form, setForm] = useState({ email: params.get('email') ?? '', fullname: '', password: '', password_confirmation: '', accept_terms: false });
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState(false);
