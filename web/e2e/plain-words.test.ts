@@ -154,6 +154,13 @@ describe('the timeline and History in plain words', () => {
     const history = await historyTexts(page, `/account/${group}/handbooks/${page2}`);
     noCodes(history, CODES);
     expect(history.join('\n')).toMatch(/changed Title/);
+    // Item 13: "Updated … · <author>", never "[object Object]"; the same in the wiki's recent changes.
+    const main = (await page.locator('main#main').textContent()) ?? '';
+    expect(main).not.toContain('[object Object]');
+    expect(main).toMatch(/Updated .* · Bia Técnica/);
+    await page.goto('/wiki');
+    await tid(page, 'wiki-recent-changed').getByText('Bia Técnica').waitFor();
+    expect(await tid(page, 'wiki-recent-changed').textContent()).not.toContain('[object Object]');
   });
 
   it('shows one file uploaded five times as one card, its settings in words', async () => {
