@@ -18,7 +18,9 @@ import (
 // seam (issue 22 item 9): the timeline and History name only declared
 // fields, so every field of every schema, and every klass a person's change
 // card shows, is declared — labelled in both languages, or internal.
-func TestEveryFieldIsLabelledOrInternal(t *testing.T) {
+// openApp wires the product on a temporary embedded store.
+func openApp(t *testing.T) *app.App {
+	t.Helper()
 	cfg, err := config.Load([]string{"--data", t.TempDir()}, func(string) string { return "" }, config.Local)
 	if err != nil {
 		t.Fatal(err)
@@ -28,6 +30,11 @@ func TestEveryFieldIsLabelledOrInternal(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.Close() })
+	return a
+}
+
+func TestEveryFieldIsLabelledOrInternal(t *testing.T) {
+	a := openApp(t)
 	v := a.Modules.Vocabulary()
 	klasses := a.Modules.SchemaFields()
 	// Klasses without a schema whose records still change in front of people.
@@ -68,16 +75,8 @@ func TestEveryFieldIsLabelledOrInternal(t *testing.T) {
 // TestLabelsAreServed: GET /api/_labels answers the declarations to anyone
 // (they are the product's words, not a Group's data).
 func TestLabelsAreServed(t *testing.T) {
-	cfg, err := config.Load([]string{"--data", t.TempDir()}, func(string) string { return "" }, config.Local)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := app.Open(context.Background(), cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(a.API)
-	t.Cleanup(func() { srv.Close(); a.Close() })
+	srv := httptest.NewServer(openApp(t).API)
+	t.Cleanup(srv.Close)
 	res, err := http.Get(srv.URL + "/api/_labels")
 	if err != nil {
 		t.Fatal(err)

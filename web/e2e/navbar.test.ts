@@ -6,7 +6,7 @@
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, registerAndConfirm, shot, startServer, tid, type Browser, type Server } from './harness';
+import { api, openBrowser, preflight, registerAndConfirm, setGroupSetting, shot, startServer, tid, type Browser, type Server } from './harness';
 
 const ANA = { email: 'ana.navbar@oficina.test', name: 'Ana Maria de Souza Albuquerque', password: 'correct horse battery' };
 const LONG = 'Assistência Técnica do Zé — Celulares e Computadores';
@@ -41,14 +41,7 @@ describe('the navbar', () => {
     ana = await openBrowser(server.baseURL);
     await registerAndConfirm(ana.page, server.dataDir, ANA);
     group = (await api(ana.page, 'POST', 'accounts', { name: LONG })).json.id;
-    for (const key of ['organize3', 'exoreader', 'textnotes', 'rdisk']) {
-      const found = await api(ana.page, 'POST', `${group}/_find`, { selector: { klass: 'Adjustment', key }, limit: 1 });
-      const adj = found.json.docs[0];
-      const r = adj
-        ? await api(ana.page, 'PUT', `${group}/${adj._id}?rev=${adj._rev}`, { ...adj, value: 'enabled' })
-        : await api(ana.page, 'POST', group, { klass: 'Adjustment', key, label: key, value: 'enabled' });
-      expect(r.status, r.text).toBeLessThan(300);
-    }
+    for (const key of ['organize3', 'exoreader', 'textnotes', 'rdisk']) await setGroupSetting(ana.page, group, key, 'enabled');
   }, 90_000);
 
   afterAll(async () => {

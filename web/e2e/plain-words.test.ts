@@ -10,7 +10,7 @@
 
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, registerAndConfirm, shot, startServer, tid, waitForSavedLocale, type Browser, type Server } from './harness';
+import { api, openBrowser, preflight, registerAndConfirm, setGroupSetting, shot, startServer, tid, waitForSavedLocale, type Browser, type Server } from './harness';
 
 const ANA = { email: 'ana.words@oficina.test', name: 'Ana Palavras', password: 'correct horse battery' };
 const BIA = { email: 'bia.words@oficina.test', name: 'Bia Técnica', password: 'correct horse battery' };
@@ -34,13 +34,6 @@ async function ok(page: Page, method: string, path: string, body?: unknown): Pro
   const r = await api(page, method, path, body);
   expect(r.status, `${method} ${path}: ${r.text}`).toBeLessThan(300);
   return r.json;
-}
-
-async function setFlag(page: Page, key: string, value: string) {
-  const found = await api(page, 'POST', `${group}/_find`, { selector: { klass: 'Adjustment', key }, limit: 1 });
-  const adj = found.json.docs[0];
-  if (adj) await ok(page, 'PUT', `${group}/${adj._id}?rev=${adj._rev}`, { ...adj, value });
-  else await ok(page, 'POST', group, { klass: 'Adjustment', key, label: key, value });
 }
 
 /** importCsv sends a bank statement to the import route as the SPA does (the body is the file). */
@@ -83,7 +76,7 @@ describe('the timeline and History in plain words', () => {
     const page = ana.page;
     await registerAndConfirm(page, server.dataDir, ANA);
     group = (await ok(page, 'POST', 'accounts', { name: 'Oficina Palavras' })).id;
-    for (const key of ['checklist', 'textnotes', 'organize3']) await setFlag(page, key, 'enabled');
+    for (const key of ['checklist', 'textnotes', 'organize3']) await setGroupSetting(page, group, key, 'enabled');
     // Bia, the technician, changes what Ana made: her changes are cards of
     // their own (one author's run never swallows another's).
     bia = await openBrowser(server.baseURL);

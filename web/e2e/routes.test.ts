@@ -11,7 +11,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../src/app/route-table';
-import { api, openBrowser, preflight, registerAndConfirm, shot, startServer, tid, type Browser, type Server } from './harness';
+import { api, openBrowser, preflight, registerAndConfirm, setGroupSetting, shot, startServer, tid, type Browser, type Server } from './harness';
 
 const ANA = { email: 'ana.routes@oficina.test', name: 'Ana Rotas', password: 'correct horse battery' };
 const DANI = { email: 'dani.routes@oficina.test', name: 'Dani Rotas', password: 'correct horse battery' };
@@ -123,14 +123,7 @@ describe('every route of the route table, opened fresh and reloaded', () => {
     await registerAndConfirm(page, server.dataDir, ANA);
     groupA = (await api(page, 'POST', 'accounts', { name: 'Oficina Norte' })).json.id;
     groupB = (await api(page, 'POST', 'accounts', { name: GROUP_B })).json.id;
-    for (const key of ['organize3', 'exoreader', 'textnotes']) {
-      const found = await api(page, 'POST', `${groupB}/_find`, { selector: { klass: 'Adjustment', key }, limit: 1 });
-      const adj = found.json.docs[0];
-      const r = adj
-        ? await api(page, 'PUT', `${groupB}/${adj._id}?rev=${adj._rev}`, { ...adj, value: 'enabled' })
-        : await api(page, 'POST', groupB, { klass: 'Adjustment', key, label: key, value: 'enabled' });
-      expect(r.status, r.text).toBeLessThan(300);
-    }
+    for (const key of ['organize3', 'exoreader', 'textnotes']) await setGroupSetting(page, groupB, key, 'enabled');
     const g = groupB;
     ids.categories = await created(page, g, { klass: 'Category', name: 'Telas' });
     ids.customers = await created(page, g, { klass: 'Customer', name: 'Joana Conceição' });
