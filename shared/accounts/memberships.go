@@ -271,7 +271,7 @@ func (s *Service) afterInvite(ctx context.Context, p *access.Principal, db, id s
 			return fmt.Errorf("mirror invitation: %w", err)
 		}
 	}
-	s.sendInvite(ctx, p, addr, locale, greeting, str(body["name"]))
+	s.sendInvite(ctx, p, addr, locale, greeting, str(body["name"]), s.inviteLink(db, id))
 	return nil
 }
 
@@ -603,7 +603,7 @@ const (
 // sendInvite mails the invitation, at most a few an hour to one address so
 // inviting and removing in a loop cannot flood a mailbox. Failures are
 // logged: the invitation stands and shows on the invitee's profile.
-func (s *Service) sendInvite(ctx context.Context, p *access.Principal, to, locale, greeting, group string) {
+func (s *Service) sendInvite(ctx context.Context, p *access.Principal, to, locale, greeting, group, link string) {
 	n, err := s.st.Incr(ctx, kindInviteMail, to, 1, time.Hour)
 	if err != nil {
 		s.log.ErrorContext(ctx, "invitation mail throttle", "err", err)
@@ -618,7 +618,7 @@ func (s *Service) sendInvite(ctx context.Context, p *access.Principal, to, local
 		inviter = p.Email
 	}
 	m, err := s.tpl.Render("invite", locale, to, mail.TemplateData{
-		Name: greeting, Email: to, Link: s.baseURL + "/invite",
+		Name: greeting, Email: to, Link: link,
 		Vars: map[string]string{"inviter": inviter, "group": group},
 	})
 	if err == nil {

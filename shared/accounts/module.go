@@ -29,11 +29,17 @@ func (s *Service) Name() string { return "accounts" }
 //	     422 {"fields":{"permissions":["can't be blank"|"not in allowed list"],"dbs":["is invalid"]}}
 //	PUT  /api/usr-<id>/_design/token/_update/revoke/{tok id}            → 200 {"ok","id","rev"}
 //	GET  /api/acc-<id>/_members → 200 {"people":[{user_id,name,email,admin,left}]} (people.go)
+//	GET  /api/_public/invitations/{acc-…}/{mem-…}                        → 200 {"group","inviter","email"} of a pending invitation
+//	     (the invitation mail's link carries both ids); 404 "Invitation not found"
 //
 // Each decides access itself (an invitee accepts in a Group db they cannot
 // use yet). The body of accept, bookmark and revoke is ignored ({} is what
 // the SPA sends).
 func (s *Service) Register(r *module.Registry) error {
+	for _, k := range labels {
+		r.Labels(k)
+	}
+	r.Route(module.Route{Pattern: "GET /api/_public/invitations/{db}/{id}", Access: module.AccessPublic, Limit: &invitationPage, Handle: s.invitationPageHandler})
 	doc := func(d store.Doc, err error) (module.UpdateResult, error) {
 		return module.UpdateResult{Doc: d}, err
 	}

@@ -20,6 +20,16 @@ func (s *Server) getRoot(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// getLabels serves the modules' labels (module.Vocabulary): the names of
+// klasses and fields in each language, the internal fields and the system
+// actors, which the timeline and History use to speak in plain words. They
+// change only with a deploy, so browsers may keep them a while.
+func (s *Server) getLabels(w http.ResponseWriter, r *http.Request) error {
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	writeJSON(w, http.StatusOK, s.modules.Vocabulary())
+	return nil
+}
+
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) error {
 	return fault.New(fault.NotFound, "missing")
 }

@@ -119,6 +119,7 @@ func (m *Module) Name() string { return "limits" }
 // and limit mail) and limits.snapshot (daily usage), and the weekly
 // summary (digest.go).
 func (m *Module) Register(r *module.Registry) error {
+	r.Actor(module.Actor{ID: system.UserID, Name: module.L("Plan limits", "Limites do plano")})
 	r.Guard(m.guard)
 	r.Effect("Adjustment", m.planChanged)
 	r.Route(module.Route{Pattern: "GET /api/{db}/_limits", Access: module.AccessRead, Handle: m.getLimits})

@@ -46,6 +46,7 @@ func (m *Module) Name() string { return "links" }
 //	POST /api/{db}/_links/title {url}                    → {url, title} fetched from the page (422 on url saying why not; 404 without a fetcher)
 func (m *Module) Register(r *module.Registry) error {
 	r.Schema(Schema)
+	r.Labels(labels)
 	r.Rule(KlassBookmark, bookmarkRule)
 	r.Route(module.Route{Pattern: "POST /api/{db}/_links/import", Access: module.AccessWrite, MaxBody: MaxImportBytes, Handle: m.importBookmarks})
 	r.Route(module.Route{Pattern: "GET /api/{db}/_links/export.html", Access: module.AccessRead, Handle: m.exportBookmarks})

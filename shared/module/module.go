@@ -97,6 +97,9 @@ type Registry struct {
 	// The API document (apidoc.go): each call's doc and module.
 	apiDocs Docs
 	owner   map[string]string
+	schemas []schema.Klass
+	labels  map[string]Labels // labels.go
+	actors  map[string]Label
 }
 
 // NewRegistry returns a registry writing rules onto d. refs resolves
@@ -159,7 +162,10 @@ func (r *Registry) Guard(g docs.Guard) { r.docs.AddGuard(g) }
 
 // Schema adds the declarative field rules of a klass (types, required,
 // enums, limits, references), run before the klass's other rules.
-func (r *Registry) Schema(k schema.Klass) { r.docs.Register(k.Name, k.Rule(r.refs)) }
+func (r *Registry) Schema(k schema.Klass) {
+	r.schemas = append(r.schemas, k)
+	r.docs.Register(k.Name, k.Rule(r.refs))
+}
 
 // SortKey sets how documents of klass are ordered in the store's klass
 // index (default: created_at). A module that pages a subset (open tickets

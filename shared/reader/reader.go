@@ -133,6 +133,10 @@ func (m *Module) Fetcher() *fetchguard.Client { return m.fetcher }
 // (daily at 03:30 UTC).
 func (m *Module) Register(r *module.Registry) error {
 	m.registerKlasses(r)
+	for _, k := range labels {
+		r.Labels(k)
+	}
+	r.Actor(module.Actor{ID: m.server.UserID, Name: module.L("Feed reader", "Leitor de feeds")})
 	r.Tally(stream.Tally{Name: TallyItems, Klasses: []string{KlassItem}, Of: itemTally})
 	r.React(stream.Reaction{Name: "reader.subscription", Klasses: []string{KlassSubscription}, React: m.subscriptionChanged})
 	r.React(stream.Reaction{Name: "reader.label", Klasses: []string{KlassLabel}, React: m.labelChanged})

@@ -87,12 +87,19 @@ func (m *Module) shopOf(ctx context.Context, db string) (shop, error) {
 	return s, nil
 }
 
-// equipmentName is how a customer recognises the equipment.
+// equipmentName is how a customer recognises the equipment: the maker and
+// the identifier, once — a shop often types "Samsung Galaxy A52" as the
+// identifier of a Samsung, which read "Samsung Samsung Galaxy A52" (issue
+// 22 item 15).
 func equipmentName(e map[string]any) string {
 	if e == nil {
 		return ""
 	}
-	return strings.TrimSpace(str(e["maker"]) + " " + str(e["identifier"]))
+	maker, id := strings.TrimSpace(str(e["maker"])), strings.TrimSpace(str(e["identifier"]))
+	if maker == "" || strings.HasPrefix(strings.ToLower(id+" "), strings.ToLower(maker+" ")) {
+		return id
+	}
+	return strings.TrimSpace(maker + " " + id)
 }
 
 // statusPage answers GET /api/_public/status/{token}: the ticket's number,

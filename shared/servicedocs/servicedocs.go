@@ -118,6 +118,9 @@ func (m *Module) Register(r *module.Registry) error {
 	for _, k := range schemas {
 		r.Schema(k)
 	}
+	for _, k := range fieldLabels {
+		r.Labels(k)
+	}
 	r.Rule(KlassEstimate, m.estimateRule)
 	r.Rule(KlassEstimate, tokenRule(kindEstimate, "approval_token"))
 	r.Rule(KlassMaintenance, m.maintenanceRule)

@@ -81,6 +81,9 @@ func (m *Module) Register(r *module.Registry) error {
 	for _, k := range schemas {
 		r.Schema(k)
 	}
+	for _, k := range labels {
+		r.Labels(k)
+	}
 	r.Rule(KlassTicket, m.ticketRule)
 	r.Effect(KlassTicket, m.ticketEffect)
 	r.SortKey(KlassTicket, sortKey)

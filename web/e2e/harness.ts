@@ -327,3 +327,13 @@ export async function shotBoth(page: Page, name: string, ready: () => Promise<un
   await setTheme(page, 'light');
   return files;
 }
+
+/** setGroupSetting writes a Group's adjustment (a module's switch: organize3, exoreader…) as an admin would. */
+export async function setGroupSetting(page: Page, group: string, key: string, value: string) {
+  const found = await api(page, 'POST', `${group}/_find`, { selector: { klass: 'Adjustment', key }, limit: 1 });
+  const adj = found.json?.docs?.[0];
+  const r = adj
+    ? await api(page, 'PUT', `${group}/${adj._id}?rev=${adj._rev}`, { ...adj, value })
+    : await api(page, 'POST', group, { klass: 'Adjustment', key, label: key, value });
+  if (r.status >= 300) throw new Error(`setting ${key}=${value}: ${r.status} ${r.text}`);
+}
