@@ -101,6 +101,9 @@ type Env struct {
 	// Meter adds up the capacity units the store consumes (DynamoDB only;
 	// nil on bolt): benchmarks print RCU per operation from it.
 	Meter *ddblocal.Meter
+	// DynamoEndpoint is DynamoDB Local's address (DynamoDB only): a test that
+	// wants writes counted by AWS's rules sets Meter.Rules with a client of it.
+	DynamoEndpoint string
 
 	consumer *stream.Consumer
 	follow   func(ctx context.Context) ([]store.Change, error) // new committed changes
@@ -135,6 +138,7 @@ func New(t testing.TB, b Backend, opts ...Option) *Env {
 	case Dynamo:
 		endpoint, _ := ddblocal.Start(t)
 		e.Meter = &ddblocal.Meter{}
+		e.DynamoEndpoint = endpoint
 		client := ddblocal.NewClient(endpoint, func(o *dynamodb.Options) { o.APIOptions = append(o.APIOptions, e.Meter.Middleware) })
 		table := ddblocal.TableName(t)
 		cctx, cancel := context.WithTimeout(ctx, time.Minute)

@@ -53,7 +53,7 @@ func bodyOf(n int) []byte {
 // Docs carry a klass and a sort key, as API documents do.
 func BenchmarkCapacity(b *testing.B) {
 	ep, _ := ddblocal.Start(b)
-	m := &ddblocal.Meter{}
+	m := ddblocal.NewMeter(ep)
 	client := ddblocal.NewClient(ep, func(o *dynamodb.Options) { o.APIOptions = append(o.APIOptions, m.Middleware) })
 	table := ddblocal.TableName(b)
 	ctx := context.Background()
