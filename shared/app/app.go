@@ -64,9 +64,10 @@ type App struct {
 	// DAV is the drive over WebDAV (shared/dav), mounted at /dav/.
 	DAV *dav.Handler
 
-	cfg config.Config
-	log *slog.Logger
-	wg  sync.WaitGroup
+	cfg      config.Config
+	log      *slog.Logger
+	wg       sync.WaitGroup
+	consumer *stream.Consumer
 }
 
 // Logger builds the structured logger the configuration asks for.
@@ -215,6 +216,11 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 		a.Store.Close()
 		return nil, err
 	}
+	// The consumer exists from here on: on a store with a change log it notes
+	// every write (history entries, counter deltas), the API's included.
+	opts := a.Modules.StreamOptions()
+	opts.Logger = log
+	a.consumer = stream.New(a.Store, opts)
 	for _, m := range mods {
 		if d, ok := m.(*drive.Module); ok {
 			a.DAV = dav.New(dav.Options{Store: a.Store, Tokens: a.Auth, Drive: d, Log: log})
@@ -318,13 +324,9 @@ func (a *App) SeedPrices(ctx context.Context) {
 	}
 }
 
-// Consumer returns a change-stream consumer with every module's tallies,
+// Consumer returns the change-stream consumer, with every module's tallies,
 // event types and reactions.
-func (a *App) Consumer() *stream.Consumer {
-	opts := a.Modules.StreamOptions()
-	opts.Logger = a.log
-	return stream.New(a.Store, opts)
-}
+func (a *App) Consumer() *stream.Consumer { return a.consumer }
 
 // Wait waits for the background work to stop.
 func (a *App) Wait() { a.wg.Wait() }

@@ -110,8 +110,8 @@ func TestDocFromItem(t *testing.T) {
 		}
 		got[d.ID] = d
 	}
-	if others != 4 { // the db meta item, the record and the two docs' change rows
-		t.Fatalf("%d non-doc items, want 4", others)
+	if others != 5 { // the db meta item, the record and the three writes' log rows
+		t.Fatalf("%d non-doc items, want 5", others)
 	}
 	if d := got["a"]; d.Rev != live.Rev || d.Seq != live.Seq || d.Klass != "task" || d.SortKey != "2024" || string(d.Body) != `{"x":1}` || d.Deleted {
 		t.Fatalf("DocFromItem(a) = %+v, want %+v", d, live)
