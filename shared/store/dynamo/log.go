@@ -370,4 +370,3 @@ func (st *Store) getItem(ctx context.Context, key map[string]types.AttributeValu
 	}
 	return out.Item, nil
 }
-
