@@ -32,6 +32,7 @@ export const WEBDAV_IMAGE_EXCLUDE = [
   'test-results',
   '*.test',
   '*.md',
+  'notes',
   'Makefile',
   'package.json',
   'package-lock.json',

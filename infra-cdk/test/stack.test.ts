@@ -184,7 +184,7 @@ describe('functions', () => {
       OFICINA_LOG_FORMAT: 'json',
       // A deploy-time reference to the generated secret (origin-secret.test.ts).
       OFICINA_ORIGIN_SECRET: s.json.Resources[ids.api].Properties!.Environment.Variables.OFICINA_ORIGIN_SECRET,
-      OFICINA_LONGPOLL_MAX: '20s',
+      OFICINA_LONGPOLL_MAX: '2s',
       // The Stripe keys' secret, read at run time (billing.test.ts).
       OFICINA_STRIPE_SECRETS_ARN: 'oficina/prod/stripe',
       // The WebDAV function's own address, shown by the drive's help (webdav.test.ts).

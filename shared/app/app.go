@@ -247,6 +247,7 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 			LongpollMax:  cfg.LongpollMax,
 			PageMaxRows:  cfg.PageMaxRows,
 			PageMaxBytes: cfg.PageMaxBytes,
+			GroupBudget:  cfg.GroupBudget,
 		},
 	})
 	a.Handler = httpapi.Compress(a.API)

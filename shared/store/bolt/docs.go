@@ -349,6 +349,7 @@ func (s *Store) AllDocs(ctx context.Context, db string, q store.AllDocsQuery) ([
 // at the seq of its latest write.
 func (s *Store) Changes(ctx context.Context, db string, q store.ChangesQuery) ([]store.Doc, error) {
 	var out []store.Doc
+	bytes := 0
 	err := s.viewDB(ctx, db, func(b *bbolt.Bucket) error {
 		docs := b.Bucket(bucketDocs)
 		c := b.Bucket(bucketSeqs).Cursor()
@@ -376,8 +377,12 @@ func (s *Store) Changes(ctx context.Context, db string, q store.ChangesQuery) ([
 				return err
 			}
 			out = append(out, d)
+			bytes += len(d.Body)
 			if q.Limit > 0 && len(out) == q.Limit {
 				break
+			}
+			if q.IncludeDocs && q.MaxBytes > 0 && bytes >= q.MaxBytes {
+				break // the answer's bodies are full
 			}
 		}
 		return nil
