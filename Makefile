@@ -62,9 +62,10 @@ e2e: build web ## end-to-end tests in headless Chromium against the real server
 
 test: test-go web-test infra-test e2e ## every test of the repo
 
-bench: deps ## benchmarks: HTTP on the embedded store, mango, DynamoDB capacity units, every module's targets
+bench: deps ## benchmarks: HTTP on the embedded store, mango, DynamoDB capacity units, every module's targets; capacity per action, bytes per record, cost per tenant
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./shared/...
 	$(GO) test -run '^$$' -bench ColdStart -benchtime 20x ./functions/api/
+	set -o pipefail; $(GO) test -count=1 -v -run 'TestCapacityPerAction|TestBytesPerRecord|TestReaderStorage|TestCostPerTenant' ./shared/capacity/ | grep -v '^=== RUN'
 
 clean: ## remove build output and local data
 	rm -rf bin build data

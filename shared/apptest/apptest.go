@@ -104,6 +104,7 @@ type Env struct {
 	// DynamoEndpoint is DynamoDB Local's address (DynamoDB only): a test that
 	// wants writes counted by AWS's rules sets Meter.Rules with a client of it.
 	DynamoEndpoint string
+	DynamoTable    string
 
 	consumer *stream.Consumer
 	follow   func(ctx context.Context) ([]store.Change, error) // new committed changes
@@ -141,6 +142,7 @@ func New(t testing.TB, b Backend, opts ...Option) *Env {
 		e.DynamoEndpoint = endpoint
 		client := ddblocal.NewClient(endpoint, func(o *dynamodb.Options) { o.APIOptions = append(o.APIOptions, e.Meter.Middleware) })
 		table := ddblocal.TableName(t)
+		e.DynamoTable = table
 		cctx, cancel := context.WithTimeout(ctx, time.Minute)
 		defer cancel()
 		if err := dynamo.CreateTable(cctx, client, table); err != nil {

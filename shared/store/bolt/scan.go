@@ -32,7 +32,11 @@ func (s *Store) ScanKlass(ctx context.Context, db, klass string, fn func(store.D
 			if err != nil {
 				return fmt.Errorf("doc %q: %w", id, err)
 			}
-			d := store.Doc{ID: string(id), Rev: string(h.rev), Seq: h.seq, Klass: klass, Body: h.body}
+			body, err := h.plainBody()
+			if err != nil {
+				return fmt.Errorf("doc %q: %w", id, err)
+			}
+			d := store.Doc{ID: string(id), Rev: string(h.rev), Seq: h.seq, Klass: klass, Body: body}
 			if err := fn(d); err != nil {
 				return err
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -218,4 +219,67 @@ func BenchmarkCapacity(b *testing.B) {
 		}
 		m.Report(b)
 	})
+}
+
+// BenchmarkGroupWriteCeiling measures how many writes a second one Group
+// takes from 32 concurrent writers on DynamoDB Local: in one process (its
+// writes share transactions) and in 32 processes (one store each, racing
+// for the log's next key). DynamoDB Local's speed is not AWS's; the
+// figure to quote on AWS is the partition's (see notes/cost.md).
+//
+//	go test -run '^$' -bench GroupWriteCeiling -benchtime 640x ./shared/store/dynamo/
+func BenchmarkGroupWriteCeiling(b *testing.B) {
+	ep, client := ddblocal.Start(b)
+	_ = ep
+	table := ddblocal.TableName(b)
+	ctx := context.Background()
+	if err := CreateTable(ctx, client, table); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &table}) })
+	const writers = 32
+	var runs atomic.Int64 // the testing package runs each sub-benchmark more than once
+	for _, procs := range []int{1, writers} {
+		b.Run(fmt.Sprintf("processes-%d", procs), func(b *testing.B) {
+			stores := make([]*Store, procs)
+			for i := range stores {
+				stores[i] = New(client, table)
+			}
+			db := fmt.Sprintf("ceiling%d", runs.Add(1))
+			if err := stores[0].CreateDB(ctx, db); err != nil {
+				b.Fatal(err)
+			}
+			body := []byte(`{"klass":"Ticket","status":"open","title":"Troca de embreagem"}`)
+			var next atomic.Int64
+			errs := make(chan error, writers)
+			b.ResetTimer()
+			for w := range writers {
+				go func() {
+					s := stores[w%procs]
+					for {
+						i := next.Add(1)
+						if i > int64(b.N) {
+							errs <- nil
+							return
+						}
+						if _, err := s.Put(ctx, db, store.Doc{ID: fmt.Sprintf("t%08d", i), Klass: "Ticket", SortKey: "2026", Body: body}); err != nil {
+							errs <- err
+							return
+						}
+					}
+				}()
+			}
+			for range writers {
+				if err := <-errs; err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "writes/s")
+			info, err := stores[0].DBInfo(ctx, db)
+			if err != nil || info.DocCount != int64(b.N) {
+				b.Fatalf("DBInfo %+v, %v; want %d docs", info, err, b.N)
+			}
+		})
+	}
 }
