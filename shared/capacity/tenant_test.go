@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"slices"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -135,7 +135,7 @@ func shopDay(t *testing.T, e *apptest.Env, c *apptest.Client, db string, tickets
 			"content": fmt.Sprintf("Revisão %d\nTroca de óleo e filtros; verificar freios.", i)}, http.StatusCreated)
 	}
 	for i := range 16 {
-		id := tickets[i*12] // an open one: open → doing
+		id := tickets[i*12]                        // an open one: open → doing
 		rev := get(db + "/" + id)["_rev"].(string) // the edit screen
 		do("PUT", db+"/"+id+"?rev="+rev, map[string]any{"klass": "Ticket", "status": "doing", "priority": "high",
 			"content": fmt.Sprintf("Troca de embreagem %d\nEm andamento.", i*12)}, http.StatusCreated)

@@ -58,9 +58,9 @@ const (
 	DefaultBatchDelay   = 2 * time.Millisecond
 	DefaultMaxBatchSize = 1000
 	// fillPercent is how full the document buckets' pages are split.
-	fillPercent = 0.95
-	defaultOpenTimeout  = 10 * time.Second
-	initialMmapSize     = 64 << 20
+	fillPercent        = 0.95
+	defaultOpenTimeout = 10 * time.Second
+	initialMmapSize    = 64 << 20
 )
 
 // Options configures Open. The zero value is fine.
