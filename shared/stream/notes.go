@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"time"
 
 	"github.com/oficina/oficina/shared/store"
 )
@@ -173,11 +171,8 @@ func (c *Consumer) foldLog(ctx context.Context, db string) error {
 		if attempt >= casAttempts {
 			return errDB(db, "update counters", fmt.Errorf("still contended after %d attempts: %w", casAttempts, err))
 		}
-		backoff := min(2*time.Millisecond<<attempt, 200*time.Millisecond)
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(rand.N(backoff) + time.Millisecond):
+		if err := casPause(ctx, attempt); err != nil {
+			return err
 		}
 	}
 }
