@@ -12,7 +12,7 @@ GO_PKGS   := ./functions/... ./shared/...
 .PHONY: help deps run build test test-go vet bench bench-peers clean web web-test e2e infra-test lambdas synth synth-check deploy localstack-deploy webdav-image
 
 help: ## list the targets
-	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-20s %s\n", $$1, $$2}'
+	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-20s %s\n", $$1, $$2}'
 
 # npm ci only when package-lock.json changed since the last install.
 # A one-line go.mod makes node_modules a module of its own, outside ours.
