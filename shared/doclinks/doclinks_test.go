@@ -10,7 +10,7 @@ import (
 	"testing/fstest"
 )
 
-// TestRepositoryLinks: every relative link and #anchor in the README and
+// TestRepositoryLinks: every relative link and #anchor in the READMEs and
 // under docs/ resolves in this repository.
 func TestRepositoryLinks(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))
@@ -18,7 +18,7 @@ func TestRepositoryLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	fsys := os.DirFS(root)
-	files := []string{"README.md"}
+	files := []string{"README.md", "web/README.md", "infra-cdk/README.md", "localstack/README.md", "events/README.md"}
 	err = fs.WalkDir(fsys, "docs", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
 			files = append(files, p)
