@@ -12,7 +12,7 @@ GO_PKGS   := ./functions/... ./shared/...
 .PHONY: help deps run build test test-go vet bench bench-peers clean web web-test e2e infra-test lambdas synth synth-check deploy localstack-deploy webdav-image
 
 help: ## list the targets
-	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-20s %s\n", $$1, $$2}'
+	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-20s %s\n", $$1, $$2}'
 
 # npm ci only when package-lock.json changed since the last install.
 # A one-line go.mod makes node_modules a module of its own, outside ours.
@@ -45,7 +45,7 @@ web: deps ## build the SPA into web/dist (served by the Go server at /)
 run: build web ## start the whole product locally on the embedded store (http://127.0.0.1:8080)
 	./$(BIN)
 
-vet:
+vet: ## gofmt, go vet and go mod tidy checks (test-go runs them first)
 	@unformatted=$$(gofmt -l functions shared); if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet $(GO_PKGS)
 	@$(GO) mod tidy -diff >/dev/null || { echo "go.mod or go.sum is not tidy: run go mod tidy"; $(GO) mod tidy -diff; exit 1; }

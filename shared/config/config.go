@@ -18,7 +18,8 @@ import (
 	"time"
 )
 
-// Config is every setting. The README's configuration table mirrors it.
+// Config is every setting. The settings table of docs/operating.md mirrors
+// it (docs_test.go fails when a flag is missing there).
 type Config struct {
 	Addr    string // --addr, OFICINA_ADDR: listen address of the local server
 	DataDir string // --data, OFICINA_DATA: embedded store, blobs and mail outbox
