@@ -71,7 +71,7 @@ bench: deps bench-peers ## benchmarks: HTTP on the embedded store side by side w
 	$(GO) test -run '^$$' -bench . -skip 'Peers|WritePath' -benchtime 2s ./shared/...
 	$(GO) test -run '^$$' -bench WritePath -benchtime 200x ./shared/app/
 	$(GO) test -run '^$$' -bench ColdStart -benchtime 20x ./functions/api/
-	set -o pipefail; $(GO) test -count=1 -v -run 'TestCapacityPerAction|TestBytesPerRecord|TestReaderStorage|TestCostPerTenant' ./shared/capacity/ | grep -v '^=== RUN'
+	set -o pipefail; $(GO) test -count=1 -v -run 'TestCapacityPerAction|TestReaderStorage' -bench 'BytesPerRecord|CostPerTenant' -benchtime 1x -timeout 60m ./shared/capacity/ | grep -v '^=== RUN'
 
 # The side-by-side HTTP run (shared/httpload's BenchmarkPeers): pouchdb-server
 # from npm and the local server built from an older commit (the platform

@@ -137,14 +137,14 @@ func jsonBytes(t testing.TB, st store.Store, db, klass string) (bytes int64, n i
 	}
 }
 
-// TestBytesPerRecord measures, on both stores, what one record of each
+// BenchmarkBytesPerRecord measures (once: make bench runs it with -benchtime 1x), on both stores, what one record of each
 // klass costs in storage (the document, its indexes, its log or outbox
 // entries, its history entry, its counters), against the document's own
 // JSON. Feed items (3 KB, no history) must stay within 2× on both stores.
 // The other klasses are printed: records that keep a history entry and
 // are small are still above 2× (notes/cost.md says where the bytes go), so
 // for them this is a measurement, not yet a target.
-func TestBytesPerRecord(t *testing.T) {
+func BenchmarkBytesPerRecord(b *testing.B) {
 	kinds := []kind{
 		{"Customer", "cus", customer},
 		{"Ticket", "tik", func(i int) map[string]any {
@@ -158,44 +158,44 @@ func TestBytesPerRecord(t *testing.T) {
 		{"ReaderItem", "rit", nil}, // filled per Group below: it names the Group's subscription
 	}
 	for _, backend := range apptest.Backends {
-		t.Run(string(backend), func(t *testing.T) {
+		b.Run(string(backend), func(b *testing.B) {
 			n := 2000 // the embedded store's file grows by pages: enough records to see through them
 			if backend == apptest.Dynamo {
 				n = 200 // item sizes are exact there
 			}
-			e := apptest.New(t, backend)
+			e := apptest.New(b, backend)
 			c := e.SignUp("store@example.com")
 			user := &access.Principal{UserID: c.ID, Name: c.ID, Label: "Ana Souza", Roles: []string{c.ID}}
 			fetcher := &access.Principal{UserID: "_reader", Name: "_reader", Label: "exoreader"}
-			var b strings.Builder
-			fmt.Fprintf(&b, "\n%-12s %8s %10s %10s %6s\n", "klass", "records", "JSON B/rec", "store B/rec", "ratio")
+			var out strings.Builder
+			fmt.Fprintf(&out, "\n%-12s %8s %10s %10s %6s\n", "klass", "records", "JSON B/rec", "store B/rec", "ratio")
 			for _, k := range kinds {
 				db := e.Group(c, k.klass)
 				user.Roles = append(user.Roles, db)
 				p, body := user, k.body
 				if k.klass == reader.KlassItem {
-					p, body = fetcher, readerItem(t, c, db)
+					p, body = fetcher, readerItem(b, c, db)
 				}
 				e.Drain()
-				before := storedBytes(t, e)
+				before := storedBytes(b, e)
 				stop := func() { e.Drain() }
 				if backend == apptest.Bolt {
-					stop = streamInBackground(t, e)
+					stop = streamInBackground(b, e)
 				}
-				saveAll(t, e, p, db, k.prefix, n, body)
+				saveAll(b, e, p, db, k.prefix, n, body)
 				stop()
-				after := storedBytes(t, e)
-				js, got := jsonBytes(t, e.Store, db, k.klass)
+				after := storedBytes(b, e)
+				js, got := jsonBytes(b, e.Store, db, k.klass)
 				if got != n {
-					t.Fatalf("%s: %d records listed, %d written", k.klass, got, n)
+					b.Fatalf("%s: %d records listed, %d written", k.klass, got, n)
 				}
 				perRec, perJSON := float64(after-before)/float64(n), float64(js)/float64(n)
-				fmt.Fprintf(&b, "%-12s %8d %10.0f %10.0f %6.2f\n", k.klass, n, perJSON, perRec, perRec/perJSON)
+				fmt.Fprintf(&out, "%-12s %8d %10.0f %10.0f %6.2f\n", k.klass, n, perJSON, perRec, perRec/perJSON)
 				if k.klass == reader.KlassItem && perRec > 2*perJSON {
-					t.Errorf("%s: %.0f stored bytes per record for %.0f bytes of JSON (%.2f×), target ≤ 2×", k.klass, perRec, perJSON, perRec/perJSON)
+					b.Errorf("%s: %.0f stored bytes per record for %.0f bytes of JSON (%.2f×), target ≤ 2×", k.klass, perRec, perJSON, perRec/perJSON)
 				}
 			}
-			t.Log(b.String())
+			b.Log(out.String())
 		})
 	}
 }
