@@ -13,7 +13,7 @@ export const STRIPE_WEBHOOK_PATH = '/api/billing/webhook';
 
 /**
  * The Secrets Manager secret holding the Stripe keys, made by the operator
- * (README "Billing (Stripe)"), never by the stack: its value is JSON with
+ * (docs/operating.md, Stripe), never by the stack: its value is JSON with
  * secret_key, publishable_key, webhook_secret and their live_ twins. The
  * functions read it at run time (shared/billing), so no key is ever in
  * the template or a function's environment.

@@ -28,7 +28,7 @@ export interface OficinaConfig {
   readonly avatarOrigins: readonly string[];
   /**
    * An existing table to use instead of creating one (a point-in-time
-   * restore, see the README's disaster recovery), with its stream.
+   * restore, see docs/operating.md, disaster recovery), with its stream.
    */
   readonly tableName?: string;
   readonly tableStreamArn?: string;
@@ -55,7 +55,7 @@ export interface Concurrency {
  * Defaults that fit the account quota AWS gives by default (1,000) with the
  * 100 it insists stay unreserved, and leave room for other stacks: 175 in
  * all. A new account may start far lower (10): ask for the quota first, or
- * set each to 0 (README, Settings).
+ * set each to 0 (docs/operating.md, deploying).
  */
 export const DEFAULT_CONCURRENCY: Concurrency = { api: 100, stream: 10, schedule: 5, worker: 20, webdav: 20, live: 20 };
 /** The account's concurrency quota assumed by the check (accountConcurrency). */

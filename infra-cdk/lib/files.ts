@@ -23,7 +23,7 @@ export const NONCURRENT_DAYS = 1;
  * Days a version the drive retired (trimmed beyond a file's max_versions,
  * or of a deleted file: tagged retired=drive by shared/blob) lives once
  * noncurrent: a table restored to any point of the last week still finds
- * every version it lists (README, disaster recovery).
+ * every version it lists (docs/operating.md, disaster recovery).
  */
 export const RETIRED_VERSION_GRACE_DAYS = 7;
 export const RETIRED_TAG = { retired: 'drive' } as const;

@@ -1,7 +1,7 @@
 /**
  * Operational properties of the stack: alarms can reach their topic, long
  * polls end inside the api function's timeout, and the stack can run on a
- * table restored from a backup (README, disaster recovery).
+ * table restored from a backup (docs/operating.md, disaster recovery).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -122,6 +122,6 @@ describe('operations', () => {
     const alarms = resourcesOfType(s.json, 'AWS::CloudWatch::Alarm').map(([id]) => id);
     assert.equal(s.stack.monitoring.alarms.length, alarms.length);
     for (const id of alarms) assert.ok(body.includes(`"${id}"`), `${id} missing from the dashboard`);
-    assert.equal(alarms.length, 20, `the template has ${alarms.length} alarms: update the README's alarm list (notes/ops.md)`);
+    assert.equal(alarms.length, 20, `the template has ${alarms.length} alarms: update the alarm list in docs/operating.md`);
   });
 });

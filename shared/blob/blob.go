@@ -234,7 +234,7 @@ const (
 // Retirer is a Store whose versions can be retired instead of deleted:
 // tagged RetiredTag, and removed by the bucket's lifecycle after a grace
 // period, so that a table restored to a point inside it still finds every
-// version it lists (README, disaster recovery).
+// version it lists (docs/operating.md, disaster recovery).
 type Retirer interface {
 	// RetireVersion retires one noncurrent version.
 	RetireVersion(ctx context.Context, key, versionID string) error

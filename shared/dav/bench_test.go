@@ -19,7 +19,7 @@ import (
 	"github.com/oficina/oficina/shared/apptest"
 )
 
-// The WebDAV benchmarks (figures in README, "WebDAV"):
+// The WebDAV benchmarks (figures in docs/figures.md, "WebDAV"):
 //
 //	go test -run '^$' -bench . -benchtime 1x ./shared/dav/
 //
