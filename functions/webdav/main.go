@@ -39,6 +39,11 @@ func run(ctx context.Context, getenv func(string) string) error {
 	if err != nil {
 		return err
 	}
+	// On Lambda every request comes from the Web Adapter on loopback, which
+	// forwards the Function URL's request context (the caller's sourceIp),
+	// overwriting any the client sent. Lambda sets the function's name;
+	// App Runner and Fargate do not, and there the header is the client's.
+	cfg.BehindLambdaWebAdapter = getenv("AWS_LAMBDA_FUNCTION_NAME") != ""
 	log := app.Logger(cfg, os.Stderr)
 	a, err := app.Open(ctx, cfg, log)
 	if err != nil {

@@ -33,6 +33,7 @@ import (
 	"github.com/oficina/oficina/shared/mail/ses"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/plans"
+	"github.com/oficina/oficina/shared/ratelimit"
 	"github.com/oficina/oficina/shared/schedule"
 	"github.com/oficina/oficina/shared/store"
 	"github.com/oficina/oficina/shared/store/bolt"
@@ -233,7 +234,11 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 	}
 	for _, m := range mods {
 		if d, ok := m.(*drive.Module); ok {
-			a.DAV = dav.New(dav.Options{Store: a.Store, Tokens: a.Auth, Drive: d, Log: log})
+			a.DAV = dav.New(dav.Options{
+				Store: a.Store, Tokens: a.Auth, Drive: d, Log: log,
+				Limiter: ratelimit.New(a.Store, ratelimit.Edge{RequestContext: cfg.BehindLambdaWebAdapter}, over.Now),
+				MaxPut:  cfg.DavMaxPut, RedirectAbove: cfg.DavRedirectAbove,
+			})
 		}
 	}
 	if a.Worker, err = schedule.NewWorker(a.Modules.Jobs(), schedule.WorkerOptions{Store: a.Store, Log: log}); err != nil {
