@@ -103,7 +103,7 @@ func TestOnLambda(t *testing.T) {
 			}
 		}
 		res := do("PROPFIND", "/dav/", caller, nil, 0)
-		if !time.Now().Truncate(15 * time.Minute).Equal(window) && round == 0 {
+		if !time.Now().Truncate(15*time.Minute).Equal(window) && round == 0 {
 			continue
 		}
 		if res.StatusCode != http.StatusTooManyRequests {

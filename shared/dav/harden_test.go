@@ -348,4 +348,3 @@ func TestLargeGetRedirects(t *testing.T) {
 	})
 	t.Run("filesystem", func(t *testing.T) { check(t, apptest.New(t, apptest.Bolt, redirectAbove), false) })
 }
-
