@@ -3,7 +3,9 @@
 // whole round — queued by functions/schedule. It runs it through the
 // same worker the local server's in-process queue uses (shared/schedule),
 // once per Group and firing however often it is delivered, and reports the
-// messages that failed as partial batch failures.
+// messages that failed as partial batch failures. It also takes SES's
+// bounce and complaint reports from the mail feedback topic (SNS) and puts
+// the addresses on the suppression list every mail path checks.
 package main
 
 import (
@@ -24,7 +26,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		os.Exit(1)
 	}
-	lambda.Start(a.Worker.HandleSQS)
+	h := &Handler{Worker: a.Worker, Suppressions: a.Suppressions, Log: app.Logger(a.Cfg(), os.Stderr)}
+	lambda.Start(h.Invoke)
 }
 
 // wire builds the product as the API is built, so every module's jobs are

@@ -47,8 +47,13 @@ var Version = "dev"
 // App is a wired product.
 type App struct {
 	Store store.Store
-	Mail  mail.Sender
-	Auth  *auth.Service
+	// Mail is the product's sender: every mail path goes through it, and
+	// it drops mail to addresses on Suppressions.
+	Mail mail.Sender
+	// Suppressions lists the addresses SES reported as hard bounces or
+	// complaints (the worker records them from the feedback topic).
+	Suppressions *mail.Suppressions
+	Auth         *auth.Service
 	// Blobs keeps the drive's file contents; nil with --blobs=none.
 	Blobs blob.Store
 	// Docs is the write path every route shares; Accounts registers the
@@ -166,6 +171,9 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 		}
 		a.Mail = sender
 	}
+
+	a.Suppressions = mail.NewSuppressions(a.Store)
+	a.Mail = mail.Guard(a.Mail, a.Suppressions, log)
 
 	switch {
 	case over.Blobs != nil:

@@ -84,6 +84,8 @@ type Module struct {
 	base  string
 	// freeRecords is the free plan's record limit (--free-records).
 	freeRecords int64
+	// suppressions is the addresses the product no longer mails.
+	suppressions *mail.Suppressions
 }
 
 // New builds the module.
@@ -101,7 +103,8 @@ func New(d module.Deps) *Module {
 		panic(err) // the templates are embedded: a broken one fails every test
 	}
 	return &Module{deps: d, st: d.Store, log: log.With("module", "limits"), now: now, tpl: tpl,
-		drive: drive.ConfiguredLimits(d.Config), base: d.BaseURL, freeRecords: cmp.Or(d.Config.FreeRecords, config.DefaultFreeRecords)}
+		drive: drive.ConfiguredLimits(d.Config), base: d.BaseURL, freeRecords: cmp.Or(d.Config.FreeRecords, config.DefaultFreeRecords),
+		suppressions: mail.NewSuppressions(d.Store)}
 }
 
 // Name implements module.Module.
@@ -112,6 +115,7 @@ func (m *Module) Name() string { return "limits" }
 //	GET  /api/{db}/_limits            → Status
 //	GET  /api/{db}/_usage?days=90     → {days: [{date, klasses: {klass: {records, bytes}}}]}
 //	POST /api/_mail/unsubscribe/{token}  one-click unsubscribe (RFC 8058) of the optional mail
+//	GET  /api/{db}/_mail/suppressed    → the memberships whose address bounced or complained (suppressed.go)
 //	POST /api/{db}/_limits/test/backdate {days}       (--stripe-test-checkout=on only)
 //	POST /api/{db}/_limits/test/snapshot {days_ago}   (--stripe-test-checkout=on only)
 //
@@ -124,6 +128,7 @@ func (m *Module) Register(r *module.Registry) error {
 	r.Route(module.Route{Pattern: "GET /api/{db}/_limits", Access: module.AccessRead, Handle: m.getLimits})
 	r.Route(module.Route{Pattern: "GET /api/{db}/_usage", Access: module.AccessRead, Handle: m.getUsage})
 	r.Route(module.Route{Pattern: "POST /api/_mail/unsubscribe/{token}", Access: module.AccessPublic, Handle: m.unsubscribe})
+	r.Route(module.Route{Pattern: "GET /api/{db}/_mail/suppressed", Access: module.AccessRead, Handle: m.getSuppressed})
 	if m.deps.Config.Stripe.TestCheckout {
 		// Test-only (the e2e server's --stripe-test-checkout=on, never in
 		// the cloud): moves an over-limit Group's notice back in time.
