@@ -66,6 +66,7 @@ test: test-go web-test infra-test e2e ## every test of the repo
 bench: deps ## benchmarks: HTTP on the embedded store, mango, DynamoDB capacity units, every module's targets
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./shared/...
 	$(GO) test -run '^$$' -bench ColdStart -benchtime 20x ./functions/api/
+	$(GO) test -run '^$$' -bench ColdStart -benchtime 20x ./functions/internal/coldstart/
 
 clean: ## remove build output and local data
 	rm -rf bin build data
@@ -88,7 +89,7 @@ lambdas: deps ## build/lambda/<fn>.zip: a linux/arm64 bootstrap for each Lambda 
 	done; \
 	for fn in $(LAMBDA_FUNCTIONS); do \
 	  size=$$(stat -c %s build/lambda/$$fn.zip); \
-	  awk -v f=$$fn -v s=$$size 'BEGIN { printf "  %-8s %6.2f MB  build/lambda/%s.zip\n", f, s/1e6, f }'; \
+	  awk -v f=$$fn -v s=$$size 'BEGIN { printf "  %-8s %6.2f MB  build/lambda/%s.zip%s\n", f, s/1e6, f, (s > 6e6 ? "  (over the 6 MB target)" : "") }'; \
 	  [ $$size -lt 20000000 ] || { echo "$$fn.zip is over 20 MB"; exit 1; }; \
 	done
 

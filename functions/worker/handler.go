@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 
 	"github.com/aws/aws-lambda-go/events"
 
@@ -21,10 +22,17 @@ type Handler struct {
 	Worker       *schedule.Worker
 	Suppressions *mail.Suppressions
 	Log          *slog.Logger
+	// Prepare, when set, runs once, before the first event: work kept out
+	// of the cold start (seeding the plan prices).
+	Prepare  func(ctx context.Context)
+	prepared sync.Once
 }
 
 // Invoke tells the events apart by their records' source.
 func (h *Handler) Invoke(ctx context.Context, raw json.RawMessage) (any, error) {
+	if h.Prepare != nil {
+		h.prepared.Do(func() { h.Prepare(ctx) })
+	}
 	var probe struct {
 		Records []struct {
 			// SQS spells it eventSource, SNS EventSource: JSON keys match either.

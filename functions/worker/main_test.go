@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,8 +10,8 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
-	"github.com/oficina/oficina/shared/app"
 	"github.com/oficina/oficina/shared/apptest"
+	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/reader"
 	"github.com/oficina/oficina/shared/schedule"
@@ -30,8 +29,7 @@ func TestMain(m *testing.M) { os.Exit(apptest.Main(m)) }
 // nothing to do, and the message that is not a task is the one partial
 // batch failure. The same batch again runs nothing twice.
 func TestWire(t *testing.T) {
-	a, st := wired(t)
-	h := &Handler{Worker: a.Worker, Suppressions: a.Suppressions, Log: slog.New(slog.DiscardHandler)}
+	h, st := wired(t)
 	raw, err := os.ReadFile(filepath.Join("..", "..", "events", "sqs-jobs-tasks.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +59,7 @@ func TestWire(t *testing.T) {
 		if err := json.Unmarshal([]byte(m.Body), &task); err != nil {
 			t.Fatal(err)
 		}
-		if done, err := a.Worker.Done(t.Context(), task); err != nil || !done {
+		if done, err := h.Worker.Done(t.Context(), task); err != nil || !done {
 			t.Fatalf("task %+v not marked done: %v", task, err)
 		}
 	}
@@ -74,8 +72,7 @@ func TestWire(t *testing.T) {
 // dropped without failing, and an event from elsewhere is refused. The
 // guarded sender then drops mail to them.
 func TestFeedback(t *testing.T) {
-	a, _ := wired(t)
-	h := &Handler{Worker: a.Worker, Suppressions: a.Suppressions, Log: slog.New(slog.DiscardHandler)}
+	h, st := wired(t)
 	for _, name := range []string{"sns-ses-bounce.json", "sns-ses-complaint.json", "sns-ses-other.json"} {
 		raw, err := os.ReadFile(filepath.Join("..", "..", "events", name))
 		if err != nil {
@@ -88,14 +85,18 @@ func TestFeedback(t *testing.T) {
 		}
 	}
 	for addr, want := range map[string]string{"gone@example.com": mail.ReasonBounce, "GONE@example.com": mail.ReasonBounce, "angry@example.com": mail.ReasonComplaint, "full@example.com": "", "fine@example.com": ""} {
-		s, ok, err := a.Suppressions.Lookup(t.Context(), addr)
+		s, ok, err := h.Suppressions.Lookup(t.Context(), addr)
 		if err != nil || ok != (want != "") || s.Reason != want {
 			t.Errorf("%s: %+v %v %v, want %q", addr, s, ok, err, want)
 		}
 	}
-	s, _, _ := a.Suppressions.Lookup(t.Context(), "gone@example.com")
+	s, _, _ := h.Suppressions.Lookup(t.Context(), "gone@example.com")
 	if s.Kind != "invite" || !strings.Contains(s.Detail, "550 5.1.1") || s.At.IsZero() {
 		t.Errorf("the bounce's record: %+v", s)
+	}
+	// The first invocation seeded the plan prices (kept out of the cold start).
+	if info, err := st.DBInfo(t.Context(), ids.PricesDB); err != nil || info.DocCount == 0 {
+		t.Errorf("plan prices: %+v %v", info, err)
 	}
 	junk := `{"Records":[{"EventSource":"aws:sns","Sns":{"MessageId":"x","Message":"hello"}}]}`
 	if _, err := h.Invoke(t.Context(), json.RawMessage(junk)); err != nil {
@@ -111,7 +112,7 @@ func TestFeedback(t *testing.T) {
 
 // wired builds the function as main does, from the environment, against a
 // fresh table of DynamoDB Local.
-func wired(t *testing.T) (*app.App, store.Store) {
+func wired(t *testing.T) (*Handler, store.Store) {
 	t.Helper()
 	endpoint, client := ddblocal.Start(t)
 	table := ddblocal.TableName(t)
@@ -128,10 +129,9 @@ func wired(t *testing.T) (*app.App, store.Store) {
 	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
 	env := map[string]string{"OFICINA_TABLE": table, "OFICINA_DYNAMO_ENDPOINT": endpoint, "OFICINA_MAIL_FROM": "Oficina <no-reply@oficina.test>"}
-	a, err := wire(t.Context(), func(k string) string { return env[k] })
+	h, err := wire(t.Context(), func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { a.Close() })
-	return a, dynamo.New(client, table)
+	return h, dynamo.New(client, table)
 }

@@ -39,6 +39,7 @@ export const WEBDAV_IMAGE_EXCLUDE = [
   'package.json',
   'package-lock.json',
   'functions/api',
+  'functions/internal',
   'functions/local',
   'functions/schedule',
   'functions/stream',

@@ -66,6 +66,16 @@ type Store struct {
 
 var _ store.Store = (*Store)(nil)
 
+// Open is the store on table with the AWS configuration c; endpoint, when
+// set, points the client at DynamoDB Local or LocalStack.
+func Open(c aws.Config, table, endpoint string) *Store {
+	return New(dynamodb.NewFromConfig(c, func(o *dynamodb.Options) {
+		if endpoint != "" {
+			o.BaseEndpoint = aws.String(endpoint)
+		}
+	}), table)
+}
+
 // New returns a Store on an existing table (see CreateTable).
 func New(client *dynamodb.Client, table string) *Store {
 	return &Store{client: client, table: table, queues: map[string]*writeQueue{}}
