@@ -31,7 +31,8 @@ func main() {
 // wire builds the handler from the environment: every module's write path
 // and change-stream parts (shared/app/parts: no HTTP API, no routes) on
 // the configured DynamoDB table, with the execution role's credentials.
-// The stream sends no mail and keeps no files (the stack grants neither).
+// The stream sends no mail and keeps no files (the stack grants neither);
+// with OFICINA_LIVE_ENDPOINT it posts live-update notices.
 func wire(ctx context.Context, getenv func(string) string) (*Handler, error) {
 	cfg, err := config.Load(nil, getenv, config.Lambda)
 	if err != nil {
@@ -42,7 +43,8 @@ func wire(ctx context.Context, getenv func(string) string) (*Handler, error) {
 		return nil, err
 	}
 	log := runenv.Logger(cfg, os.Stderr)
-	_, consumer, err := parts.Stream(ctx, cfg, log, core.Adapters{Store: dynamo.Open(aws, cfg.Table, cfg.DynamoEndpoint)})
+	ad := core.Adapters{Store: dynamo.Open(aws, cfg.Table, cfg.DynamoEndpoint), LiveCloud: core.LiveCloud(cfg, log, aws)}
+	_, consumer, err := parts.Stream(ctx, cfg, log, ad)
 	if err != nil {
 		return nil, err
 	}

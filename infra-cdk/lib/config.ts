@@ -48,15 +48,16 @@ export interface Concurrency {
   readonly schedule: number;
   readonly worker: number;
   readonly webdav: number;
+  readonly live: number;
 }
 
 /**
  * Defaults that fit the account quota AWS gives by default (1,000) with the
- * 100 it insists stay unreserved, and leave room for other stacks: 155 in
+ * 100 it insists stay unreserved, and leave room for other stacks: 175 in
  * all. A new account may start far lower (10): ask for the quota first, or
  * set each to 0 (README, Settings).
  */
-export const DEFAULT_CONCURRENCY: Concurrency = { api: 100, stream: 10, schedule: 5, worker: 20, webdav: 20 };
+export const DEFAULT_CONCURRENCY: Concurrency = { api: 100, stream: 10, schedule: 5, worker: 20, webdav: 20, live: 20 };
 /** The account's concurrency quota assumed by the check (accountConcurrency). */
 export const DEFAULT_ACCOUNT_CONCURRENCY = 1000;
 /** What Lambda keeps unreserved in every account. */
@@ -80,6 +81,7 @@ export const CONTEXT_KEYS = {
   scheduleConcurrency: `reserved concurrency of the jobs dispatcher (default ${DEFAULT_CONCURRENCY.schedule}; 0: none)`,
   workerConcurrency: `reserved concurrency of the jobs worker (default ${DEFAULT_CONCURRENCY.worker}; 0: none)`,
   webdavConcurrency: `reserved concurrency of the WebDAV function (default ${DEFAULT_CONCURRENCY.webdav}; 0: none)`,
+  liveConcurrency: `reserved concurrency of the live-updates function (default ${DEFAULT_CONCURRENCY.live}; 0: none)`,
   accountConcurrency: `the account's Lambda concurrency quota, checked against the reservations (default ${DEFAULT_ACCOUNT_CONCURRENCY})`,
   lambdaDir: 'directory with <name>.zip for each function (default build/lambda)',
   webDir: 'the built SPA (default web/dist)',
@@ -162,6 +164,7 @@ export function configFromContext(get: (key: string) => unknown): OficinaConfig 
     schedule: whole('scheduleConcurrency', DEFAULT_CONCURRENCY.schedule),
     worker: whole('workerConcurrency', DEFAULT_CONCURRENCY.worker),
     webdav: whole('webdavConcurrency', DEFAULT_CONCURRENCY.webdav),
+    live: whole('liveConcurrency', DEFAULT_CONCURRENCY.live),
   };
   const accountConcurrency = whole('accountConcurrency', DEFAULT_ACCOUNT_CONCURRENCY);
   const reserved = Object.values(concurrency).reduce((a, b) => a + b, 0);

@@ -207,6 +207,7 @@ export class Monitoring extends Construct {
       ['dispatcher', p.dispatcher],
       ['worker', p.worker],
       ['webdav', p.webdav],
+      ['live', p.live],
     ];
     const perFn = (title: string, m: (fn: lambda.IFunction) => cloudwatch.IMetric) =>
       new cloudwatch.GraphWidget({ title, width: 8, left: fns.map(([, fn]) => m(fn)) });
@@ -264,6 +265,7 @@ export interface DashboardParts {
   readonly dispatcher: lambda.IFunction;
   readonly worker: lambda.IFunction;
   readonly webdav: lambda.IFunction;
+  readonly live: lambda.IFunction;
   readonly httpApi: apigwv2.HttpApi;
   readonly table: dynamodb.ITable;
   readonly jobsQueue: sqs.IQueue;

@@ -15,6 +15,7 @@ import { Billing, STRIPE_WEBHOOK_PATH } from './billing';
 import { GoFunction } from './go-function';
 import { Mail } from './mail';
 import { Files } from './files';
+import { LIVE_PATH, LiveUpdates } from './live-updates';
 import { WebDav } from './webdav';
 import { Monitoring } from './monitoring';
 import { type ScheduledJob, Schedules } from './schedules';
@@ -53,10 +54,11 @@ export const STREAM_SOURCE = {
 /** The api function's timeout; API Gateway gives up at 30 s. */
 export const API_TIMEOUT = Duration.seconds(25);
 /**
- * The longest _changes long poll (OFICINA_LONGPOLL_MAX): well inside
- * API_TIMEOUT, so a poll answers with no rows instead of being cut off.
+ * The longest _changes long poll (OFICINA_LONGPOLL_MAX): 2 s, so no 1 GB
+ * function is held waiting for changes (the SPA learns of them from the
+ * live channel, or polls); well inside API_TIMEOUT either way.
  */
-export const API_LONGPOLL_MAX = Duration.seconds(20);
+export const API_LONGPOLL_MAX = Duration.seconds(2);
 
 /** Stack outputs by logical id: localstack/deploy.sh and operators read these names. */
 export const OUTPUTS = {
@@ -110,6 +112,8 @@ export class OficinaStack extends Stack {
   readonly monitoring: Monitoring;
   /** The Groups' backups: their own bucket with Object Lock (lib/backups.ts). */
   readonly backups: Backups;
+  /** Live updates: the WebSocket API and functions/live (lib/live-updates.ts). */
+  readonly live: LiveUpdates;
 
   constructor(scope: Construct, id: string, props: OficinaStackProps) {
     const config = validateConfig(props.config);
@@ -192,8 +196,12 @@ export class OficinaStack extends Stack {
     });
     const originSecretValue = originSecret.secretValue.unsafeUnwrap();
 
+    // ── Live updates' WebSocket API (lib/live-updates.ts), which the site routes /api/_live to.
+    this.live = new LiveUpdates(this, 'Live', { stage: config.stage });
+
     // ── Site: S3 + CloudFront, /api/* to the HTTP API.
     this.site = new Site(this, 'Site', {
+      beforeApi: { [LIVE_PATH]: this.live.behavior(originSecretValue) },
       originSecret: originSecretValue,
       stage: config.stage,
       webDir: props.webDir,
@@ -314,6 +322,20 @@ export class OficinaStack extends Stack {
       }),
     );
 
+    // ── Live updates: functions/live behind the WebSocket API; the stream posts the notices.
+    this.live.attach({
+      lambdaDir: props.lambdaDir,
+      environment: {
+        ...common,
+        OFICINA_SERVER_ADMINS: config.serverAdmins.join(','),
+        OFICINA_COOKIE_SECURE: 'true',
+        OFICINA_ORIGIN_SECRET: originSecretValue,
+      },
+      table: this.table,
+      stream: stream.fn,
+      reservedConcurrentExecutions: reservation(config, 'live'),
+    });
+
     // ── Scheduled jobs: a rule per job, the dispatcher, the jobs queue and
     // the worker (lib/schedules.ts).
     this.schedules = new Schedules(this, 'Schedules', {
@@ -354,6 +376,7 @@ export class OficinaStack extends Stack {
     this.monitoring.watchFunction('Schedule', this.schedules.fn);
     this.monitoring.watchFunction('Worker', this.schedules.worker);
     this.monitoring.watchFunction('WebDav', this.webdav.fn);
+    this.monitoring.watchFunction('Live', this.live.fn);
     this.monitoring.watchDeadLetters('JobsDeadLetters', 'jobs: tasks failed 5 times; read them in the dead-letter queue, fix, and redrive', this.schedules.deadLetterQueue);
     this.monitoring.watchDeadLetters(
       'MailFeedbackFailures',
@@ -367,6 +390,7 @@ export class OficinaStack extends Stack {
       dispatcher: this.schedules.fn,
       worker: this.schedules.worker,
       webdav: this.webdav.fn,
+      live: this.live.fn,
       httpApi: this.httpApi,
       table: this.table,
       jobsQueue: this.schedules.queue,

@@ -26,13 +26,13 @@ export const WEBDAV_IMAGE_EXCLUDE = [
   'infra-cdk',
   'localstack',
   'events',
+  'notes',
   'bin',
   'build',
   'data',
   'test-results',
   '*.test',
   '*.md',
-  'notes',
   'docs',
   '*.pb.gz',
   'Makefile',
@@ -44,6 +44,7 @@ export const WEBDAV_IMAGE_EXCLUDE = [
   'functions/schedule',
   'functions/stream',
   'functions/worker',
+  'functions/live',
 ];
 
 /** The port the server listens on and the Lambda Web Adapter forwards to. */

@@ -15,6 +15,7 @@ import {
   functionRole,
   logicalIdOf,
   only,
+  onlyOfApi,
   PROD_CONTEXT,
   resourcesOfType,
   roleStatements,
@@ -68,7 +69,7 @@ describe('billing (Stripe)', () => {
     assert.ok(behavior.AllowedMethods.includes('POST'));
     // The managed AllViewerExceptHostHeader policy: Stripe-Signature reaches the function.
     assert.equal(behavior.OriginRequestPolicyId, 'b689b0a8-53d0-40ab-baf2-68738e2966ac');
-    const [, route] = only(s.json, 'AWS::ApiGatewayV2::Route');
+    const [, route] = onlyOfApi(s.json, 'AWS::ApiGatewayV2::Route', logicalIdOf(s, s.stack.httpApi));
     assert.equal(route.Properties!.RouteKey, '$default');
     const outputs = s.json.Outputs as Record<string, { Value: unknown }>;
     assert.match(JSON.stringify(outputs[OUTPUTS.stripeWebhookUrl].Value), /\/api\/billing\/webhook/);

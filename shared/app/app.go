@@ -13,10 +13,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
-
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/oficina/oficina/shared/app/adapters"
 	"github.com/oficina/oficina/shared/app/core"
@@ -28,6 +27,7 @@ import (
 	"github.com/oficina/oficina/shared/dav"
 	"github.com/oficina/oficina/shared/drive"
 	"github.com/oficina/oficina/shared/httpapi"
+	"github.com/oficina/oficina/shared/live"
 	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/ratelimit"
@@ -59,10 +59,15 @@ type App struct {
 	Handler http.Handler
 	// DAV is the drive over WebDAV (shared/dav), mounted at /dav/.
 	DAV *dav.Handler
+	// Live is the live-updates hub (shared/live): GET /api/_live locally,
+	// fed by the in-process change stream. In the cloud, live updates go
+	// through API Gateway's WebSocket API (Core.LiveCloud).
+	Live *live.Hub
 
-	cfg config.Config
-	log *slog.Logger
-	wg  sync.WaitGroup
+	cfg      config.Config
+	log      *slog.Logger
+	wg       sync.WaitGroup
+	consumer *stream.Consumer
 }
 
 // Logger builds the structured logger the configuration asks for.
@@ -114,6 +119,18 @@ func OpenOn(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Ad
 	if err := a.Modules.Add(mods...); err != nil {
 		return fail(err)
 	}
+	// The consumer exists from here on: on a store with a change log it notes
+	// every write (history entries, counter deltas), the API's included.
+	// Live updates hear of each batch the consumer applied: the in-process
+	// hub locally, API Gateway's WebSocket API in the cloud.
+	a.Live = live.NewHub(live.HubOptions{Store: c.Store, Auth: c.Auth, Log: log})
+	opts := a.Modules.StreamOptions()
+	opts.Logger = log
+	opts.Observer = a.Live
+	if c.LiveCloud != nil {
+		opts.Observer = c.LiveCloud
+	}
+	a.consumer = stream.New(c.Store, opts)
 	for _, m := range mods {
 		if d, ok := m.(*drive.Module); ok {
 			a.DAV = dav.New(dav.Options{
@@ -140,6 +157,7 @@ func OpenOn(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Ad
 		return fail(err)
 	}
 	a.API = httpapi.New(httpapi.Deps{
+		Live:     live.Route(a.Live, c.LiveCloud),
 		Store:    c.Store,
 		Docs:     c.Docs,
 		Auth:     c.Auth,
@@ -156,6 +174,7 @@ func OpenOn(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Ad
 			LongpollMax:  cfg.LongpollMax,
 			PageMaxRows:  cfg.PageMaxRows,
 			PageMaxBytes: cfg.PageMaxBytes,
+			GroupBudget:  cfg.GroupBudget,
 		},
 	})
 	a.Handler = httpapi.Compress(a.API)
@@ -187,6 +206,9 @@ func Adapters(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 		ad.Blobs, ad.Backups = over.Blobs, over.Backups
 	} else if err == nil {
 		ad.Blobs, ad.Backups, err = adapters.Blobs(cfg, aws)
+	}
+	if err == nil {
+		ad.LiveCloud, err = adapters.LiveCloud(cfg, log, aws)
 	}
 	if err == nil && (cfg.JobsQueueURL != "" || cfg.Stripe.SecretsARN != "") {
 		_, err = aws.Get()
@@ -259,13 +281,9 @@ func (a *App) StartBackground(ctx context.Context) {
 // server at start; on AWS the worker, parts.SeedPrices).
 func (a *App) SeedPrices(ctx context.Context) { parts.SeedPrices(ctx, a.Core) }
 
-// Consumer returns a change-stream consumer with every module's tallies,
+// Consumer returns the change-stream consumer, with every module's tallies,
 // event types and reactions.
-func (a *App) Consumer() *stream.Consumer {
-	opts := a.Modules.StreamOptions()
-	opts.Logger = a.log
-	return stream.New(a.Store, opts)
-}
+func (a *App) Consumer() *stream.Consumer { return a.consumer }
 
 // Cfg is the configuration the product was wired with.
 func (a *App) Cfg() config.Config { return a.cfg }
@@ -284,8 +302,9 @@ func (a *App) RunJob(ctx context.Context, job string, t time.Time) error {
 	return j.Run(ctx, module.JobEvent{Job: job, Time: t.UTC()})
 }
 
-// Close stops the in-process queue and closes the store.
+// Close closes the live-updates connections, the local jobs, then the store.
 func (a *App) Close() error {
+	a.Live.Close()
 	if a.localJobs != nil {
 		a.localJobs.Close()
 	}

@@ -19,7 +19,8 @@ import (
 var layers = []layer{
 	{"base: errors, ids, settings, plain helpers", true, []string{
 		"shared/fault", "shared/ids", "shared/config", "shared/testproc", "shared/fetchguard",
-		"shared/htmlsafe", "shared/htmlsafe/xsstest", "shared/httpjson", "shared/mango", "shared/spa"}},
+		"shared/htmlsafe", "shared/htmlsafe/xsstest", "shared/httpjson", "shared/httpload", "shared/mango", "shared/phones", "shared/spa",
+		"shared/budget", "shared/capacity", "shared/store/bodyzip"}},
 	{"ports and adapters, with their test doubles", true, []string{
 		"shared/store", "shared/store/bolt", "shared/store/dynamo", "shared/store/dynamo/ddblocal", "shared/store/storetest",
 		"shared/blob", "shared/blob/blobtest", "shared/mail", "shared/mail/ses"}},
@@ -31,6 +32,7 @@ var layers = []layer{
 	{"modules and the HTTP API, which know each other only through the seam", false, []string{
 		"shared/httpapi", "shared/ticket", "shared/servicedocs", "shared/finance", "shared/reader",
 		"shared/wiki", "shared/wiki/highlight", "shared/links", "shared/billing", "shared/specfields", "shared/limits", "shared/backup", "shared/dav"}},
+	{"live updates, which reuse the API's access decisions", true, []string{"shared/live"}},
 	{"test helpers of modules", true, []string{"shared/billing/billingtest"}},
 	{"wiring", true, []string{"shared/app", "shared/app/core", "shared/app/parts", "shared/app/adapters", "shared/app/runenv"}},
 	{"the whole product in a test", true, []string{"shared/apptest"}},
@@ -38,7 +40,7 @@ var layers = []layer{
 		"functions/internal/runtimeapi", "functions/internal/coldstart"}},
 	{"deployables", false, []string{
 		"functions/api", "functions/local",
-		"functions/schedule", "functions/stream", "functions/webdav", "functions/worker"}},
+		"functions/schedule", "functions/stream", "functions/webdav", "functions/worker", "functions/live"}},
 }
 
 type layer struct {

@@ -46,6 +46,9 @@ var functionLinks = map[string][]string{
 	"local": {"net/http/pprof"},
 	// The HTTP API: every module, on the execution role's credentials.
 	"api": {modulePath + "shared/spa"},
+	// Live updates' WebSocket routes: $connect through the HTTP API, so
+	// every module; on the execution role's credentials.
+	"live": {modulePath + "shared/spa"},
 	// The change stream: the modules' write paths and stream parts only;
 	// no mail, no files, no queue, no HTTP.
 	"stream": slices.Concat(serveHTTP, []string{

@@ -3,6 +3,7 @@ package app_test
 import (
 	"maps"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -25,12 +26,15 @@ type wiring struct {
 	events     map[string]int
 	reactions  []string
 	notRecords []string
+	noHistory  []string
+	vocabulary module.Vocabulary
 	jobs       []schedule.Spec
 }
 
 func wiringOf(d *docs.Service, r *module.Registry) wiring {
 	o := r.StreamOptions()
-	w := wiring{writes: d.Registered(), events: map[string]int{}, notRecords: slices.Sorted(slices.Values(o.NotRecords)), jobs: schedule.Specs(r.Jobs())}
+	w := wiring{writes: d.Registered(), events: map[string]int{}, notRecords: slices.Sorted(slices.Values(o.NotRecords)),
+		noHistory: slices.Sorted(slices.Values(o.NoHistory)), vocabulary: r.Vocabulary(), jobs: schedule.Specs(r.Jobs())}
 	for _, t := range o.Tallies {
 		w.tallies = append(w.tallies, t.Name)
 	}
@@ -94,6 +98,9 @@ func TestPartsRegisterWhatModulesDo(t *testing.T) {
 		!slices.Equal(got.notRecords, want.notRecords) {
 		t.Errorf("stream parts:\n got %v %v %v %v\nwant %v %v %v %v", got.tallies, got.events, got.reactions, got.notRecords,
 			want.tallies, want.events, want.reactions, want.notRecords)
+	}
+	if !slices.Equal(got.noHistory, want.noHistory) || !reflect.DeepEqual(got.vocabulary, want.vocabulary) {
+		t.Errorf("history and labels:\n got %v %+v\nwant %v %+v", got.noHistory, got.vocabulary, want.noHistory, want.vocabulary)
 	}
 	if !slices.Equal(got.jobs, want.jobs) {
 		t.Errorf("jobs:\n got %+v\nwant %+v", got.jobs, want.jobs)

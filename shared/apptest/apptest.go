@@ -119,6 +119,13 @@ type Env struct {
 	// Meter adds up the capacity units the store consumes (DynamoDB only;
 	// nil on bolt): benchmarks print RCU per operation from it.
 	Meter *ddblocal.Meter
+	// Dynamo and Table are the DynamoDB Local client and the Env's table
+	// (DynamoDB only), for code that keeps its own items next to the store's.
+	Dynamo *dynamodb.Client
+	Table  string
+	// DynamoEndpoint is DynamoDB Local's address (DynamoDB only): a test that
+	// wants writes counted by AWS's rules sets Meter.Rules with a client of it.
+	DynamoEndpoint string
 
 	consumer *stream.Consumer
 	follow   func(ctx context.Context) ([]store.Change, error) // new committed changes
@@ -153,6 +160,7 @@ func New(t testing.TB, b Backend, opts ...Option) *Env {
 	case Dynamo:
 		endpoint, _ := ddblocal.Start(t)
 		e.Meter = &ddblocal.Meter{}
+		e.DynamoEndpoint = endpoint
 		client := ddblocal.NewClient(endpoint, func(o *dynamodb.Options) { o.APIOptions = append(o.APIOptions, e.Meter.Middleware) })
 		table := ddblocal.TableName(t)
 		cctx, cancel := context.WithTimeout(ctx, time.Minute)
@@ -168,6 +176,7 @@ func New(t testing.TB, b Backend, opts ...Option) *Env {
 			t.Fatal(err)
 		}
 		e.Store = dynamo.New(client, table)
+		e.Dynamo, e.Table = client, table
 		e.follow, e.ack = dynamoFollower(reader), func(context.Context) error { return nil }
 	default:
 		t.Fatalf("apptest: unknown backend %q", b)
@@ -265,6 +274,13 @@ func (e *Env) Drain() {
 		e.mu.Unlock()
 	}
 	e.T.Fatal("apptest: the stream did not settle after 50 rounds")
+}
+
+// Applied returns every change Drain has applied so far, in order.
+func (e *Env) Applied() []store.Change {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.applied)
 }
 
 // Replay applies every change drained so far once more, shuffled (seeded),

@@ -166,6 +166,7 @@ func (m *Module) RegisterWrites(r *module.Registry) { RegisterWrites(r) }
 // module: the stream function registers them without building the module
 // (and so without its Stripe client and secret reader).
 func RegisterWrites(r *module.Registry) {
+	r.Actor(module.Actor{ID: system.UserID, Name: module.L("Payments (Stripe)", "Pagamentos (Stripe)")})
 	r.Events(accounts.KlassAdjustment, paymentEvents)
 }
 

@@ -41,6 +41,11 @@ type Config struct {
 	// Lambda (not a flag): the client address is then the request
 	// context's sourceIp, which the adapter forwards (ratelimit.Edge).
 	BehindLambdaWebAdapter bool
+	// LiveEndpoint is the management endpoint of API Gateway's WebSocket
+	// API (https://<id>.execute-api.<region>.amazonaws.com/<stage>): when
+	// set, live updates run in the cloud's way (shared/live.Cloud): the
+	// connections are in the table and notices are posted there.
+	LiveEndpoint string // --live-endpoint, OFICINA_LIVE_ENDPOINT
 
 	Store          string // --store, OFICINA_STORE: bolt | dynamo
 	Table          string // --table, OFICINA_TABLE: DynamoDB table name
@@ -73,6 +78,11 @@ type Config struct {
 	// _all_docs answer; Lambda answers at most 6 MB.
 	PageMaxRows  int
 	PageMaxBytes int
+	// GroupBudget (--group-budget, OFICINA_GROUP_BUDGET) is how many
+	// requests one Group may make per minute to one process (a minute's
+	// worth at once, then at that rate); beyond it 429 with Retry-After.
+	// 0 = no budget. Per process: see shared/budget.
+	GroupBudget int
 
 	LogLevel  slog.Level // --log-level, OFICINA_LOG_LEVEL: debug | info | warn | error
 	LogFormat string     // --log-format, OFICINA_LOG_FORMAT: text | json
@@ -164,16 +174,19 @@ type Defaults struct {
 	Mail        string
 	LongpollMax string
 	Blobs       string
+	GroupBudget string
 }
 
-// Local are the defaults of functions/local: CouchDB's own long-poll cap.
-var Local = Defaults{Store: "bolt", Mail: "outbox", LongpollMax: "60s", Blobs: "fs"}
+// Local are the defaults of functions/local: CouchDB's own long-poll cap,
+// and no Group budget (one process serves its own machine's users).
+var Local = Defaults{Store: "bolt", Mail: "outbox", LongpollMax: "60s", Blobs: "fs", GroupBudget: "0"}
 
-// Lambda are the defaults of the Lambda functions: a long poll ends well
-// inside the api function's 25 s timeout (the stack sets it explicitly too).
+// Lambda are the defaults of the Lambda functions: a long poll answers
+// within 2 s (a waiting function is a billed function; the stack sets it
+// explicitly too), and a Group gets 600 requests a minute per instance.
 // A function has no writable data directory, so the drive stores nothing
 // until the stack names its bucket (OFICINA_BLOBS=s3, OFICINA_BUCKET).
-var Lambda = Defaults{Store: "dynamo", Mail: "ses", LongpollMax: "20s", Blobs: "none"}
+var Lambda = Defaults{Store: "dynamo", Mail: "ses", LongpollMax: "2s", Blobs: "none", GroupBudget: "600"}
 
 // Load parses args (without the program name) over the environment.
 func Load(args []string, getenv func(string) string, def Defaults) (Config, error) {
@@ -185,7 +198,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 		return fallback
 	}
 	var c Config
-	var admins, level, maxBody, sessionTTL, rememberTTL, hashConcurrency, longpollMax, pageRows, pageBytes string
+	var admins, level, maxBody, sessionTTL, rememberTTL, hashConcurrency, longpollMax, pageRows, pageBytes, groupBudget string
 	var schedule, allowNets, ports, retention, driveFree, freeRecords, davMaxPut, davRedirect string
 	var stripeTestCheckout, planPrices string
 	fs.StringVar(&c.Addr, "addr", env("OFICINA_ADDR", "127.0.0.1:8080"), "listen address (OFICINA_ADDR)")
@@ -208,6 +221,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	fs.StringVar(&longpollMax, "longpoll-max", env("OFICINA_LONGPOLL_MAX", def.LongpollMax), "longest wait of _changes?feed=longpoll (OFICINA_LONGPOLL_MAX)")
 	fs.StringVar(&pageRows, "page-max-rows", env("OFICINA_PAGE_MAX_ROWS", "1000"), "most rows in one _changes or _all_docs answer (OFICINA_PAGE_MAX_ROWS)")
 	fs.StringVar(&pageBytes, "page-max-bytes", env("OFICINA_PAGE_MAX_BYTES", "4194304"), "most bytes of rows in one _changes or _all_docs answer (OFICINA_PAGE_MAX_BYTES)")
+	fs.StringVar(&groupBudget, "group-budget", env("OFICINA_GROUP_BUDGET", def.GroupBudget), "requests one Group may make per minute to one process, 0 = no budget (OFICINA_GROUP_BUDGET)")
 	fs.StringVar(&level, "log-level", env("OFICINA_LOG_LEVEL", "info"), "debug, info, warn or error (OFICINA_LOG_LEVEL)")
 	fs.StringVar(&c.LogFormat, "log-format", env("OFICINA_LOG_FORMAT", "text"), "text or json (OFICINA_LOG_FORMAT)")
 	fs.StringVar(&schedule, "schedule", env("OFICINA_SCHEDULE", "on"), "run scheduled jobs in-process: on or off (OFICINA_SCHEDULE)")
@@ -216,6 +230,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	fs.StringVar(&c.DavURL, "dav-url", env("OFICINA_DAV_URL", ""), "WebDAV address shown to users when it is not <origin>/dav/ (OFICINA_DAV_URL)")
 	fs.StringVar(&davMaxPut, "dav-max-put", env("OFICINA_DAV_MAX_PUT", "0"), "largest file WebDAV takes in one PUT, in bytes; 0 = the drive's limits only (OFICINA_DAV_MAX_PUT)")
 	fs.StringVar(&davRedirect, "dav-redirect-above", env("OFICINA_DAV_REDIRECT_ABOVE", "0"), "WebDAV answers a GET of a larger file with a 302 to a presigned S3 GET, in bytes; 0 = never (OFICINA_DAV_REDIRECT_ABOVE)")
+	fs.StringVar(&c.LiveEndpoint, "live-endpoint", env("OFICINA_LIVE_ENDPOINT", ""), "management endpoint of the WebSocket API that carries live updates in the cloud (OFICINA_LIVE_ENDPOINT)")
 	fs.StringVar(&c.SystemNotificationsURL, "system-notifications-url", env("OFICINA_SYSTEM_NOTIFICATIONS_URL", ""), "feed of product announcements shown on dashboards (OFICINA_SYSTEM_NOTIFICATIONS_URL)")
 	fs.StringVar(&retention, "reader-retention", env("OFICINA_READER_RETENTION", "2160h"), "how long read, unstarred feed items are kept (OFICINA_READER_RETENTION)")
 	blobsDefault := def.Blobs
@@ -259,6 +274,14 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 		bad("base-url %q: must be an absolute http(s) URL", c.BaseURL)
 	}
 	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	if c.LiveEndpoint != "" {
+		if u, err := url.Parse(c.LiveEndpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("live-endpoint %q: must be an absolute http(s) URL", c.LiveEndpoint)
+		} else if c.Store != "dynamo" {
+			bad("live-endpoint needs --store=dynamo: the connections are kept in the table")
+		}
+		c.LiveEndpoint = strings.TrimRight(c.LiveEndpoint, "/")
+	}
 	if c.DavURL != "" {
 		if u, err := url.Parse(c.DavURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			bad("dav-url %q: must be an absolute http(s) URL", c.DavURL)
@@ -344,6 +367,14 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 		bad("page-max-bytes %q: must be a whole number between 65536 and 67108864", pageBytes)
 	} else {
 		c.PageMaxBytes = n
+	}
+	if groupBudget == "" {
+		groupBudget = "0"
+	}
+	if n, err := strconv.Atoi(groupBudget); err != nil || n < 0 || n > 1_000_000 {
+		bad("group-budget %q: must be a whole number between 0 and 1000000", groupBudget)
+	} else {
+		c.GroupBudget = n
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
 		bad("log-level %q: must be debug, info, warn or error", level)

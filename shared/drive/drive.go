@@ -218,6 +218,8 @@ func (m *Module) Register(r *module.Registry) error {
 // keeps a folder's entries' paths.
 func (m *Module) RegisterWrites(r *module.Registry) {
 	r.Schema(cloudFile)
+	r.Labels(labels)
+	r.Actor(module.Actor{ID: m.server.UserID, Name: module.L("Drive", "Drive")})
 	r.Rule(Klass, m.rule)
 	r.Effect(Klass, m.effect)
 	r.SortKey(Klass, sortKey)

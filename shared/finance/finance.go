@@ -159,6 +159,9 @@ func (m *Module) RegisterWrites(r *module.Registry) {
 	for _, k := range schemas {
 		r.Schema(k)
 	}
+	for _, k := range labels {
+		r.Labels(k)
+	}
 	r.NotRecords(KlassCSV)
 	r.SortKey(KlassIncome, moneySortKey)
 	r.SortKey(KlassOutgo, moneySortKey)

@@ -24,6 +24,8 @@ type coreCall struct {
 var coreCalls = map[string]coreCall{
 	"GET /api/": {module.AccessPublic, module.Doc{Summary: "Greets CouchDB clients (server name and version)",
 		Answer: map[string]any{"couchdb": "Welcome", "version": "3.3.3", "vendor": map[string]string{"name": "Oficina", "version": "dev"}}}},
+	"GET /api/_labels":       {module.AccessPublic, module.Doc{Summary: "What the modules declared for the timeline and History: each klass's and field's name in en and pt-BR, the internal fields, the system actors"}},
+	"GET /api/_live":         {module.AccessPublic, module.Doc{Summary: "Live updates: a WebSocket (session cookie with ?xsrf=, or a bearer token); send {\"subscribe\": [db…]}, receive {db, seq, id, klass, deleted} notices without bodies"}},
 	"GET /api/_openapi.json": {module.AccessPublic, module.Doc{Summary: "This document: every call, its access, parameters, bodies and answers (OpenAPI 3.1)"}},
 	"GET /api/_session":      {module.AccessPublic, module.Doc{Summary: "Who is signed in (CouchDB's session answer, with the user's Groups)"}},
 	"POST /api/_session": {module.AccessPublic, module.Doc{Summary: "Signs in with email and password; sets the session cookie",

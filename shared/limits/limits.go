@@ -143,6 +143,7 @@ func (m *Module) Register(r *module.Registry) error {
 // RegisterWrites implements module.WritePath: the guard every write passes
 // and the effect of a plan change.
 func (m *Module) RegisterWrites(r *module.Registry) {
+	r.Actor(module.Actor{ID: system.UserID, Name: module.L("Plan limits", "Limites do plano")})
 	r.Guard(m.guard)
 	r.Effect("Adjustment", m.planChanged)
 }

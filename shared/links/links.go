@@ -55,6 +55,7 @@ func (m *Module) Register(r *module.Registry) error {
 // RegisterWrites implements module.WritePath: the Bookmark schema and rule.
 func (m *Module) RegisterWrites(r *module.Registry) {
 	r.Schema(Schema)
+	r.Labels(labels)
 	r.Rule(KlassBookmark, bookmarkRule)
 }
 

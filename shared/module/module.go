@@ -116,11 +116,15 @@ type Registry struct {
 	events    map[string][]stream.EventRule
 	reactions []stream.Reaction
 	uncounted []string
+	noHistory []string
 	jobs      map[string]Job
 	routes    []Route
 	// The API document (apidoc.go): each call's doc and module.
 	apiDocs Docs
 	owner   map[string]string
+	schemas []schema.Klass
+	labels  map[string]Labels // labels.go
+	actors  map[string]Label
 }
 
 // NewRegistry returns a registry writing rules onto d. refs resolves
@@ -183,7 +187,10 @@ func (r *Registry) Guard(g docs.Guard) { r.docs.AddGuard(g) }
 
 // Schema adds the declarative field rules of a klass (types, required,
 // enums, limits, references), run before the klass's other rules.
-func (r *Registry) Schema(k schema.Klass) { r.docs.Register(k.Name, k.Rule(r.refs)) }
+func (r *Registry) Schema(k schema.Klass) {
+	r.schemas = append(r.schemas, k)
+	r.docs.Register(k.Name, k.Rule(r.refs))
+}
 
 // SortKey sets how documents of klass are ordered in the store's klass
 // index (default: created_at). A module that pages a subset (open tickets
@@ -216,6 +223,10 @@ func (r *Registry) React(re stream.Reaction) { r.reactions = append(r.reactions,
 // NotRecords declares klasses that do not count as records for plan limits.
 func (r *Registry) NotRecords(klasses ...string) { r.uncounted = append(r.uncounted, klasses...) }
 
+// NoHistory declares klasses whose changes keep no history entry:
+// machine-written records (feed items) that no history panel shows.
+func (r *Registry) NoHistory(klasses ...string) { r.noHistory = append(r.noHistory, klasses...) }
+
 // StreamOptions returns the consumer options with every module's tallies,
 // event rules and reactions (the caller sets Logger and Parallelism).
 func (r *Registry) StreamOptions() stream.Options {
@@ -224,6 +235,7 @@ func (r *Registry) StreamOptions() stream.Options {
 		Events:     maps.Clone(r.events),
 		Reactions:  slices.Clone(r.reactions),
 		NotRecords: slices.Clone(r.uncounted),
+		NoHistory:  slices.Clone(r.noHistory),
 	}
 }
 

@@ -13,6 +13,17 @@ func (m *Module) APIDocs() module.Docs {
 		"items": []map[string]any{{"description": "Compressor", "quantity": 1, "value": 125000}}}
 	token := func(field string) map[string]any { return map[string]any{field: "q7Xc2mB9vR4tL8wZ1kN6pH3sD5fJ0aYe"} }
 	return module.Docs{
+		"GET /api/{db}/_equipment/labels.pdf": {
+			Summary: "Printable labels, one per equipment item: its number, the customer's name and a QR code to its open ticket's status page",
+			Query: append([]module.Param{
+				{Name: "ids", About: "equipment ids, comma-separated (at most 200)", Example: module.ExampleID("eqi")},
+				{Name: "size", About: "62mm (label printer, the default) or a4 (a sheet of 3 × 8)", Example: "62mm"}}, locale...),
+			Answer: module.File{Type: "application/pdf", About: "the labels", Name: "labels.pdf"},
+		},
+		"POST /api/{db}/_estimates/{id}/shared": {
+			Summary: "Marks a draft estimate as sent when its approval link is shared (copied, sent by WhatsApp or e-mail); other states are left as they are",
+			Answer:  map[string]any{"state": "sent"},
+		},
 		"GET /api/{db}/_maintenances/plan": {
 			Summary: "The maintenances due within the coming days, overdue first, with their equipment's and customers' names",
 			Query:   []module.Param{{Name: "days", About: "days ahead (default 90)", Example: "90"}},

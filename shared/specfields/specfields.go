@@ -27,6 +27,9 @@ func (Module) RegisterWrites(r *module.Registry) {
 	for _, k := range Klasses {
 		r.Schema(k)
 	}
+	for _, k := range Labels {
+		r.Labels(k)
+	}
 }
 
 // Klasses are the rules, one per klass (SPEC.md §3 fields, §5 rules).

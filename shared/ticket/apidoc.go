@@ -9,6 +9,15 @@ func (m *Module) APIDocs() module.Docs {
 			Answer: map[string]any{"rows": rows}}
 	}
 	return module.Docs{
+		"GET /api/{db}/_tickets/checklists": {
+			Summary: "How many open tickets lack their category's checklist (what turning checklists on offers to fix)",
+			Answer:  map[string]any{"tickets": 4},
+		},
+		"POST /api/{db}/_tickets/checklists": {
+			Summary: "Gives every open ticket that lacks it its category's checklist; safe to repeat",
+			Notes:   "422 {fields: {checklist: [is disabled]}} while the Group's checklist feature is off.",
+			Answer:  map[string]any{"added": 4},
+		},
 		"PUT /api/{db}/_design/checklist/_update/toggle/{docid}": {
 			Summary: "Ticks or unticks one item of a ticket's checklist",
 			Notes:   "text is the item's text as the caller saw it: an item edited meanwhile gets a 409.",

@@ -124,6 +124,10 @@ func (m *Module) RegisterWrites(r *module.Registry) {
 	for _, k := range Schemas {
 		r.Schema(k)
 	}
+	for _, k := range labels {
+		r.Labels(k)
+	}
+	r.Actor(module.Actor{ID: m.server.UserID, Name: module.L("Wiki", "Wiki")})
 	r.Rule(KlassHandbook, m.handbookRule)
 	r.Effect(KlassHandbook, m.handbookEffect)
 	r.SortKey(KlassHandbook, func(body map[string]any) string { return normTitle(str(body["title"])) })

@@ -1,3 +1,4 @@
 /// <reference types="vite/client" />
 
 declare const __BUILD_ID__: string;
+declare const __BUILT_AT__: string;

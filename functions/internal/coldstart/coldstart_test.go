@@ -27,18 +27,25 @@ type function struct {
 }
 
 func functions(tb testing.TB) []function {
-	root, err := os.ReadFile(filepath.Join("..", "..", "..", "events", "apigw-v2-get-root.json"))
-	if err != nil {
-		tb.Fatal(err)
+	event := func(name string) string {
+		raw, err := os.ReadFile(filepath.Join("..", "..", "..", "events", name))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return string(raw)
 	}
 	return []function{
-		{name: "api", settings: map[string]string{"OFICINA_MAIL": "outbox", "OFICINA_COOKIE_SECURE": "true"}, event: string(root)},
+		{name: "api", settings: map[string]string{"OFICINA_MAIL": "outbox", "OFICINA_COOKIE_SECURE": "true"}, event: event("apigw-v2-get-root.json")},
 		{name: "stream", event: `{"Records":[]}`},
 		{name: "schedule", settings: map[string]string{"OFICINA_JOBS_QUEUE_URL": "https://sqs.us-east-1.amazonaws.com/123456789012/oficina-jobs"},
 			event: `{"id":"x","detail-type":"Scheduled Event","source":"aws.events","time":"2026-05-04T09:00:00Z","detail":{"job":"nobody.registered"}}`,
 			fails: "unknown job"},
 		{name: "worker", settings: map[string]string{"OFICINA_MAIL": "outbox"},
 			event: `{"Records":[{"messageId":"m1","eventSource":"aws:sqs","body":"not a task"}]}`},
+		// $disconnect posts nothing to the management endpoint, which is
+		// not there.
+		{name: "live", settings: map[string]string{"OFICINA_MAIL": "outbox", "OFICINA_LIVE_ENDPOINT": "http://127.0.0.1:9/live"},
+			event: event("apigw-websocket-disconnect.json")},
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/oficina/oficina/shared/app/runenv"
 	"github.com/oficina/oficina/shared/blob"
 	"github.com/oficina/oficina/shared/config"
+	"github.com/oficina/oficina/shared/live"
 	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/mail/ses"
 	"github.com/oficina/oficina/shared/store"
@@ -135,6 +136,20 @@ func Blobs(cfg config.Config, a *AWS) (drive, backups blob.Store, err error) {
 	return nil, nil, nil
 }
 
+// LiveCloud is what live updates through API Gateway's WebSocket API run
+// on (core.LiveCloud), when cfg names its management endpoint on
+// DynamoDB; nil otherwise.
+func LiveCloud(cfg config.Config, log *slog.Logger, a *AWS) (*live.CloudOptions, error) {
+	if cfg.Store != "dynamo" || cfg.LiveEndpoint == "" {
+		return nil, nil
+	}
+	c, err := a.Get()
+	if err != nil {
+		return nil, err
+	}
+	return core.LiveCloud(cfg, log, c), nil
+}
+
 // All makes the store, the sender and templates, and the blob stores cfg
 // names. The AWS configuration, when the settings need one (a queue or a
 // secret even without AWS adapters), comes with them.
@@ -155,6 +170,10 @@ func All(cfg config.Config, log *slog.Logger, a *AWS) (core.Adapters, error) {
 		return core.Adapters{}, err
 	}
 	if ad.Blobs, ad.Backups, err = Blobs(cfg, a); err != nil {
+		st.Close()
+		return core.Adapters{}, err
+	}
+	if ad.LiveCloud, err = LiveCloud(cfg, log, a); err != nil {
 		st.Close()
 		return core.Adapters{}, err
 	}

@@ -7,10 +7,12 @@
 package core
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
@@ -21,9 +23,11 @@ import (
 	"github.com/oficina/oficina/shared/blob"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/docs"
+	"github.com/oficina/oficina/shared/live"
 	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/store"
+	"github.com/oficina/oficina/shared/store/dynamo"
 )
 
 // Adapters are the outside world a deployable was given: its store, its
@@ -45,6 +49,10 @@ type Adapters struct {
 	// AWS is the AWS configuration the adapters were made with, for the
 	// modules that call AWS themselves (nil off AWS).
 	AWS *aws.Config
+	// LiveCloud, when set, carries live updates through API Gateway's
+	// WebSocket API (on DynamoDB with OFICINA_LIVE_ENDPOINT); Open fills
+	// its Store and Auth.
+	LiveCloud *live.CloudOptions
 }
 
 // Options tune the wiring (tests control the clock and the hashing cost).
@@ -75,6 +83,10 @@ type Core struct {
 	// rules of its klasses on it, the modules theirs.
 	Docs     *docs.Service
 	Accounts *accounts.Service
+	// LiveCloud is live updates through API Gateway's WebSocket API, when
+	// the configuration names its endpoint (the api, live and stream
+	// functions); nil otherwise.
+	LiveCloud *live.Cloud
 }
 
 // Open wires the base on the given adapters: the suppression list in
@@ -127,7 +139,22 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger, a Adapters, 
 	c.Accounts = acc
 	c.Auth.OnEmail(acc.EmailKnown)            // invitations reach users who register later
 	c.Auth.OnPasswordReset(acc.PasswordReset) // token documents show the tokens a reset revoked
+	if a.LiveCloud != nil {
+		lc := *a.LiveCloud
+		lc.Store, lc.Auth = a.Store, c.Auth
+		c.LiveCloud = live.NewCloud(lc)
+	}
 	return c, nil
+}
+
+// LiveCloud is what live updates through API Gateway's WebSocket API run
+// on: the table's connections and the management endpoint, with the AWS
+// configuration c; nil unless cfg names the endpoint on DynamoDB.
+func LiveCloud(cfg config.Config, log *slog.Logger, c aws.Config) *live.CloudOptions {
+	if cfg.Store != "dynamo" || cfg.LiveEndpoint == "" {
+		return nil
+	}
+	return &live.CloudOptions{DB: dynamo.NewClient(c, cfg.DynamoEndpoint), Table: cfg.Table, Poster: live.NewManagement(cfg.LiveEndpoint, c), Log: log}
 }
 
 // Deps is what the modules are built with.
@@ -169,3 +196,9 @@ func (r *statusRecorder) WriteHeader(code int) {
 
 // Unwrap lets http.ResponseController reach the real writer (flushes).
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// Hijack hands the connection to the live-updates WebSocket: the
+// compression wrapper in between asks the writer it wraps directly.
+func (r *statusRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	return http.NewResponseController(r.ResponseWriter).Hijack()
+}

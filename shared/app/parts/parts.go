@@ -73,6 +73,7 @@ func New(d module.Deps, acc *accounts.Service, backups blob.Store) *Set {
 // RegisterWrites registers every module's write path and change-stream
 // parts (module.WritePath), in app.Modules' order.
 func (s *Set) RegisterWrites(r *module.Registry) {
+	s.acc.RegisterWrites(r)
 	s.ticket.RegisterWrites(r)
 	s.servicedocs.RegisterWrites(r)
 	s.finance.RegisterWrites(r)
@@ -96,7 +97,8 @@ func (s *Set) RegisterJobs(r *module.Registry) {
 
 // Stream is the change-stream consumer of functions/stream: the base on
 // the given adapters, every module's write path (reactions write
-// documents through it) and its tallies, timeline events and reactions.
+// documents through it) and its tallies, timeline events and reactions,
+// telling live updates of each batch when ad.LiveCloud is set.
 func Stream(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters) (*core.Core, *stream.Consumer, error) {
 	c, err := core.Open(ctx, cfg, log, ad, core.Options{})
 	if err != nil {
@@ -107,6 +109,9 @@ func Stream(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Ad
 	New(c.Deps(), c.Accounts, c.Backups).RegisterWrites(r)
 	opts := r.StreamOptions()
 	opts.Logger = log
+	if c.LiveCloud != nil {
+		opts.Observer = c.LiveCloud // notices of each applied batch to the WebSocket connections
+	}
 	return c, stream.New(c.Store, opts), nil
 }
 
