@@ -23,11 +23,10 @@ import (
 
 	"github.com/oficina/oficina/shared/app/adapters"
 	"github.com/oficina/oficina/shared/app/core"
+	"github.com/oficina/oficina/shared/app/parts"
 	"github.com/oficina/oficina/shared/app/runenv"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/dav"
-	"github.com/oficina/oficina/shared/drive"
-	"github.com/oficina/oficina/shared/limits"
 	"github.com/oficina/oficina/shared/ratelimit"
 )
 
@@ -91,10 +90,10 @@ func run(ctx context.Context, getenv func(string) string) error {
 
 // wire builds the WebDAV server on the store and blobs cfg names, with
 // the SDK's default credential chain (the same image runs on Lambda, App
-// Runner or Fargate): the base, and of the modules only what WebDAV
-// writes go through — the drive's write path and the plan limits' guard.
-// It sends no mail. The other modules' rules never run here: WebDAV
-// writes nothing but the drive's entries.
+// Runner or Fargate): the base with every module's write path, so a file's
+// write passes what the API's does and is noted for the change stream
+// (shared/app/parts.Drive), and the drive. It sends no mail and serves no
+// other module's routes.
 func wire(ctx context.Context, cfg config.Config, log *slog.Logger) (*dav.Handler, func() error, error) {
 	aws := adapters.NewAWS(func() (aws.Config, error) { return awsconfig.LoadDefaultConfig(ctx) })
 	st, err := adapters.Store(cfg, log, aws)
@@ -106,15 +105,10 @@ func wire(ctx context.Context, cfg config.Config, log *slog.Logger) (*dav.Handle
 		st.Close()
 		return nil, nil, err
 	}
-	c, err := core.Open(ctx, cfg, log, core.Adapters{Store: st, Blobs: blobs, AWS: aws.Loaded()}, core.Options{})
+	c, d, err := parts.Drive(ctx, cfg, log, core.Adapters{Store: st, Blobs: blobs, AWS: aws.Loaded()})
 	if err != nil {
-		st.Close()
 		return nil, nil, err
 	}
-	r := c.Registry()
-	d := drive.New(c.Deps())
-	d.RegisterWrites(r)
-	limits.New(c.Deps()).RegisterWrites(r)
 	return dav.New(dav.Options{
 		Store: c.Store, Tokens: c.Auth, Drive: d, Log: log,
 		Limiter: ratelimit.New(c.Store, ratelimit.Edge{RequestContext: cfg.BehindLambdaWebAdapter}, nil),

@@ -69,12 +69,13 @@ var functionLinks = map[string][]string{
 		pkgApp, modulePath + "shared/wiki/highlight", "github.com/alecthomas/chroma/v2",
 		"github.com/aws/aws-sdk-go-v2/config",
 	}),
-	// WebDAV: the drive and the plan limits' guard; no mail.
-	"webdav": slices.Concat(otherModules, []string{
-		pkgApp, pkgParts, modulePath + "shared/httpapi", modulePath + "shared/openapi", modulePath + "shared/spa",
-		"github.com/stripe/stripe-go/v83", "github.com/alecthomas/chroma/v2", "github.com/signintech/gopdf",
-		"github.com/mmcdole/gofeed", "github.com/aclindsa/ofxgo", "codeberg.org/readeck/go-readability/v2",
-	}),
+	// WebDAV: every module's write path (a file passes the API's rules and
+	// its writes are noted for the stream) and the drive; no mail, no other
+	// routes.
+	"webdav": {
+		pkgApp, modulePath + "shared/httpapi", modulePath + "shared/openapi", modulePath + "shared/spa",
+		modulePath + "shared/wiki/highlight", "github.com/alecthomas/chroma/v2",
+	},
 }
 
 // TestFunctionLinks checks each deployable's imports against its entry.

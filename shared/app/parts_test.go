@@ -15,7 +15,10 @@ import (
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/schedule"
+	"github.com/oficina/oficina/shared/store"
 	"github.com/oficina/oficina/shared/store/bolt"
+	"github.com/oficina/oficina/shared/store/dynamo"
+	"github.com/oficina/oficina/shared/store/dynamo/ddblocal"
 )
 
 // wiring is what a registry holds of the write path, the change stream and
@@ -110,5 +113,58 @@ func TestPartsRegisterWhatModulesDo(t *testing.T) {
 	}
 	if len(want.writes.Rules) < 10 || len(want.tallies) == 0 || len(want.reactions) == 0 || len(want.jobs) == 0 {
 		t.Fatalf("the full registry looks empty: %+v", want)
+	}
+}
+
+// TestPartsNoteTheirWrites: on DynamoDB every write must carry the change
+// stream's notes (its history entry and counter change), or the stream
+// refuses to fold the log. The worker and the WebDAV server write without
+// the API's wiring, so theirs must set the notes too.
+func TestPartsNoteTheirWrites(t *testing.T) {
+	_, client := ddblocal.Start(t)
+	cfg, err := config.Load(nil, func(string) string { return "" }, config.Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, wire := range map[string]func(st store.Store) (*core.Core, error){
+		"worker": func(st store.Store) (*core.Core, error) {
+			c, _, err := parts.Jobs(t.Context(), cfg, nil, core.Adapters{Store: st})
+			return c, err
+		},
+		"webdav": func(st store.Store) (*core.Core, error) {
+			c, _, err := parts.Drive(t.Context(), cfg, nil, core.Adapters{Store: st})
+			return c, err
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			table := ddblocal.TableName(t)
+			if err := dynamo.CreateTable(t.Context(), client, table); err != nil {
+				t.Fatal(err)
+			}
+			st := dynamo.New(client, table)
+			c, err := wire(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			const db = "acc-0123456789abcdef0123456789abcdef"
+			if err := c.Store.CreateDB(t.Context(), db); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Store.Put(t.Context(), db, store.Doc{ID: "cus-1", Klass: "Customer", Body: []byte(`{"klass":"Customer","name":"Ana"}`)}); err != nil {
+				t.Fatal(err)
+			}
+			entries, err := st.ReadLog(t.Context(), db, 0, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(entries) == 0 {
+				t.Fatal("no log entries")
+			}
+			for _, e := range entries {
+				if !e.Noted {
+					t.Errorf("the write at seq %d has no notes", e.Seq)
+				}
+			}
+		})
 	}
 }

@@ -95,39 +95,71 @@ func (s *Set) RegisterJobs(r *module.Registry) {
 	backup.New(s.deps, s.acc).WithArchives(s.backups).RegisterJobs(r)
 }
 
-// Stream is the change-stream consumer of functions/stream: the base on
-// the given adapters, every module's write path (reactions write
-// documents through it) and its tallies, timeline events and reactions,
-// telling live updates of each batch when ad.LiveCloud is set.
-func Stream(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters) (*core.Core, *stream.Consumer, error) {
+// open wires the base on ad with every module's write path and stream
+// parts registered.
+func open(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters) (*core.Core, *module.Registry, *Set, error) {
 	c, err := core.Open(ctx, cfg, log, ad, core.Options{})
 	if err != nil {
 		ad.Store.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	r := c.Registry()
-	New(c.Deps(), c.Accounts, c.Backups).RegisterWrites(r)
+	set := New(c.Deps(), c.Accounts, c.Backups)
+	set.RegisterWrites(r)
+	return c, r, set, nil
+}
+
+// consumer is the change-stream consumer with every module's tallies,
+// timeline events and reactions, telling live updates of each batch when
+// the base has them. Every deployable that writes must build it: on a
+// store with a change log (DynamoDB) it becomes the store's Noter, which
+// gives each write its history entry and counter change, and the stream
+// refuses to fold a write made without them.
+func consumer(c *core.Core, r *module.Registry, log *slog.Logger) *stream.Consumer {
 	opts := r.StreamOptions()
 	opts.Logger = log
 	if c.LiveCloud != nil {
 		opts.Observer = c.LiveCloud // notices of each applied batch to the WebSocket connections
 	}
-	return c, stream.New(c.Store, opts), nil
+	return stream.New(c.Store, opts)
+}
+
+// Stream is the change-stream consumer of functions/stream: the base on
+// the given adapters, every module's write path (reactions write
+// documents through it) and its tallies, timeline events and reactions,
+// telling live updates of each batch when ad.LiveCloud is set.
+func Stream(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters) (*core.Core, *stream.Consumer, error) {
+	c, r, _, err := open(ctx, cfg, log, ad)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, consumer(c, r, log), nil
 }
 
 // Jobs is what functions/worker runs: the base on the given adapters,
-// every module's write path, and their scheduled jobs.
+// every module's write path, and their scheduled jobs; its writes are
+// noted as the API's are.
 func Jobs(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters) (*core.Core, []module.Job, error) {
-	c, err := core.Open(ctx, cfg, log, ad, core.Options{})
+	c, r, set, err := open(ctx, cfg, log, ad)
 	if err != nil {
-		ad.Store.Close()
 		return nil, nil, err
 	}
-	r := c.Registry()
-	set := New(c.Deps(), c.Accounts, c.Backups)
-	set.RegisterWrites(r)
 	set.RegisterJobs(r)
+	consumer(c, r, log)
 	return c, r.Jobs(), nil
+}
+
+// Drive is what the WebDAV server writes through: the base on the given
+// adapters, every module's write path (a file's write passes every rule
+// and guard the API's does, the plan limits' included) and the drive;
+// its writes are noted as the API's are.
+func Drive(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters) (*core.Core, *drive.Module, error) {
+	c, r, set, err := open(ctx, cfg, log, ad)
+	if err != nil {
+		return nil, nil, err
+	}
+	consumer(c, r, log)
+	return c, set.drive, nil
 }
 
 // SeedPrices puts the plan prices in the prices db when missing: the
