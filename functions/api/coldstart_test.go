@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"net"
 	"net/http"
@@ -30,18 +31,14 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/oficina/oficina/functions/api/internal/runtimeapi"
+	"github.com/oficina/oficina/functions/internal/coldstart"
+	"github.com/oficina/oficina/functions/internal/runtimeapi"
 	"github.com/oficina/oficina/shared/auth"
 	"github.com/oficina/oficina/shared/store/dynamo"
 	"github.com/oficina/oficina/shared/store/dynamo/ddblocal"
 )
 
 const (
-	// initTimeout bounds one initialisation; generous for busy CI machines
-	// (timings are measured, never asserted).
-	initTimeout   = 60 * time.Second
-	invokeTimeout = 30 * time.Second
-
 	functionName = "oficina-api"
 	functionARN  = "arn:aws:lambda:us-east-1:123456789012:function:" + functionName
 	testUserID   = "usr-5e0c7d1e2f3a4b5c6d7e8f9a0b1c2d3e" // the user of events/apigw-v2-register.json
@@ -123,7 +120,7 @@ func setupColdStart(tb testing.TB) *coldStartEnv {
 		tb.Fatalf("warm-up start: %v", err)
 	}
 	defer p.stop()
-	env.firstInit = p.init
+	env.firstInit = p.Init
 	if _, err := p.expect(readEventJSON(tb, "apigw-v2-register.json", nil), 201, `"id":"`+testUserID+`"`); err != nil {
 		tb.Fatalf("register: %v", err)
 	}
@@ -144,35 +141,11 @@ func setupColdStart(tb testing.TB) *coldStartEnv {
 }
 
 // environ is the process environment: what Lambda sets for a provided.al2023
-// function, the OFICINA_* settings of infra-cdk's API function, but on
-// DynamoDB Local and the mail outbox. Nothing is inherited from the test's
-// environment, and the shared AWS config files are pointed away, so no
-// setting on the machine can reach a real account. extra overrides it; an
-// empty value removes a variable.
+// function (coldstart.Environ), the OFICINA_* settings of infra-cdk's API
+// function, but on DynamoDB Local and the mail outbox. extra overrides
+// it; an empty value removes a variable.
 func (env *coldStartEnv) environ(runtimeAPI string, extra map[string]string) []string {
 	m := map[string]string{
-		"AWS_LAMBDA_RUNTIME_API":          runtimeAPI,
-		"AWS_LAMBDA_FUNCTION_NAME":        functionName,
-		"AWS_LAMBDA_FUNCTION_VERSION":     "$LATEST",
-		"AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "1024",
-		"AWS_LAMBDA_LOG_GROUP_NAME":       "/aws/lambda/" + functionName,
-		"AWS_LAMBDA_LOG_STREAM_NAME":      "2026/05/04/[$LATEST]0123456789abcdef0123456789abcdef",
-		"AWS_LAMBDA_INITIALIZATION_TYPE":  "on-demand",
-		"AWS_REGION":                      ddblocal.Region,
-		"AWS_DEFAULT_REGION":              ddblocal.Region,
-		"AWS_ACCESS_KEY_ID":               ddblocal.AccessKey, // DynamoDB Local keeps tables per key and region
-		"AWS_SECRET_ACCESS_KEY":           ddblocal.SecretKey,
-		"AWS_SESSION_TOKEN":               "ddblocal",
-		"AWS_CONFIG_FILE":                 filepath.Join(env.dir, "no-aws-config"),
-		"AWS_SHARED_CREDENTIALS_FILE":     filepath.Join(env.dir, "no-aws-credentials"),
-		"AWS_EC2_METADATA_DISABLED":       "true",
-		"LAMBDA_TASK_ROOT":                filepath.Dir(env.bin),
-		"LAMBDA_RUNTIME_DIR":              filepath.Dir(env.bin),
-		"_HANDLER":                        "bootstrap",
-		"LANG":                            "en_US.UTF-8",
-		"TZ":                              ":UTC",
-		"PATH":                            "/usr/local/bin:/usr/bin/:/bin:/opt/bin",
-
 		"OFICINA_STORE":           "dynamo",
 		"OFICINA_TABLE":           env.table,
 		"OFICINA_DYNAMO_ENDPOINT": env.endpoint,
@@ -183,124 +156,33 @@ func (env *coldStartEnv) environ(runtimeAPI string, extra map[string]string) []s
 		"OFICINA_COOKIE_SECURE":   "true",
 		"OFICINA_SERVER_ADMINS":   "admin@oficina.example",
 	}
-	for k, v := range extra {
-		if v == "" {
-			delete(m, k)
-		} else {
-			m[k] = v
-		}
-	}
-	out := make([]string, 0, len(m))
-	for k, v := range m {
-		out = append(out, k+"="+v)
-	}
-	slices.Sort(out)
-	return out
+	maps.Copy(m, extra)
+	return coldstart.Environ(runtimeAPI, functionName, env.bin, m)
 }
 
-// start cold-starts the API binary; see startLambda.
+// start cold-starts the API binary (coldstart.Start).
 func (env *coldStartEnv) start(extra map[string]string) (*lambdaProcess, error) {
-	return startLambda(env.bin, nil, func(api string) []string { return env.environ(api, extra) })
+	p, err := coldstart.Start(env.bin, nil, functionARN, func(api string) []string { return env.environ(api, extra) })
+	if err != nil {
+		return nil, err
+	}
+	return &lambdaProcess{p}, nil
 }
 
-// lambdaProcess is one execution environment: a process and its Runtime API.
-type lambdaProcess struct {
-	cmd     *exec.Cmd
-	emu     *runtimeapi.Emulator
-	out     *syncBuffer // stdout and stderr
-	started time.Time   // just before fork/exec
-	readyAt time.Time   // the first next request
-	init    time.Duration
-	exited  chan struct{}
-	waitErr error // valid once exited is closed
-	once    sync.Once
-}
+// lambdaProcess is one execution environment of the API function.
+type lambdaProcess struct{ *coldstart.Process }
 
-// startLambda runs bin with the environment environ returns for the
-// emulator's address and waits for the end of initialisation: the first
-// next request. It fails with the reported error if the runtime posts to
-// /init/error, and with the exit status and output if the process exits
-// first; the process is gone when it returns an error.
 func startLambda(bin string, args []string, environ func(runtimeAPI string) []string) (*lambdaProcess, error) {
-	emu := runtimeapi.New(runtimeapi.Options{FunctionARN: functionARN, Timeout: 25 * time.Second})
-	cmd := exec.Command(bin, args...)
-	cmd.Env = environ(emu.Addr())
-	cmd.Dir = filepath.Dir(bin)
-	out := &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	p := &lambdaProcess{cmd: cmd, emu: emu, out: out, exited: make(chan struct{})}
-
-	p.started = time.Now()
-	if err := cmd.Start(); err != nil {
-		emu.Close()
-		return nil, fmt.Errorf("start %s: %w", bin, err)
-	}
-	go func() {
-		p.waitErr = cmd.Wait()
-		close(p.exited)
-	}()
-
-	var err error
-	timer := time.NewTimer(initTimeout)
-	defer timer.Stop()
-	select {
-	case <-emu.Ready():
-	case <-emu.InitFailed():
-		err = fmt.Errorf("init error reported to the Runtime API: %v", emu.InitError())
-	case <-p.exited:
-		select {
-		case <-emu.Ready(): // it did ask for work, then died: not an init failure
-		default:
-			if rep := emu.InitError(); rep != nil {
-				err = fmt.Errorf("init error reported to the Runtime API: %v (then %v)", rep, p.waitErr)
-			} else {
-				err = fmt.Errorf("process exited during init: %v", p.waitErr)
-			}
-		}
-	case <-timer.C:
-		err = fmt.Errorf("no next request within %v", initTimeout)
-	}
+	p, err := coldstart.Start(bin, args, functionARN, environ)
 	if err != nil {
-		p.stop()
-		return nil, fmt.Errorf("%w\n--- function output ---\n%s", err, out.String())
+		return nil, err
 	}
-	p.readyAt = emu.ReadyAt()
-	p.init = p.readyAt.Sub(p.started)
-	return p, nil
+	return &lambdaProcess{p}, nil
 }
 
-// stop kills the process, as Lambda does when it reclaims an environment.
-func (p *lambdaProcess) stop() {
-	p.once.Do(func() {
-		p.cmd.Process.Kill()
-		<-p.exited
-		p.emu.Close()
-	})
-}
+func (p *lambdaProcess) stop() { p.Stop() }
 
-// invoke sends one event and waits for its outcome; it gives up when the
-// process dies.
-func (p *lambdaProcess) invoke(payload []byte) (*runtimeapi.Result, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), invokeTimeout)
-	defer cancel()
-	go func() {
-		select {
-		case <-p.exited:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	res, err := p.emu.Invoke(ctx, payload)
-	if err != nil {
-		select {
-		case <-p.exited:
-			err = fmt.Errorf("%w (process exited: %v)", err, p.waitErr)
-		default:
-		}
-		return nil, fmt.Errorf("%w\n--- function output ---\n%s", err, p.out.String())
-	}
-	return res, nil
-}
+func (p *lambdaProcess) invoke(payload []byte) (*runtimeapi.Result, error) { return p.Invoke(payload) }
 
 // expect invokes with an API Gateway v2 event and checks the outcome is an
 // APIGatewayV2HTTPResponse with the status and a body containing want.
@@ -311,7 +193,7 @@ func (p *lambdaProcess) expect(payload []byte, status int, want string) (*apiRes
 	}
 	r, err := decodeResponse(res)
 	if err != nil {
-		return nil, fmt.Errorf("%w\n--- function output ---\n%s", err, p.out.String())
+		return nil, fmt.Errorf("%w\n--- function output ---\n%s", err, p.Output())
 	}
 	if r.StatusCode != status || !strings.Contains(r.Body, want) {
 		return r, fmt.Errorf("got %d %s, want %d with %s", r.StatusCode, r.Body, status, want)
@@ -407,7 +289,7 @@ func TestColdStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.stop()
-	t.Logf("init %v (first start on an empty table: %v)", p.init, env.firstInit)
+	t.Logf("init %v (first start on an empty table: %v)", p.Init, env.firstInit)
 
 	root, session := env.probes(t)
 	anonymous := probe{"GET /api/_session (anonymous)", readEventJSON(t, "apigw-v2-get-session-anonymous.json", nil), 401, `"error":"unauthorized"`}
@@ -432,12 +314,12 @@ func TestColdStart(t *testing.T) {
 	if _, err := p.run(root); err != nil {
 		t.Fatalf("after a failed invocation: %v", err)
 	}
-	if errs := p.emu.ProtocolErrors(); len(errs) > 0 {
+	if errs := p.Emu.ProtocolErrors(); len(errs) > 0 {
 		t.Errorf("runtime protocol errors: %v", errs)
 	}
 	select {
-	case <-p.exited:
-		t.Fatalf("process exited: %v\n%s", p.waitErr, p.out.String())
+	case <-p.Exited:
+		t.Fatalf("process exited: %v\n%s", p.WaitErr(), p.Output())
 	default:
 	}
 }
@@ -532,7 +414,7 @@ func BenchmarkColdStart(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		inits = append(inits, p.init)
+		inits = append(inits, p.Init)
 		firsts = append(firsts, r1.Result.Latency())
 		sessions = append(sessions, r2.Result.Latency())
 	}
@@ -608,20 +490,20 @@ func traceColdStarts(b *testing.B, env *coldStartEnv, root, session probe, n int
 		}
 		sessionCalls := relay.calls(beforeSession)
 
-		tr.init = append(tr.init, p.init)
-		tr.pkgInit = append(tr.pkgInit, packageInitTime(p.out.String()))
+		tr.init = append(tr.init, p.Init)
+		tr.pkgInit = append(tr.pkgInit, packageInitTime(p.Output()))
 		var initCalls []ddbCall
 		for _, c := range atInit {
-			if c.start.Before(p.readyAt) {
+			if c.start.Before(p.ReadyAt) {
 				initCalls = append(initCalls, c)
 			}
 		}
 		tr.ddbCalls, tr.ddbOps = len(initCalls), opList(initCalls)
 		if len(initCalls) > 0 {
 			first, last := initCalls[0], initCalls[len(initCalls)-1]
-			tr.beforeDDB = append(tr.beforeDDB, first.start.Sub(p.started))
+			tr.beforeDDB = append(tr.beforeDDB, first.start.Sub(p.Started))
 			tr.ddb = append(tr.ddb, last.end.Sub(first.start))
-			tr.afterDDB = append(tr.afterDDB, p.readyAt.Sub(last.end))
+			tr.afterDDB = append(tr.afterDDB, p.ReadyAt.Sub(last.end))
 		}
 		tr.sessionCalls, tr.sessionOps = len(sessionCalls), opList(sessionCalls)
 	}
@@ -659,16 +541,7 @@ func packageInitTime(out string) time.Duration {
 }
 
 // pct is the nearest-rank percentile q of ds, in milliseconds.
-func pct(ds []time.Duration, q float64) float64 {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	i := int(math.Ceil(q/100*float64(len(s)))) - 1
-	i = max(0, min(i, len(s)-1))
-	return float64(s[i]) / float64(time.Millisecond)
-}
+func pct(ds []time.Duration, q float64) float64 { return coldstart.Pct(ds, q) }
 
 func opList(calls []ddbCall) string {
 	ops := make([]string, len(calls))
@@ -822,22 +695,4 @@ func (r *ddbRelay) pipe(down, up net.Conn) {
 	delete(r.conns, down)
 	delete(r.conns, up)
 	r.mu.Unlock()
-}
-
-// syncBuffer collects a process's output.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.String()
 }

@@ -11,6 +11,9 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/oficina/oficina/shared/app"
+	"github.com/oficina/oficina/shared/app/adapters"
+	"github.com/oficina/oficina/shared/app/core"
+	"github.com/oficina/oficina/shared/app/runenv"
 	"github.com/oficina/oficina/shared/config"
 )
 
@@ -34,8 +37,14 @@ func newHandler(ctx context.Context, getenv func(string) string) (proxyFunc, err
 	if err != nil {
 		return nil, err
 	}
-	log := app.Logger(cfg, os.Stderr)
-	a, err := app.Open(ctx, cfg, log)
+	log := runenv.Logger(cfg, os.Stderr)
+	// The execution role's credentials, not the SDK's default chain
+	// (runenv.LambdaAWS): smaller and faster to start.
+	ad, err := adapters.All(cfg, log, adapters.LambdaAWS(os.Getenv))
+	if err != nil {
+		return nil, err
+	}
+	a, err := app.OpenOn(ctx, cfg, log, ad, core.Options{})
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,9 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/oficina/oficina/shared/app"
+	"github.com/oficina/oficina/shared/app/adapters"
+	"github.com/oficina/oficina/shared/app/core"
+	"github.com/oficina/oficina/shared/app/runenv"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/live"
 )
@@ -35,7 +38,14 @@ func wire(ctx context.Context, getenv func(string) string) (live.Lambda, error) 
 	if err != nil {
 		return live.Lambda{}, err
 	}
-	a, err := app.Open(ctx, cfg, app.Logger(cfg, os.Stderr))
+	log := runenv.Logger(cfg, os.Stderr)
+	// The execution role's credentials, not the SDK's default chain
+	// (runenv.LambdaAWS), as the api function.
+	ad, err := adapters.All(cfg, log, adapters.LambdaAWS(os.Getenv))
+	if err != nil {
+		return live.Lambda{}, err
+	}
+	a, err := app.OpenOn(ctx, cfg, log, ad, core.Options{})
 	if err != nil {
 		return live.Lambda{}, err
 	}

@@ -34,22 +34,18 @@ var update = flag.Bool("update", false, "rewrite jobs.json from the registered j
 // jobsFile is what the stack reads to make one EventBridge rule per job.
 const jobsFile = "jobs.json"
 
-type jobEntry struct {
-	Name     string `json:"name"`
-	Schedule string `json:"schedule"`
-}
-
 // TestJobsFile: jobs.json lists exactly the jobs the modules register, with
-// their schedules, so the stack's rules and the registry cannot drift.
-// After adding or changing a job: go test ./functions/schedule -run TestJobsFile -update
+// their schedules and whether they run per Group, so the stack's rules,
+// the dispatcher (which reads the file, embedded) and the registry cannot
+// drift. After adding or changing a job:
+// go test ./functions/schedule -run TestJobsFile -update
 func TestJobsFile(t *testing.T) {
 	e := apptest.New(t, apptest.Bolt)
-	var want []jobEntry
-	for _, j := range e.App.Modules.Jobs() {
+	want := schedule.Specs(e.App.Modules.Jobs())
+	for _, j := range want {
 		if _, err := schedule.Parse(j.Schedule); err != nil {
 			t.Fatalf("job %s: %v", j.Name, err)
 		}
-		want = append(want, jobEntry{Name: j.Name, Schedule: j.Schedule})
 	}
 	raw, err := json.MarshalIndent(want, "", "  ")
 	if err != nil {
@@ -130,7 +126,7 @@ func TestWire(t *testing.T) {
 		t.Fatalf("wired without a queue: %v", err)
 	}
 	env["OFICINA_JOBS_QUEUE_URL"] = "https://sqs.sa-east-1.amazonaws.com/123456789012/oficina-jobs"
-	a, err := wire(t.Context(), func(k string) string { return env[k] })
+	d, err := wire(t.Context(), func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,14 +151,14 @@ func TestWire(t *testing.T) {
 	if job, err := schedule.JobOf(ev); err != nil || job != reader.JobRefresh {
 		t.Fatalf("the sample names %q (%v)", job, err)
 	}
-	if err := a.Jobs.Handle(t.Context(), ev); err != nil {
+	if err := d.Handle(t.Context(), ev); err != nil {
 		t.Fatal(err)
 	}
 	if len(sent) != 1 || sent[0] != (schedule.Task{Job: reader.JobRefresh, Time: ev.Time, Event: ev.ID}) {
 		t.Fatalf("sent %+v", sent)
 	}
 	sent, calls = nil, 0
-	if err := a.Jobs.Handle(t.Context(), schedule.EventFor(limits.JobCheck, ev.Time)); err != nil {
+	if err := d.Handle(t.Context(), schedule.EventFor(limits.JobCheck, ev.Time)); err != nil {
 		t.Fatal(err)
 	}
 	groups := map[string]bool{}
@@ -176,7 +172,7 @@ func TestWire(t *testing.T) {
 		t.Fatalf("%d tasks for %d Groups in %d calls, want 25, 25, 3", len(sent), len(groups), calls)
 	}
 	// An event for a job nobody registered fails the invocation.
-	if err := a.Jobs.Handle(t.Context(), schedule.EventFor("nobody.registered", ev.Time)); !errors.Is(err, schedule.ErrUnknownJob) {
+	if err := d.Handle(t.Context(), schedule.EventFor("nobody.registered", ev.Time)); !errors.Is(err, schedule.ErrUnknownJob) {
 		t.Fatalf("unknown job: %v", err)
 	}
 }

@@ -21,9 +21,9 @@ import (
 	ddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go/middleware"
 
-	"github.com/oficina/oficina/shared/app"
+	"github.com/oficina/oficina/shared/app/core"
+	"github.com/oficina/oficina/shared/app/parts"
 	"github.com/oficina/oficina/shared/config"
-	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/store"
 	"github.com/oficina/oficina/shared/store/dynamo"
 	"github.com/oficina/oficina/shared/store/dynamo/ddblocal"
@@ -617,14 +617,12 @@ func TestStreamNeedsOnlyGrantedActions(t *testing.T) {
 		t.Fatal(err)
 	}
 	quiet := slog.New(slog.DiscardHandler)
-	a, err := app.OpenWith(t.Context(), cfg, quiet, app.Overrides{
-		Store: recorded, Mail: mail.NewOutbox(t.TempDir(), "Oficina <no-reply@oficina.test>", quiet),
-	})
+	_, consumer, err := parts.Stream(t.Context(), cfg, quiet, core.Adapters{Store: recorded})
 	if err != nil {
 		t.Fatal(err)
 	}
-	feed(t, NewHandler(a.Consumer(), nil), recs)
-	streamtest.CheckCounts(t, a.Consumer(), st, db)
+	feed(t, NewHandler(consumer, nil), recs)
+	streamtest.CheckCounts(t, consumer, st, db)
 	if len(used.seen) == 0 {
 		t.Fatal("no DynamoDB call recorded")
 	}

@@ -11,8 +11,11 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/oficina/oficina/shared/app"
+	"github.com/oficina/oficina/shared/app/core"
+	"github.com/oficina/oficina/shared/app/parts"
+	"github.com/oficina/oficina/shared/app/runenv"
 	"github.com/oficina/oficina/shared/config"
+	"github.com/oficina/oficina/shared/store/dynamo"
 )
 
 func main() {
@@ -25,18 +28,25 @@ func main() {
 	lambda.Start(h.Handle)
 }
 
-// wire builds the handler from the environment: the product wired as the
-// API is (so the consumer has every module's tallies, event types and
-// reactions) on the configured DynamoDB table.
+// wire builds the handler from the environment: every module's write path
+// and change-stream parts (shared/app/parts: no HTTP API, no routes) on
+// the configured DynamoDB table, with the execution role's credentials.
+// The stream sends no mail and keeps no files (the stack grants neither);
+// with OFICINA_LIVE_ENDPOINT it posts live-update notices.
 func wire(ctx context.Context, getenv func(string) string) (*Handler, error) {
 	cfg, err := config.Load(nil, getenv, config.Lambda)
 	if err != nil {
 		return nil, err
 	}
-	log := app.Logger(cfg, os.Stderr)
-	a, err := app.Open(ctx, cfg, log)
+	aws, err := runenv.LambdaAWS(os.Getenv)
 	if err != nil {
 		return nil, err
 	}
-	return NewHandler(a.Consumer(), log), nil
+	log := runenv.Logger(cfg, os.Stderr)
+	ad := core.Adapters{Store: dynamo.Open(aws, cfg.Table, cfg.DynamoEndpoint), LiveCloud: core.LiveCloud(cfg, log, aws)}
+	_, consumer, err := parts.Stream(ctx, cfg, log, ad)
+	if err != nil {
+		return nil, err
+	}
+	return NewHandler(consumer, log), nil
 }

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -17,8 +18,16 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/oficina/oficina/shared/app"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+
+	"github.com/oficina/oficina/shared/app/adapters"
+	"github.com/oficina/oficina/shared/app/core"
+	"github.com/oficina/oficina/shared/app/parts"
+	"github.com/oficina/oficina/shared/app/runenv"
 	"github.com/oficina/oficina/shared/config"
+	"github.com/oficina/oficina/shared/dav"
+	"github.com/oficina/oficina/shared/ratelimit"
 )
 
 func main() {
@@ -39,18 +48,23 @@ func run(ctx context.Context, getenv func(string) string) error {
 	if err != nil {
 		return err
 	}
-	log := app.Logger(cfg, os.Stderr)
-	a, err := app.Open(ctx, cfg, log)
+	// On Lambda every request comes from the Web Adapter on loopback, which
+	// forwards the Function URL's request context (the caller's sourceIp),
+	// overwriting any the client sent. Lambda sets the function's name;
+	// App Runner and Fargate do not, and there the header is the client's.
+	cfg.BehindLambdaWebAdapter = getenv("AWS_LAMBDA_FUNCTION_NAME") != ""
+	log := runenv.Logger(cfg, os.Stderr)
+	h, closeStore, err := wire(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
-	defer a.Close()
+	defer closeStore()
 	port := getenv("PORT")
 	if port == "" {
 		port = "8080"
 	}
 	srv := &http.Server{
-		Handler:           app.AccessLog(log, handler(a)),
+		Handler:           core.AccessLog(log, handler(h)),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       120 * time.Second,
 	}
@@ -74,12 +88,40 @@ func run(ctx context.Context, getenv func(string) string) error {
 	return nil
 }
 
+// wire builds the WebDAV server on the store and blobs cfg names, with
+// the SDK's default credential chain (the same image runs on Lambda, App
+// Runner or Fargate): the base with every module's write path, so a file's
+// write passes what the API's does and is noted for the change stream
+// (shared/app/parts.Drive), and the drive. It sends no mail and serves no
+// other module's routes.
+func wire(ctx context.Context, cfg config.Config, log *slog.Logger) (*dav.Handler, func() error, error) {
+	aws := adapters.NewAWS(func() (aws.Config, error) { return awsconfig.LoadDefaultConfig(ctx) })
+	st, err := adapters.Store(cfg, log, aws)
+	if err != nil {
+		return nil, nil, err
+	}
+	blobs, _, err := adapters.Blobs(cfg, aws)
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	c, d, err := parts.Drive(ctx, cfg, log, core.Adapters{Store: st, Blobs: blobs, AWS: aws.Loaded()})
+	if err != nil {
+		return nil, nil, err
+	}
+	return dav.New(dav.Options{
+		Store: c.Store, Tokens: c.Auth, Drive: d, Log: log,
+		Limiter: ratelimit.New(c.Store, ratelimit.Edge{RequestContext: cfg.BehindLambdaWebAdapter}, nil),
+		MaxPut:  cfg.DavMaxPut, RedirectAbove: cfg.DavRedirectAbove,
+	}), c.Close, nil
+}
+
 // handler serves /dav/… and the health check; anything else is a 404.
-func handler(a *app.App) http.Handler {
+func handler(h *dav.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
-		case a.DAV.Handles(r):
-			a.DAV.ServeHTTP(w, r)
+		case h.Handles(r):
+			h.ServeHTTP(w, r)
 		case r.URL.Path == HealthPath:
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			_, _ = w.Write([]byte("ok\n"))

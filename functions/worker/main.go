@@ -3,7 +3,9 @@
 // whole round — queued by functions/schedule. It runs it through the
 // same worker the local server's in-process queue uses (shared/schedule),
 // once per Group and firing however often it is delivered, and reports the
-// messages that failed as partial batch failures.
+// messages that failed as partial batch failures. It also takes SES's
+// bounce and complaint reports from the mail feedback topic (SNS) and puts
+// the addresses on the suppression list every mail path checks.
 package main
 
 import (
@@ -13,26 +15,44 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/oficina/oficina/shared/app"
+	"github.com/oficina/oficina/shared/app/adapters"
+	"github.com/oficina/oficina/shared/app/parts"
+	"github.com/oficina/oficina/shared/app/runenv"
 	"github.com/oficina/oficina/shared/config"
+	"github.com/oficina/oficina/shared/schedule"
 )
 
 func main() {
 	// Wiring happens once per execution environment (cold start).
-	a, err := wire(context.Background(), os.Getenv)
+	h, err := wire(context.Background(), os.Getenv)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		os.Exit(1)
 	}
-	lambda.Start(a.Worker.HandleSQS)
+	lambda.Start(h.Invoke)
 }
 
-// wire builds the product as the API is built, so every module's jobs are
-// registered, on the configured DynamoDB table.
-func wire(ctx context.Context, getenv func(string) string) (*app.App, error) {
+// wire builds the handler: every module's write path and jobs
+// (shared/app/parts: no HTTP API, no routes) on the configured DynamoDB
+// table, with mail and files, with the execution role's credentials.
+func wire(ctx context.Context, getenv func(string) string) (*Handler, error) {
 	cfg, err := config.Load(nil, getenv, config.Lambda)
 	if err != nil {
 		return nil, err
 	}
-	return app.Open(ctx, cfg, app.Logger(cfg, os.Stderr))
+	log := runenv.Logger(cfg, os.Stderr)
+	ad, err := adapters.All(cfg, log, adapters.LambdaAWS(os.Getenv))
+	if err != nil {
+		return nil, err
+	}
+	c, jobs, err := parts.Jobs(ctx, cfg, log, ad)
+	if err != nil {
+		return nil, err
+	}
+	w, err := schedule.NewWorker(jobs, schedule.WorkerOptions{Store: c.Store, Log: log})
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return &Handler{Worker: w, Suppressions: c.Suppressions, Log: log, Prepare: func(ctx context.Context) { parts.SeedPrices(ctx, c) }}, nil
 }

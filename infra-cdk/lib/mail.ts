@@ -1,8 +1,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Stack } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as destinations from 'aws-cdk-lib/aws-lambda-destinations';
 import * as ses from 'aws-cdk-lib/aws-ses';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { parseMailbox } from './config';
 import { REPO_ROOT } from './paths';
@@ -23,12 +28,20 @@ export interface MailProps {
   readonly sesDomain?: string;
 }
 
+/** The SES events the feedback topic carries to the app. */
+export const FEEDBACK_EVENTS = [ses.EmailSendingEvent.BOUNCE, ses.EmailSendingEvent.COMPLAINT];
+
 /**
  * The SES side of the mail port: one identity (the whole sesDomain with
  * Easy DKIM when given, else just the mailFrom address) and one
  * configuration set with bounce/complaint suppression, reputation metrics
  * and CloudWatch metrics per message kind. grantSend lets a function send
  * from that identity in that configuration set, and nothing else.
+ *
+ * Bounces and complaints also go to the feedback topic (SNS), which
+ * deliverFeedback subscribes a function to (the worker): it puts the
+ * addresses on the app's suppression list, which every mail path checks
+ * and the member list shows (shared/mail, shared/mail/ses).
  */
 export class Mail extends Construct {
   readonly identity: ses.EmailIdentity;
@@ -36,6 +49,8 @@ export class Mail extends Construct {
   /** The address part of mailFrom. */
   readonly fromAddress: string;
   readonly isDomainIdentity: boolean;
+  /** SES's bounce and complaint events, for the app. */
+  readonly feedbackTopic: sns.Topic;
 
   constructor(scope: Construct, id: string, props: MailProps) {
     super(scope, id);
@@ -65,6 +80,29 @@ export class Mail extends Construct {
       ],
     });
 
+    this.feedbackTopic = new sns.Topic(this, 'Feedback', { displayName: 'Oficina mail bounces and complaints', enforceSSL: true });
+    // enforceSSL's resource policy replaces SNS's default: allow exactly
+    // this configuration set's event destination to publish.
+    const { account, region, partition } = Stack.of(this);
+    this.feedbackTopic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'AllowSesEventsToPublish',
+        principals: [new iam.ServicePrincipal('ses.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.feedbackTopic.topicArn],
+        conditions: {
+          StringEquals: {
+            'aws:SourceAccount': account,
+            'aws:SourceArn': `arn:${partition}:ses:${region}:${account}:configuration-set/${this.configurationSet.configurationSetName}`,
+          },
+        },
+      }),
+    );
+    this.configurationSet.addEventDestination('Feedback', {
+      destination: ses.EventDestination.snsTopic(this.feedbackTopic),
+      events: FEEDBACK_EVENTS,
+    });
+
     this.identity = new ses.EmailIdentity(this, 'Identity', {
       identity: props.sesDomain ? ses.Identity.domain(props.sesDomain) : ses.Identity.email(from.address),
       configurationSet: this.configurationSet,
@@ -78,6 +116,22 @@ export class Mail extends Construct {
       resource: 'configuration-set',
       resourceName: this.configurationSet.configurationSetName,
     });
+  }
+
+  /**
+   * Subscribes fn to the feedback topic. SNS invokes it asynchronously:
+   * Lambda retries a failed report twice, then puts it on the returned
+   * queue, which also takes what SNS itself could not deliver (alarm it).
+   */
+  deliverFeedback(fn: lambda.Function): sqs.Queue {
+    const failures = new sqs.Queue(this, 'FeedbackFailureQueue', {
+      retentionPeriod: Duration.days(14),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.feedbackTopic.addSubscription(new subscriptions.LambdaSubscription(fn, { deadLetterQueue: failures }));
+    fn.configureAsyncInvoke({ retryAttempts: 2, maxEventAge: Duration.hours(6), onFailure: new destinations.SqsDestination(failures) });
+    return failures;
   }
 
   /** Allows grantee to send through this identity and configuration set only. */

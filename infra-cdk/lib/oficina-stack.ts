@@ -78,6 +78,7 @@ export const OUTPUTS = {
   jobsDeadLetterQueueUrl: 'JobsDeadLetterQueueUrl',
   backupBucketName: 'BackupBucketName',
   streamFailureQueueUrl: 'StreamFailureQueueUrl',
+  mailFeedbackFailureQueueUrl: 'MailFeedbackFailureQueueUrl',
   mailConfigurationSet: 'MailConfigurationSet',
   mailIdentity: 'MailIdentity',
   alarmTopicArn: 'AlarmTopicArn',
@@ -97,6 +98,8 @@ export class OficinaStack extends Stack {
   readonly apiFunction: lambda.Function;
   readonly streamFunction: lambda.Function;
   readonly streamFailureQueue: sqs.Queue;
+  /** SES feedback the worker could not record (lib/mail.ts). */
+  readonly mailFeedbackFailures: sqs.Queue;
   readonly schedules: Schedules;
   /** Stripe: the keys' secret the functions read (lib/billing.ts). */
   readonly billing: Billing;
@@ -350,6 +353,10 @@ export class OficinaStack extends Stack {
     this.backups.grantWriter(this.schedules.worker);
     // The limit mail and the weekly summary (shared/limits) are sent by jobs.
     this.mail.grantSend(this.schedules.worker);
+    // SES's bounces and complaints reach the app through the worker: it has
+    // the table and is off the request path; the stream function's batches
+    // are DynamoDB's, and the dispatcher only queues (lib/mail.ts).
+    this.mailFeedbackFailures = this.mail.deliverFeedback(this.schedules.worker);
 
     // ── Billing: the Stripe keys' secret (lib/billing.ts); the webhook is
     // /api/billing/webhook on the API, the daily usage report the
@@ -371,6 +378,11 @@ export class OficinaStack extends Stack {
     this.monitoring.watchFunction('WebDav', this.webdav.fn);
     this.monitoring.watchFunction('Live', this.live.fn);
     this.monitoring.watchDeadLetters('JobsDeadLetters', 'jobs: tasks failed 5 times; read them in the dead-letter queue, fix, and redrive', this.schedules.deadLetterQueue);
+    this.monitoring.watchDeadLetters(
+      'MailFeedbackFailures',
+      'mail feedback: SES bounce or complaint reports the worker could not record; read them in the queue (MailFeedbackFailureQueueUrl) and suppress the addresses',
+      this.mailFeedbackFailures,
+    );
     this.monitoring.watchTable(this.table);
     this.monitoring.dashboard({
       api: api.fn,
@@ -411,6 +423,7 @@ export class OficinaStack extends Stack {
     out(OUTPUTS.jobsDeadLetterQueueUrl, this.schedules.deadLetterQueue.queueUrl, 'Job tasks that failed 5 times: fix the cause, then redrive them to the jobs queue');
     out(OUTPUTS.backupBucketName, this.backups.bucket.bucketName, "The Groups' backups (Object Lock, governance)");
     out(OUTPUTS.streamFailureQueueUrl, this.streamFailureQueue.queueUrl, 'Failed stream batches (shard and sequence ranges to replay)');
+    out(OUTPUTS.mailFeedbackFailureQueueUrl, this.mailFeedbackFailures.queueUrl, 'SES bounce and complaint reports the worker could not record');
     out(OUTPUTS.mailConfigurationSet, this.mail.configurationSet.configurationSetName, 'OFICINA_SES_CONFIGURATION_SET');
     out(OUTPUTS.mailIdentity, this.mail.identity.emailIdentityName, 'The SES identity mail is sent from');
     out(OUTPUTS.alarmTopicArn, this.monitoring.topic.topicArn, 'Subscribe to receive alarms');

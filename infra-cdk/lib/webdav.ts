@@ -34,10 +34,12 @@ export const WEBDAV_IMAGE_EXCLUDE = [
   '*.test',
   '*.md',
   'docs',
+  '*.pb.gz',
   'Makefile',
   'package.json',
   'package-lock.json',
   'functions/api',
+  'functions/internal',
   'functions/local',
   'functions/schedule',
   'functions/stream',
@@ -50,6 +52,25 @@ export const WEBDAV_PORT = '8080';
 
 /** Lambda's synchronous request limit: larger PUTs need Fargate or App Runner (README). */
 export const LAMBDA_REQUEST_LIMIT_BYTES = 6 * 1024 * 1024;
+
+/**
+ * The largest file the function takes in one PUT (OFICINA_DAV_MAX_PUT):
+ * a binary body reaches it base64-encoded (4/3 of its size) inside
+ * Lambda's request payload, with room left for the headers. Larger PUTs
+ * get the server's 413, which names this limit and App Runner / Fargate;
+ * bodies Lambda itself cannot take get Lambda's own 413.
+ */
+export const WEBDAV_MAX_PUT_BYTES = 4 * 1024 * 1024;
+
+/** Lambda's limit on a streamed response (Function URL, RESPONSE_STREAM). */
+export const LAMBDA_STREAMED_RESPONSE_LIMIT_BYTES = 200_000_000;
+
+/**
+ * GETs of files larger than this (OFICINA_DAV_REDIRECT_ABOVE) answer 302
+ * to a presigned S3 GET: the streamed response limit, less room for the
+ * answer's headers.
+ */
+export const WEBDAV_REDIRECT_ABOVE_BYTES = LAMBDA_STREAMED_RESPONSE_LIMIT_BYTES - 1024 * 1024;
 
 export const WEBDAV_MEMORY_MB = 1024;
 export const WEBDAV_TIMEOUT = Duration.minutes(5);
@@ -70,8 +91,13 @@ export interface WebDavProps {
  * Adapter, reached at its own HTTPS Function URL. Clients authenticate
  * with Basic auth (e-mail and API token) in the server itself, so the URL's
  * auth type is NONE. Answers stream (RESPONSE_STREAM), so downloads are
- * not cut at 6 MB; request bodies are, by Lambda: the README says how to
- * run the same image on Fargate or App Runner for large uploads.
+ * not cut at 6 MB (files over the streamed limit are redirected to S3);
+ * request bodies are, by Lambda: the server refuses a PUT over
+ * WEBDAV_MAX_PUT_BYTES with a 413 that names the limit and the way round
+ * it (the same image on Fargate or App Runner). Callers all come from the
+ * adapter on loopback; the server reads each one's address from the
+ * request context the adapter forwards (Lambda sets
+ * AWS_LAMBDA_FUNCTION_NAME, which tells it it runs there).
  *
  * Like GoFunction: its own log group with a retention and its own role
  * that may write to it only; the stack grants the table and the bucket.
@@ -114,6 +140,8 @@ export class WebDav extends Construct {
         AWS_LWA_PORT: WEBDAV_PORT,
         AWS_LWA_READINESS_CHECK_PATH: '/healthz',
         AWS_LWA_INVOKE_MODE: 'response_stream',
+        OFICINA_DAV_MAX_PUT: String(WEBDAV_MAX_PUT_BYTES),
+        OFICINA_DAV_REDIRECT_ABOVE: String(WEBDAV_REDIRECT_ABOVE_BYTES),
       },
     });
     this.url = this.fn.addFunctionUrl({

@@ -106,11 +106,60 @@ describe('reserved concurrency', () => {
   });
 });
 
+describe('SES feedback into the product', () => {
+  it('publishes bounces and complaints to a topic only this configuration set may publish to', () => {
+    const s = prod();
+    const topic = logicalIdOf(s, s.stack.mail.feedbackTopic);
+    const dests = resourcesOfType(s.json, 'AWS::SES::ConfigurationSetEventDestination')
+      .map(([, r]) => r.Properties!.EventDestination)
+      .filter((d: any) => d.SnsDestination);
+    assert.equal(dests.length, 1, 'one SNS event destination');
+    assert.deepEqual(dests[0].SnsDestination.TopicARN, { Ref: topic });
+    assert.deepEqual([...dests[0].MatchingEventTypes].sort(), ['bounce', 'complaint']);
+    assert.equal(dests[0].Enabled, true);
+    const [, policy] = resourcesOfType(s.json, 'AWS::SNS::TopicPolicy').find(([, p]) => JSON.stringify(p.Properties!.Topics).includes(`"${topic}"`))!;
+    const allow = (policy.Properties!.PolicyDocument.Statement as Statement[]).find((st) => st.Effect === 'Allow')!;
+    assert.deepEqual(allow.Principal, { Service: 'ses.amazonaws.com' });
+    assert.deepEqual(actions(allow), ['sns:Publish']);
+    const cond = JSON.stringify(allow.Condition);
+    assert.ok(cond.includes('aws:SourceAccount') && cond.includes('configuration-set/'), cond);
+  });
+
+  it('subscribes the worker, which may be invoked by that topic only, with retries and a failure queue that is alarmed', () => {
+    const s = prod();
+    const topic = logicalIdOf(s, s.stack.mail.feedbackTopic);
+    const worker = logicalIdOf(s, s.stack.schedules.worker);
+    const failures = logicalIdOf(s, s.stack.mailFeedbackFailures);
+    const subs = resourcesOfType(s.json, 'AWS::SNS::Subscription').filter(([, r]) => JSON.stringify(r.Properties!.TopicArn).includes(`"${topic}"`));
+    assert.equal(subs.length, 1, 'one subscription');
+    const sub = subs[0][1].Properties!;
+    assert.equal(sub.Protocol, 'lambda');
+    assert.deepEqual(sub.Endpoint, { 'Fn::GetAtt': [worker, 'Arn'] });
+    assert.ok(JSON.stringify(sub.RedrivePolicy).includes(failures), 'undeliverable reports go to the failure queue');
+    const perms = resourcesOfType(s.json, 'AWS::Lambda::Permission').filter(([, r]) => r.Properties!.Principal === 'sns.amazonaws.com');
+    assert.equal(perms.length, 1);
+    assert.deepEqual(perms[0][1].Properties!.FunctionName, { 'Fn::GetAtt': [worker, 'Arn'] });
+    assert.deepEqual(perms[0][1].Properties!.SourceArn, { Ref: topic });
+    const [, invoke] = resourcesOfType(s.json, 'AWS::Lambda::EventInvokeConfig').find(([, r]) => JSON.stringify(r.Properties!.FunctionName).includes(`"${worker}"`))!;
+    assert.equal(invoke.Properties!.MaximumRetryAttempts, 2);
+    assert.deepEqual(invoke.Properties!.DestinationConfig.OnFailure.Destination, { 'Fn::GetAtt': [failures, 'Arn'] });
+    // The grants: the worker sends failures to the queue; no other function hears the topic.
+    const st = roleStatements(s.json, functionRole(s.json, worker));
+    assert.ok(st.some((x) => actions(x).includes('sqs:SendMessage') && JSON.stringify(x.Resource).includes(failures)));
+    for (const fn of [s.stack.apiFunction, s.stack.schedules.fn, s.stack.webdav.fn]) {
+      const id = logicalIdOf(s, fn);
+      assert.ok(!subs.some(([, r]) => JSON.stringify(r.Properties!.Endpoint).includes(`"${id}"`)));
+    }
+    const alarm = resourcesOfType(s.json, 'AWS::CloudWatch::Alarm').find(([, a]) => JSON.stringify(a.Properties!.Dimensions ?? []).includes(`"${failures}"`));
+    assert.ok(alarm, 'an alarm on the failure queue');
+  });
+});
+
 describe('operations', () => {
   it('alarms on DynamoDB throttles and system errors, the worker and the WebDAV function', () => {
     const s = prod();
     const ids = resourcesOfType(s.json, 'AWS::CloudWatch::Alarm').map(([id]) => id);
-    for (const want of ['TableThrottles', 'TableSystemErrors', 'WorkerErrors', 'WorkerThrottles', 'WebDavErrors', 'WebDavThrottles', 'JobsDeadLetters']) {
+    for (const want of ['TableThrottles', 'TableSystemErrors', 'WorkerErrors', 'WorkerThrottles', 'WebDavErrors', 'WebDavThrottles', 'JobsDeadLetters', 'MailFeedbackFailures']) {
       assert.ok(ids.some((id) => id.startsWith(`Monitoring${want}`)), `no ${want} alarm in ${ids.join(', ')}`);
     }
   });
@@ -122,6 +171,6 @@ describe('operations', () => {
     const alarms = resourcesOfType(s.json, 'AWS::CloudWatch::Alarm').map(([id]) => id);
     assert.equal(s.stack.monitoring.alarms.length, alarms.length);
     for (const id of alarms) assert.ok(body.includes(`"${id}"`), `${id} missing from the dashboard`);
-    assert.equal(alarms.length, 20, `the template has ${alarms.length} alarms: update the alarm list in docs/operating.md`);
+    assert.equal(alarms.length, 21, `the template has ${alarms.length} alarms: update the alarm list in docs/operating.md`);
   });
 });

@@ -13,7 +13,14 @@ import { BLOB_OBJECT_ACTIONS } from '../lib/files';
 import { OUTPUTS } from '../lib/oficina-stack';
 import { LAMBDA_FUNCTIONS } from '../lib/paths';
 import { API_TABLE_ACTIONS } from '../lib/table-access';
-import { WEBDAV_DOCKERFILE, WEBDAV_PORT } from '../lib/webdav';
+import {
+  LAMBDA_REQUEST_LIMIT_BYTES,
+  LAMBDA_STREAMED_RESPONSE_LIMIT_BYTES,
+  WEBDAV_DOCKERFILE,
+  WEBDAV_MAX_PUT_BYTES,
+  WEBDAV_PORT,
+  WEBDAV_REDIRECT_ABOVE_BYTES,
+} from '../lib/webdav';
 import { actions, functionRole, logicalIdOf, PROD_CONTEXT, REPO_DIR, roleStatements, synth } from './support';
 
 const dev = () => synth();
@@ -62,6 +69,22 @@ describe('the WebDAV function', () => {
     assert.equal(env.PORT, WEBDAV_PORT);
     assert.equal(env.AWS_LWA_READINESS_CHECK_PATH, '/healthz');
     assert.equal(env.OFICINA_ORIGIN_SECRET, undefined, 'no CloudFront secret: the URL is reached directly');
+  });
+
+  it("refuses PUTs Lambda's request cannot carry and redirects GETs its streamed answer cannot", () => {
+    const s = dev();
+    const env = s.json.Resources[logicalIdOf(s, s.stack.webdav.fn)]!.Properties!.Environment.Variables as Record<string, unknown>;
+    assert.equal(env.OFICINA_DAV_MAX_PUT, String(WEBDAV_MAX_PUT_BYTES));
+    // A binary body travels base64-encoded: 4/3 of the file, with room for headers.
+    assert.ok(Math.ceil(WEBDAV_MAX_PUT_BYTES / 3) * 4 + 256 * 1024 < LAMBDA_REQUEST_LIMIT_BYTES);
+    assert.equal(env.OFICINA_DAV_REDIRECT_ABOVE, String(WEBDAV_REDIRECT_ABOVE_BYTES));
+    assert.ok(WEBDAV_REDIRECT_ABOVE_BYTES < LAMBDA_STREAMED_RESPONSE_LIMIT_BYTES);
+    // The presigned GET is signed with the function's role: it reads the drive's objects.
+    const id = logicalIdOf(s, s.stack.webdav.fn);
+    const readsObjects = roleStatements(s.json, functionRole(s.json, id)).some(
+      (st: any) => st.Effect === 'Allow' && actions(st).includes('s3:GetObjectVersion'),
+    );
+    assert.ok(readsObjects, 'the webdav role reads object versions');
   });
 
   it("gives the api its address, which the drive's WebDAV help shows (CloudFront does not pass WebDAV's methods)", () => {

@@ -154,6 +154,12 @@ func tokenBounds(p *Principal, db string, op Op) error {
 	return nil
 }
 
+// MsgConfirmExpired refuses a user whose days to confirm the login address
+// are over (SPEC.md §9): the HTTP API and live updates give it. It lives
+// here so that live updates give it without linking the HTTP API (the
+// stream function posts their notices).
+const MsgConfirmExpired = "Please confirm your email: the 30 days to confirm it are over. We can send the confirmation link again"
+
 // MsgNotAllowed is the catalogue's reason for a db the principal has no part in.
 const MsgNotAllowed = "You are not allowed to access this data."
 

@@ -85,6 +85,8 @@ type Options struct {
 	Docs  *docs.Service
 	Users Users
 	Mail  mail.Sender
+	// Templates renders the invitations (nil: mail.NoTemplates).
+	Templates mail.Renderer
 	// BaseURL is where the SPA lives (invitation links).
 	BaseURL string
 	Logger  *slog.Logger
@@ -98,7 +100,7 @@ type Service struct {
 	docs    *docs.Service
 	users   Users
 	mail    mail.Sender
-	tpl     *mail.Templates
+	tpl     mail.Renderer
 	baseURL string
 	log     *slog.Logger
 	newID   func(prefix string) string
@@ -109,9 +111,9 @@ func New(o Options) (*Service, error) {
 	if o.Store == nil || o.Docs == nil || o.Users == nil || o.Mail == nil {
 		return nil, errors.New("accounts: Store, Docs, Users and Mail are required")
 	}
-	tpl, err := mail.LoadTemplates()
-	if err != nil {
-		return nil, fmt.Errorf("accounts: %w", err)
+	tpl := o.Templates
+	if tpl == nil {
+		tpl = mail.NoTemplates
 	}
 	s := &Service{
 		st: o.Store, docs: o.Docs, users: o.Users, mail: o.Mail, tpl: tpl,

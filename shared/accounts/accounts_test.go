@@ -68,12 +68,16 @@ func newEnvOn(t *testing.T, st store.Store, newID func(string) string) *env {
 	t.Helper()
 	quiet := slog.New(slog.DiscardHandler)
 	sender := &mailbox{}
-	a := auth.New(st, sender, auth.Config{Argon2: auth.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, Logger: quiet})
+	tpl, err := mail.LoadTemplates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := auth.New(st, sender, auth.Config{Templates: tpl, Argon2: auth.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1}, Logger: quiet})
 	if err := a.EnsureSystemDBs(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	d := docs.New(st, nil)
-	svc, err := New(Options{Store: st, Docs: d, Users: a, Mail: sender, Logger: quiet, NewID: newID})
+	svc, err := New(Options{Store: st, Docs: d, Users: a, Mail: sender, Templates: tpl, Logger: quiet, NewID: newID})
 	if err != nil {
 		t.Fatal(err)
 	}

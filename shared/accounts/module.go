@@ -36,9 +36,7 @@ func (s *Service) Name() string { return "accounts" }
 // use yet). The body of accept, bookmark and revoke is ignored ({} is what
 // the SPA sends).
 func (s *Service) Register(r *module.Registry) error {
-	for _, k := range labels {
-		r.Labels(k)
-	}
+	s.RegisterWrites(r)
 	r.Route(module.Route{Pattern: "GET /api/_public/invitations/{db}/{id}", Access: module.AccessPublic, Limit: &invitationPage, Handle: s.invitationPageHandler})
 	doc := func(d store.Doc, err error) (module.UpdateResult, error) {
 		return module.UpdateResult{Doc: d}, err
@@ -68,6 +66,14 @@ func (s *Service) Register(r *module.Registry) error {
 		}})
 	r.Route(module.Route{Pattern: "GET /api/{db}/_members", Access: module.AccessRead, Handle: s.peopleRoute})
 	return nil
+}
+
+// RegisterWrites implements module.WritePath: how people read the
+// Groups' klasses (their rules are on the write path since New).
+func (s *Service) RegisterWrites(r *module.Registry) {
+	for _, k := range labels {
+		r.Labels(k)
+	}
 }
 
 // IsMember implements module.Groups: userID may use Group db (an accepted

@@ -4,59 +4,45 @@
 package app
 
 import (
-	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
-	"github.com/oficina/oficina/shared/accounts"
+	"github.com/oficina/oficina/shared/app/adapters"
+	"github.com/oficina/oficina/shared/app/core"
+	"github.com/oficina/oficina/shared/app/parts"
+	"github.com/oficina/oficina/shared/app/runenv"
 	"github.com/oficina/oficina/shared/auth"
 	"github.com/oficina/oficina/shared/blob"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/dav"
-	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/drive"
 	"github.com/oficina/oficina/shared/httpapi"
 	"github.com/oficina/oficina/shared/live"
 	"github.com/oficina/oficina/shared/mail"
-	"github.com/oficina/oficina/shared/mail/ses"
 	"github.com/oficina/oficina/shared/module"
-	"github.com/oficina/oficina/shared/plans"
+	"github.com/oficina/oficina/shared/ratelimit"
 	"github.com/oficina/oficina/shared/schedule"
 	"github.com/oficina/oficina/shared/store"
-	"github.com/oficina/oficina/shared/store/bolt"
-	"github.com/oficina/oficina/shared/store/dynamo"
 	"github.com/oficina/oficina/shared/stream"
 )
 
 // Version is stamped at build time (-ldflags "-X .../app.Version=...").
 var Version = "dev"
 
-// App is a wired product.
+// App is a wired product: the base every deployable shares (core) with
+// every module, the HTTP API, WebDAV and the scheduled jobs on top.
 type App struct {
-	Store store.Store
-	Mail  mail.Sender
-	Auth  *auth.Service
-	// Blobs keeps the drive's file contents; nil with --blobs=none.
-	Blobs blob.Store
-	// Docs is the write path every route shares; Accounts registers the
-	// rules of its klasses on it.
-	Docs     *docs.Service
-	Accounts *accounts.Service
+	*core.Core
 	// Modules is what every module registered on the seam.
 	Modules *module.Registry
 	API     *httpapi.Server
@@ -69,19 +55,14 @@ type App struct {
 	Worker *schedule.Worker
 	// localJobs is the in-process queue when no SQS queue is configured.
 	localJobs *schedule.LocalQueue
-	// backupBlobs is the backups' own bucket (--backup-bucket); nil: they
-	// share the drive's store.
-	backupBlobs blob.Store
 	// Handler is API as served: gzipped for clients that accept it.
 	Handler http.Handler
 	// DAV is the drive over WebDAV (shared/dav), mounted at /dav/.
 	DAV *dav.Handler
 	// Live is the live-updates hub (shared/live): GET /api/_live locally,
-	// fed by the in-process change stream.
+	// fed by the in-process change stream. In the cloud, live updates go
+	// through API Gateway's WebSocket API (Core.LiveCloud).
 	Live *live.Hub
-	// LiveCloud is live updates through API Gateway's WebSocket API, when
-	// the configuration names its endpoint (the live and stream functions).
-	LiveCloud *live.Cloud
 
 	cfg      config.Config
 	log      *slog.Logger
@@ -90,13 +71,7 @@ type App struct {
 }
 
 // Logger builds the structured logger the configuration asks for.
-func Logger(cfg config.Config, w io.Writer) *slog.Logger {
-	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
-	if cfg.LogFormat == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
-	}
-	return slog.New(slog.NewTextHandler(w, opts))
-}
+func Logger(cfg config.Config, w io.Writer) *slog.Logger { return runenv.Logger(cfg, w) }
 
 // Overrides replace adapters that Open would build from the configuration:
 // tests use them to wire the whole product on a store and clock they control.
@@ -118,181 +93,76 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error
 
 // OpenWith builds the product from cfg with some adapters given.
 func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Overrides) (*App, error) {
-	a := &App{log: log, cfg: cfg}
-	var awsCfg *aws.Config
-	var liveCloud *live.CloudOptions // on DynamoDB with --live-endpoint
-	loadAWS := func() (aws.Config, error) {
-		if awsCfg != nil {
-			return *awsCfg, nil
-		}
-		c, err := awsconfig.LoadDefaultConfig(ctx)
-		if err != nil {
-			return aws.Config{}, fmt.Errorf("load AWS configuration: %w", err)
-		}
-		awsCfg = &c
-		return c, nil
-	}
-
-	switch {
-	case over.Store != nil:
-		a.Store = over.Store
-	case cfg.Store == "bolt":
-		if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
-			return nil, fmt.Errorf("create data dir: %w", err)
-		}
-		st, err := bolt.Open(filepath.Join(cfg.DataDir, "oficina.db"), bolt.Options{Logger: log})
-		if err != nil {
-			return nil, fmt.Errorf("open embedded store: %w", err)
-		}
-		a.Store = st
-	case cfg.Store == "dynamo":
-		c, err := loadAWS()
-		if err != nil {
-			return nil, err
-		}
-		client := dynamodb.NewFromConfig(c, func(o *dynamodb.Options) {
-			if cfg.DynamoEndpoint != "" {
-				o.BaseEndpoint = aws.String(cfg.DynamoEndpoint)
-			}
-		})
-		a.Store = dynamo.New(client, cfg.Table)
-		if cfg.LiveEndpoint != "" {
-			liveCloud = &live.CloudOptions{DB: client, Table: cfg.Table, Poster: live.NewManagement(cfg.LiveEndpoint, c), Log: log}
-		}
-	}
-
-	switch {
-	case over.Mail != nil:
-		a.Mail = over.Mail
-	case cfg.Mail == "outbox":
-		a.Mail = mail.NewOutbox(filepath.Join(cfg.DataDir, "outbox"), cfg.MailFrom, log)
-	case cfg.Mail == "ses":
-		c, err := loadAWS()
-		if err != nil {
-			a.Store.Close()
-			return nil, err
-		}
-		sender, err := ses.New(sesv2.NewFromConfig(c), ses.Options{From: cfg.MailFrom, ConfigurationSet: cfg.SESConfigurationSet})
-		if err != nil {
-			a.Store.Close()
-			return nil, fmt.Errorf("mail: %w", err)
-		}
-		a.Mail = sender
-	}
-
-	switch {
-	case over.Blobs != nil:
-		a.Blobs = over.Blobs
-		a.backupBlobs = over.Backups
-	case cfg.Blobs == "fs":
-		fsb, err := blob.NewFS(filepath.Join(cfg.DataDir, "blobs"))
-		if err != nil {
-			a.Store.Close()
-			return nil, fmt.Errorf("open blob store: %w", err)
-		}
-		a.Blobs = fsb
-	case cfg.Blobs == "s3":
-		c, err := loadAWS()
-		if err != nil {
-			a.Store.Close()
-			return nil, err
-		}
-		client := s3.NewFromConfig(c, func(o *s3.Options) {
-			if cfg.S3Endpoint != "" {
-				o.BaseEndpoint = aws.String(cfg.S3Endpoint)
-				o.UsePathStyle = true // S3-compatible servers rarely have virtual-host DNS
-			}
-		})
-		a.Blobs = blob.NewS3(client, cfg.Bucket, nil)
-		if cfg.BackupBucket != "" {
-			a.backupBlobs = blob.NewS3(client, cfg.BackupBucket, nil)
-		}
-	}
-
-	var argon auth.Argon2Params
-	if over.Argon2 != nil {
-		argon = *over.Argon2
-	}
-	a.Auth = auth.New(a.Store, a.Mail, auth.Config{
-		Argon2:          argon,
-		BaseURL:         cfg.BaseURL,
-		ServerAdmins:    cfg.ServerAdmins,
-		SessionTTL:      cfg.SessionTTL,
-		RememberTTL:     cfg.RememberTTL,
-		HashConcurrency: cfg.HashConcurrency,
-		Logger:          log,
-		Now:             over.Now,
-	})
-	if err := a.Auth.EnsureSystemDBs(ctx); err != nil {
-		a.Store.Close()
-		return nil, fmt.Errorf("prepare system databases: %w", err)
-	}
-	a.Docs = docs.New(a.Store, over.Now)
-	acc, err := accounts.New(accounts.Options{
-		Store: a.Store, Docs: a.Docs, Users: a.Auth, Mail: a.Mail, BaseURL: cfg.BaseURL, Logger: log,
-	})
+	ad, err := Adapters(ctx, cfg, log, over)
 	if err != nil {
-		a.Store.Close()
 		return nil, err
 	}
-	a.Accounts = acc
-	a.Auth.OnEmail(acc.EmailKnown)            // invitations reach users who register later
-	a.Auth.OnPasswordReset(acc.PasswordReset) // token documents show the tokens a reset revoked
-	deps := module.Deps{Store: a.Store, Docs: a.Docs, Mail: a.Mail, Groups: acc, Log: log, BaseURL: cfg.BaseURL, Now: a.Docs.Now, Config: cfg, Blobs: a.Blobs}
-	a.Modules = module.NewRegistry(a.Docs, module.Refs(a.Store, acc))
-	mods := Modules(deps, acc, a.backupBlobs)
-	if err := a.Modules.Add(mods...); err != nil {
-		a.Store.Close()
+	return OpenOn(ctx, cfg, log, ad, core.Options{Now: over.Now, Argon2: over.Argon2})
+}
+
+// OpenOn builds the product on adapters made elsewhere (the api function
+// makes its own with the execution role's credentials, runenv.LambdaAWS).
+// It closes the store if it fails.
+func OpenOn(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters, o core.Options) (*App, error) {
+	c, err := core.Open(ctx, cfg, log, ad, o)
+	if err != nil {
+		ad.Store.Close()
 		return nil, err
+	}
+	a := &App{Core: c, log: log, cfg: cfg}
+	fail := func(err error) (*App, error) {
+		c.Close()
+		return nil, err
+	}
+	a.Modules = c.Registry()
+	mods := Modules(c.Deps(), c.Accounts, c.Backups)
+	if err := a.Modules.Add(mods...); err != nil {
+		return fail(err)
 	}
 	// The consumer exists from here on: on a store with a change log it notes
 	// every write (history entries, counter deltas), the API's included.
 	// Live updates hear of each batch the consumer applied: the in-process
 	// hub locally, API Gateway's WebSocket API in the cloud.
-	a.Live = live.NewHub(live.HubOptions{Store: a.Store, Auth: a.Auth, Log: log})
-	if liveCloud != nil {
-		liveCloud.Store, liveCloud.Auth = a.Store, a.Auth
-		a.LiveCloud = live.NewCloud(*liveCloud)
-	}
+	a.Live = live.NewHub(live.HubOptions{Store: c.Store, Auth: c.Auth, Log: log})
 	opts := a.Modules.StreamOptions()
 	opts.Logger = log
 	opts.Observer = a.Live
-	if a.LiveCloud != nil {
-		opts.Observer = a.LiveCloud
+	if c.LiveCloud != nil {
+		opts.Observer = c.LiveCloud
 	}
-	a.consumer = stream.New(a.Store, opts)
+	a.consumer = stream.New(c.Store, opts)
 	for _, m := range mods {
 		if d, ok := m.(*drive.Module); ok {
-			a.DAV = dav.New(dav.Options{Store: a.Store, Tokens: a.Auth, Drive: d, Log: log})
+			a.DAV = dav.New(dav.Options{
+				Store: c.Store, Tokens: c.Auth, Drive: d, Log: log,
+				Limiter: ratelimit.New(c.Store, ratelimit.Edge{RequestContext: cfg.BehindLambdaWebAdapter}, o.Now),
+				MaxPut:  cfg.DavMaxPut, RedirectAbove: cfg.DavRedirectAbove,
+			})
 		}
 	}
-	if a.Worker, err = schedule.NewWorker(a.Modules.Jobs(), schedule.WorkerOptions{Store: a.Store, Log: log}); err != nil {
-		a.Store.Close()
-		return nil, err
+	if a.Worker, err = schedule.NewWorker(a.Modules.Jobs(), schedule.WorkerOptions{Store: c.Store, Log: log}); err != nil {
+		return fail(err)
 	}
 	var queue schedule.Queue
-	if cfg.JobsQueueURL != "" {
-		c, err := loadAWS()
-		if err != nil {
-			a.Store.Close()
-			return nil, err
-		}
-		queue = schedule.NewSQSQueue(sqs.NewFromConfig(c), cfg.JobsQueueURL)
-	} else {
+	switch {
+	case cfg.JobsQueueURL != "" && c.AWS == nil:
+		return fail(errors.New("the jobs queue (OFICINA_JOBS_QUEUE_URL) needs an AWS configuration"))
+	case cfg.JobsQueueURL != "":
+		queue = schedule.NewSQSQueue(sqs.NewFromConfig(*c.AWS), cfg.JobsQueueURL)
+	default:
 		a.localJobs = schedule.NewLocalQueue(context.WithoutCancel(ctx), a.Worker.Handle, schedule.LocalQueueOptions{Log: log})
 		queue = a.localJobs
 	}
-	if a.Jobs, err = schedule.NewDispatcher(a.Modules.Jobs(), schedule.DispatchOptions{Queue: queue, Groups: schedule.StoreGroups(a.Store), Log: log}); err != nil {
-		a.Store.Close()
-		return nil, err
+	if a.Jobs, err = schedule.NewDispatcher(a.Modules.Jobs(), schedule.DispatchOptions{Queue: queue, Groups: schedule.StoreGroups(c.Store), Log: log}); err != nil {
+		return fail(err)
 	}
 	a.API = httpapi.New(httpapi.Deps{
-		Live:     live.Route(a.Live, a.LiveCloud),
-		Store:    a.Store,
-		Docs:     a.Docs,
-		Auth:     a.Auth,
-		Users:    a.Auth,
-		Accounts: a.Accounts,
+		Live:     live.Route(a.Live, c.LiveCloud),
+		Store:    c.Store,
+		Docs:     c.Docs,
+		Auth:     c.Auth,
+		Users:    c.Auth,
+		Accounts: c.Accounts,
 		Modules:  a.Modules,
 		Log:      log,
 		Config: httpapi.Config{
@@ -309,6 +179,46 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 	})
 	a.Handler = httpapi.Compress(a.API)
 	return a, nil
+}
+
+// Adapters builds the store, the sender and the blob stores cfg names
+// (bolt or DynamoDB, the outbox or SES, the filesystem, S3 or none), with
+// the SDK's default credential chain, unless over gives them.
+func Adapters(ctx context.Context, cfg config.Config, log *slog.Logger, over Overrides) (core.Adapters, error) {
+	aws := adapters.NewAWS(func() (aws.Config, error) { return awsconfig.LoadDefaultConfig(ctx) })
+	if over.Store == nil && over.Mail == nil && over.Blobs == nil {
+		return adapters.All(cfg, log, aws)
+	}
+	var ad core.Adapters
+	var err error
+	if ad.Store = over.Store; ad.Store == nil {
+		if ad.Store, err = adapters.Store(cfg, log, aws); err != nil {
+			return ad, err
+		}
+	}
+	if over.Mail != nil {
+		ad.Mail = over.Mail
+		ad.Templates, err = mail.LoadTemplates()
+	} else {
+		ad.Mail, ad.Templates, err = adapters.Mail(cfg, log, aws)
+	}
+	if err == nil && over.Blobs != nil {
+		ad.Blobs, ad.Backups = over.Blobs, over.Backups
+	} else if err == nil {
+		ad.Blobs, ad.Backups, err = adapters.Blobs(cfg, aws)
+	}
+	if err == nil {
+		ad.LiveCloud, err = adapters.LiveCloud(cfg, log, aws)
+	}
+	if err == nil && (cfg.JobsQueueURL != "" || cfg.Stripe.SecretsARN != "") {
+		_, err = aws.Get()
+	}
+	if err != nil {
+		ad.Store.Close()
+		return core.Adapters{}, err
+	}
+	ad.AWS = aws.Loaded()
+	return ad, nil
 }
 
 // StartBackground starts the in-process work of the embedded deployment
@@ -368,19 +278,8 @@ func (a *App) StartBackground(ctx context.Context) {
 }
 
 // SeedPrices puts the plan prices in the prices db when missing (the local
-// server at start, the schedule function at cold start; never the API's
-// cold start, which stays at one read). A failure is logged: the pricing
-// section then says it found no plans, and the next start tries again.
-func (a *App) SeedPrices(ctx context.Context) {
-	n, err := plans.Seed(ctx, a.Docs, plans.WithAmounts(a.cfg.Stripe.PlanPrices), false)
-	if err != nil {
-		a.log.Error("plan prices not seeded", "err", err)
-		return
-	}
-	if n > 0 {
-		a.log.Info("plan prices seeded", "prices", n)
-	}
-}
+// server at start; on AWS the worker, parts.SeedPrices).
+func (a *App) SeedPrices(ctx context.Context) { parts.SeedPrices(ctx, a.Core) }
 
 // Consumer returns the change-stream consumer, with every module's tallies,
 // event types and reactions.
@@ -409,36 +308,8 @@ func (a *App) Close() error {
 	if a.localJobs != nil {
 		a.localJobs.Close()
 	}
-	return a.Store.Close()
+	return a.Core.Close()
 }
 
-// AccessLog logs one line per request.
-func AccessLog(log *slog.Logger, next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-		next.ServeHTTP(rec, r)
-		log.LogAttrs(r.Context(), slog.LevelInfo, "request",
-			slog.String("method", r.Method), slog.String("path", r.URL.Path),
-			slog.Int("status", rec.status), slog.Duration("took", time.Since(start)))
-	})
-}
-
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (r *statusRecorder) WriteHeader(code int) {
-	r.status = code
-	r.ResponseWriter.WriteHeader(code)
-}
-
-// Unwrap lets http.ResponseController reach the real writer (flushes).
-func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
-
-// Hijack hands the connection to the live-updates WebSocket: the
-// compression wrapper in between asks the writer it wraps directly.
-func (r *statusRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	return http.NewResponseController(r.ResponseWriter).Hijack()
-}
+// AccessLog logs one line per request (core.AccessLog).
+func AccessLog(log *slog.Logger, next http.Handler) http.Handler { return core.AccessLog(log, next) }

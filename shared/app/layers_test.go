@@ -31,13 +31,15 @@ var layers = []layer{
 		"shared/auth", "shared/accounts", "shared/plans", "shared/drive"}},
 	{"modules and the HTTP API, which know each other only through the seam", false, []string{
 		"shared/httpapi", "shared/ticket", "shared/servicedocs", "shared/finance", "shared/reader",
-		"shared/wiki", "shared/links", "shared/billing", "shared/specfields", "shared/limits", "shared/backup", "shared/dav"}},
+		"shared/wiki", "shared/wiki/highlight", "shared/links", "shared/billing", "shared/specfields", "shared/limits", "shared/backup", "shared/dav"}},
 	{"live updates, which reuse the API's access decisions", true, []string{"shared/live"}},
 	{"test helpers of modules", true, []string{"shared/billing/billingtest"}},
-	{"wiring", true, []string{"shared/app"}},
+	{"wiring", true, []string{"shared/app", "shared/app/core", "shared/app/parts", "shared/app/adapters", "shared/app/runenv"}},
 	{"the whole product in a test", true, []string{"shared/apptest"}},
+	{"the functions' cold-start harness (tests and benchmarks only)", true, []string{
+		"functions/internal/runtimeapi", "functions/internal/coldstart"}},
 	{"deployables", false, []string{
-		"functions/api", "functions/api/internal/runtimeapi", "functions/local",
+		"functions/api", "functions/local",
 		"functions/schedule", "functions/stream", "functions/webdav", "functions/worker", "functions/live"}},
 }
 

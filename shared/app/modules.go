@@ -15,6 +15,7 @@ import (
 	"github.com/oficina/oficina/shared/specfields"
 	"github.com/oficina/oficina/shared/ticket"
 	"github.com/oficina/oficina/shared/wiki"
+	"github.com/oficina/oficina/shared/wiki/highlight"
 )
 
 // Modules lists every module of the product, in registration order. This is
@@ -29,7 +30,7 @@ func Modules(d module.Deps, acc *accounts.Service, backups blob.Store) []module.
 		finance.New(d),     // organize3: wallets, incomes, expenses, transfers, exchanges, balances
 		rd,                 // exoreader: feeds, items, labels, OPML
 		drive.New(d),       // rdisk: files, folders, versions, trash, quota, chunked uploads
-		wiki.New(d),        // textnotes: handbooks, links and linked by, versions, search
+		wiki.New(d).WithHighlighter(highlight.Chroma{}), // textnotes: handbooks, links and linked by, versions, search, code colouring
 		// the links app: bookmarks, import and export, titles read through the reader's fetch guard
 		links.New(d).WithPageFetcher(rd.Fetcher()),
 		billing.New(d, acc),                      // Stripe: checkout, webhooks, plan switches, metered storage

@@ -62,6 +62,9 @@ type Throttle struct {
 
 // Config configures the Service. Zero values take the defaults.
 type Config struct {
+	// Templates renders the confirmation and reset mail (mail.LoadTemplates);
+	// nil: mail.NoTemplates, for a deployable that sends no mail.
+	Templates mail.Renderer
 	// BaseURL is where the SPA lives; links in mails are BaseURL + SPA route.
 	BaseURL string
 	// ServerAdmins are e-mails whose (confirmed) users get the _admin role.
@@ -144,7 +147,7 @@ func (c Config) withDefaults() Config {
 type Service struct {
 	store  store.Store
 	mail   mail.Sender
-	tpl    *mail.Templates
+	tpl    mail.Renderer
 	cfg    Config
 	log    *slog.Logger
 	admins map[string]bool
@@ -169,12 +172,12 @@ type Service struct {
 }
 
 // New builds the service. It panics only on what cannot fail in a correct
-// build: the embedded mail templates (covered by tests) and crypto/rand.
+// build: crypto/rand.
 func New(st store.Store, sender mail.Sender, cfg Config) *Service {
 	cfg = cfg.withDefaults()
-	tpl, err := mail.LoadTemplates()
-	if err != nil {
-		panic(fmt.Sprintf("auth: %v", err))
+	tpl := cfg.Templates
+	if tpl == nil {
+		tpl = mail.NoTemplates
 	}
 	admins := make(map[string]bool, len(cfg.ServerAdmins))
 	for _, e := range cfg.ServerAdmins {

@@ -99,7 +99,11 @@ func newEnv(t *testing.T, admins ...string) *env {
 	}
 	t.Cleanup(func() { st.Close() })
 	c, mb := newClock(), &mailbox{}
-	svc := New(st, mb, Config{BaseURL: "https://oficina.test/", ServerAdmins: admins, Argon2: cheapArgon2, Now: c.Now, Logger: slog.New(slog.DiscardHandler)})
+	tpl, err := mail.LoadTemplates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := New(st, mb, Config{Templates: tpl, BaseURL: "https://oficina.test/", ServerAdmins: admins, Argon2: cheapArgon2, Now: c.Now, Logger: slog.New(slog.DiscardHandler)})
 	if err := svc.EnsureSystemDBs(context.Background()); err != nil {
 		t.Fatal(err)
 	}

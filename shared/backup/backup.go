@@ -182,8 +182,13 @@ func (m *Module) Register(r *module.Registry) error {
 	r.Route(module.Route{Pattern: "POST /api/{db}/_backups", Access: module.AccessAdmin, Handle: m.start})
 	r.Route(module.Route{Pattern: "GET /api/{db}/_backups/{id}", Access: module.AccessAdmin, Handle: m.download})
 	r.Route(module.Route{Pattern: "POST /api/{db}/_backups/{id}/restore", Access: module.AccessAdmin, Handle: m.restore})
-	r.Job(module.Job{Name: JobScheduled, Schedule: "cron(0 2 * * ? *)", Group: m.scheduledGroup, Run: module.EachGroup(m.st, m.scheduledGroup)})
+	m.RegisterJobs(r)
 	return nil
+}
+
+// RegisterJobs implements module.JobRunner: the scheduled backups.
+func (m *Module) RegisterJobs(r *module.Registry) {
+	r.Job(module.Job{Name: JobScheduled, Schedule: "cron(0 2 * * ? *)", Group: m.scheduledGroup, Run: module.EachGroup(m.st, m.scheduledGroup)})
 }
 
 // Info describes one backup.

@@ -124,7 +124,7 @@ func New(d module.Deps, acc Accounts) *Module {
 	}
 	m := &Module{st: d.Store, docs: d.Docs, acc: acc, cfg: d.Config.Stripe, base: d.BaseURL, log: log, now: now,
 		httpc: &http.Client{Timeout: 20 * time.Second}, freeRecords: cmp.Or(d.Config.FreeRecords, config.DefaultFreeRecords)}
-	m.keys = newKeySource(d.Config.Stripe, log)
+	m.keys = newKeySource(d.Config.Stripe, d.AWS, log)
 	return m
 }
 
@@ -143,7 +143,6 @@ var webhookLimit = ratelimit.Limit{Name: "stripe-webhook", Max: 600, Per: time.M
 //	PUT  /api/{db}/_design/subscription/_update/{free|cancel}/{db} (admin)
 //	POST /api/billing/webhook                        (public, Stripe-Signature)
 func (m *Module) Register(r *module.Registry) error {
-	r.Actor(module.Actor{ID: system.UserID, Name: module.L("Payments (Stripe)", "Pagamentos (Stripe)")})
 	r.Route(module.Route{Pattern: "GET /api/{db}/_billing", Access: module.AccessRead, Handle: m.status})
 	r.Route(module.Route{Pattern: "PUT /api/{db}/_billing/email", Access: module.AccessAdmin, Handle: m.setEmail})
 	r.Route(module.Route{Pattern: "POST /api/{db}/_billing/checkout", Access: module.AccessAdmin, Handle: m.checkout})
@@ -155,9 +154,25 @@ func (m *Module) Register(r *module.Registry) error {
 				return m.switchDown(ctx, c, fn)
 			}})
 	}
-	r.Job(module.Job{Name: JobUsage, Schedule: "cron(15 0 * * ? *)", Group: m.reportGroupUsage, Run: module.EachGroup(m.st, m.reportGroupUsage)})
-	r.Events(accounts.KlassAdjustment, paymentEvents)
+	m.RegisterWrites(r)
+	m.RegisterJobs(r)
 	return nil
+}
+
+// RegisterWrites implements module.WritePath: the payment timeline events.
+func (m *Module) RegisterWrites(r *module.Registry) { RegisterWrites(r) }
+
+// RegisterWrites registers billing's write-path parts, which need no
+// module: the stream function registers them without building the module
+// (and so without its Stripe client and secret reader).
+func RegisterWrites(r *module.Registry) {
+	r.Actor(module.Actor{ID: system.UserID, Name: module.L("Payments (Stripe)", "Pagamentos (Stripe)")})
+	r.Events(accounts.KlassAdjustment, paymentEvents)
+}
+
+// RegisterJobs implements module.JobRunner: the daily storage usage report.
+func (m *Module) RegisterJobs(r *module.Registry) {
+	r.Job(module.Job{Name: JobUsage, Schedule: "cron(15 0 * * ? *)", Group: m.reportGroupUsage, Run: module.EachGroup(m.st, m.reportGroupUsage)})
 }
 
 // billingKeys are the adjustments whose changes are payment events.

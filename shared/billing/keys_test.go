@@ -19,7 +19,7 @@ import (
 func TestKeySource(t *testing.T) {
 	calls := 0
 	var fail error
-	k := newKeySource(config.Stripe{SecretsARN: "oficina/dev/stripe", PublishableKey: "pk_test_config"}, slog.New(slog.DiscardHandler))
+	k := newKeySource(config.Stripe{SecretsARN: "oficina/dev/stripe", PublishableKey: "pk_test_config"}, nil, slog.New(slog.DiscardHandler))
 	k.fetch = func(_ context.Context, arn string) (secretJSON, error) {
 		calls++
 		if arn != "oficina/dev/stripe" {
@@ -54,7 +54,7 @@ func TestKeySource(t *testing.T) {
 		t.Fatalf("a failed refresh lost the keys: %+v, %v", again, err)
 	}
 	// Without an ARN only the configuration counts.
-	plain := newKeySource(config.Stripe{SecretKey: "sk_test_x"}, slog.New(slog.DiscardHandler))
+	plain := newKeySource(config.Stripe{SecretKey: "sk_test_x"}, nil, slog.New(slog.DiscardHandler))
 	if got, _ := plain.get(ctx, true); got != (keys{}) {
 		t.Fatalf("live keys from nowhere: %+v", got)
 	}

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/stripe/stripe-go/v83"
 
@@ -48,8 +48,12 @@ type keySource struct {
 
 const secretTTL = 5 * time.Minute
 
-func newKeySource(cfg config.Stripe, log *slog.Logger) *keySource {
-	return &keySource{cfg: cfg, log: log, fetch: fetchSecret}
+// newKeySource reads the secret with awsCfg, the deployable's AWS
+// configuration (nil off AWS: a configured secret cannot be read).
+func newKeySource(cfg config.Stripe, awsCfg *aws.Config, log *slog.Logger) *keySource {
+	return &keySource{cfg: cfg, log: log, fetch: func(ctx context.Context, arn string) (secretJSON, error) {
+		return fetchSecret(ctx, awsCfg, arn)
+	}}
 }
 
 // get returns the keys of a mode (live or test); the zero value when none
@@ -94,12 +98,11 @@ func (k *keySource) get(ctx context.Context, live bool) (keys, error) {
 }
 
 // fetchSecret reads the secret with the function's own AWS credentials.
-func fetchSecret(ctx context.Context, arn string) (secretJSON, error) {
-	awsCfg, err := awsconfig.LoadDefaultConfig(ctx)
-	if err != nil {
-		return secretJSON{}, fmt.Errorf("aws config: %w", err)
+func fetchSecret(ctx context.Context, awsCfg *aws.Config, arn string) (secretJSON, error) {
+	if awsCfg == nil {
+		return secretJSON{}, fmt.Errorf("read %s: no AWS configuration (this server does not run on AWS)", arn)
 	}
-	out, err := secretsmanager.NewFromConfig(awsCfg).GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: &arn})
+	out, err := secretsmanager.NewFromConfig(*awsCfg).GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: &arn})
 	if err != nil {
 		return secretJSON{}, fmt.Errorf("read %s: %w", arn, err)
 	}

@@ -63,6 +63,24 @@ func (s *S3) buffer() []byte {
 
 func (s *S3) release(b []byte) { s.bufs.Put(&b) }
 
+// OpenS3 is the versioned bucket with the AWS configuration c; endpoint,
+// when set, is an S3-compatible server addressed path-style.
+func OpenS3(c aws.Config, bucket, endpoint string) *S3 {
+	return NewS3(NewS3Client(c, endpoint), bucket, nil)
+}
+
+// NewS3Client is an S3 client with the AWS configuration c; endpoint, when
+// set, is an S3-compatible server addressed path-style (it rarely has
+// virtual-host DNS).
+func NewS3Client(c aws.Config, endpoint string) *s3.Client {
+	return s3.NewFromConfig(c, func(o *s3.Options) {
+		if endpoint != "" {
+			o.BaseEndpoint = aws.String(endpoint)
+			o.UsePathStyle = true
+		}
+	})
+}
+
 // NewS3 returns a store on bucket, which must have versioning enabled.
 // presign may be nil (one is made from client).
 func NewS3(client *s3.Client, bucket string, presign *s3.PresignClient) *S3 {

@@ -29,6 +29,19 @@ type Config struct {
 	// is not <origin>/dav/ (in the cloud: the WebDAV function's own URL,
 	// since CloudFront does not pass WebDAV's methods).
 	DavURL string // --dav-url, OFICINA_DAV_URL
+	// DavMaxPut is the largest file WebDAV takes in one PUT (--dav-max-put,
+	// OFICINA_DAV_MAX_PUT, bytes; 0: the drive's limits only). The stack
+	// sets what fits in a Lambda request; a larger PUT gets 413 naming it.
+	DavMaxPut int64
+	// DavRedirectAbove makes WebDAV answer a GET of a larger file with a
+	// 302 to a presigned S3 GET (--dav-redirect-above,
+	// OFICINA_DAV_REDIRECT_ABOVE, bytes; 0: never). The stack sets the
+	// Function URL's response limit.
+	DavRedirectAbove int64
+	// BehindLambdaWebAdapter is set by functions/webdav when it runs on
+	// Lambda (not a flag): the client address is then the request
+	// context's sourceIp, which the adapter forwards (ratelimit.Edge).
+	BehindLambdaWebAdapter bool
 	// LiveEndpoint is the management endpoint of API Gateway's WebSocket
 	// API (https://<id>.execute-api.<region>.amazonaws.com/<stage>): when
 	// set, live updates run in the cloud's way (shared/live.Cloud): the
@@ -187,7 +200,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	}
 	var c Config
 	var admins, level, maxBody, sessionTTL, rememberTTL, hashConcurrency, longpollMax, pageRows, pageBytes, groupBudget string
-	var schedule, allowNets, ports, retention, driveFree, freeRecords string
+	var schedule, allowNets, ports, retention, driveFree, freeRecords, davMaxPut, davRedirect string
 	var stripeTestCheckout, planPrices string
 	fs.StringVar(&c.Addr, "addr", env("OFICINA_ADDR", "127.0.0.1:8080"), "listen address (OFICINA_ADDR)")
 	fs.StringVar(&c.DataDir, "data", env("OFICINA_DATA", "./data"), "data directory (OFICINA_DATA)")
@@ -216,6 +229,8 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	fs.StringVar(&allowNets, "fetch-allow-nets", env("OFICINA_FETCH_ALLOW_NETS", ""), "comma-separated networks (CIDR) fetches may reach besides the public internet, e.g. 127.0.0.0/8 for tests (OFICINA_FETCH_ALLOW_NETS)")
 	fs.StringVar(&ports, "fetch-ports", env("OFICINA_FETCH_PORTS", "80,443"), "comma-separated ports fetches may use, or * (OFICINA_FETCH_PORTS)")
 	fs.StringVar(&c.DavURL, "dav-url", env("OFICINA_DAV_URL", ""), "WebDAV address shown to users when it is not <origin>/dav/ (OFICINA_DAV_URL)")
+	fs.StringVar(&davMaxPut, "dav-max-put", env("OFICINA_DAV_MAX_PUT", "0"), "largest file WebDAV takes in one PUT, in bytes; 0 = the drive's limits only (OFICINA_DAV_MAX_PUT)")
+	fs.StringVar(&davRedirect, "dav-redirect-above", env("OFICINA_DAV_REDIRECT_ABOVE", "0"), "WebDAV answers a GET of a larger file with a 302 to a presigned S3 GET, in bytes; 0 = never (OFICINA_DAV_REDIRECT_ABOVE)")
 	fs.StringVar(&c.LiveEndpoint, "live-endpoint", env("OFICINA_LIVE_ENDPOINT", ""), "management endpoint of the WebSocket API that carries live updates in the cloud (OFICINA_LIVE_ENDPOINT)")
 	fs.StringVar(&c.SystemNotificationsURL, "system-notifications-url", env("OFICINA_SYSTEM_NOTIFICATIONS_URL", ""), "feed of product announcements shown on dashboards (OFICINA_SYSTEM_NOTIFICATIONS_URL)")
 	fs.StringVar(&retention, "reader-retention", env("OFICINA_READER_RETENTION", "2160h"), "how long read, unstarred feed items are kept (OFICINA_READER_RETENTION)")
@@ -437,6 +452,16 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	if c.S3Endpoint != "" {
 		if u, err := url.Parse(c.S3Endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			bad("s3-endpoint %q: must be an absolute http(s) URL", c.S3Endpoint)
+		}
+	}
+	for _, b := range []struct {
+		name, raw string
+		into      *int64
+	}{{"dav-max-put", davMaxPut, &c.DavMaxPut}, {"dav-redirect-above", davRedirect, &c.DavRedirectAbove}} {
+		if n, err := strconv.ParseInt(b.raw, 10, 64); err != nil || n < 0 {
+			bad("%s %q: must be a whole number of bytes, 0 for none", b.name, b.raw)
+		} else {
+			*b.into = n
 		}
 	}
 	if n, err := strconv.ParseInt(driveFree, 10, 64); err != nil || n < 0 || n > 1_000_000_000_000 {

@@ -60,6 +60,7 @@ func TestLoadEnvAndFlags(t *testing.T) {
 		"OFICINA_ADDR": "127.0.0.1:9000", "OFICINA_DATA": "/tmp/x",
 		"OFICINA_SERVER_ADMINS": " Root@Example.com, ops@example.com ,",
 		"OFICINA_DAV_URL":       "https://abc.lambda-url.us-east-1.on.aws/dav",
+		"OFICINA_DAV_MAX_PUT":   "4194304", "OFICINA_DAV_REDIRECT_ABOVE": "208666624",
 	})
 	c, err := Load([]string{"--addr", "127.0.0.1:9100"}, env, Local)
 	if err != nil {
@@ -76,6 +77,9 @@ func TestLoadEnvAndFlags(t *testing.T) {
 	}
 	if c.DavURL != "https://abc.lambda-url.us-east-1.on.aws/dav/" {
 		t.Errorf("dav url keeps one trailing slash: %q", c.DavURL)
+	}
+	if c.DavMaxPut != 4194304 || c.DavRedirectAbove != 208666624 || c.BehindLambdaWebAdapter {
+		t.Errorf("dav limits: %d %d %v", c.DavMaxPut, c.DavRedirectAbove, c.BehindLambdaWebAdapter)
 	}
 }
 
@@ -98,6 +102,8 @@ func TestLoadRejects(t *testing.T) {
 		{"bad page bytes", []string{"--page-max-bytes", "1k"}, "page-max-bytes"},
 		{"bad base url", []string{"--base-url", "ftp://x"}, "base-url"},
 		{"relative dav url", []string{"--dav-url", "/dav/"}, "dav-url"},
+		{"bad dav put limit", []string{"--dav-max-put", "6MB"}, "dav-max-put"},
+		{"negative dav redirect", []string{"--dav-redirect-above", "-1"}, "dav-redirect-above"},
 		{"extra args", []string{"serve"}, "unexpected arguments"},
 		{"bad schedule", []string{"--schedule", "maybe"}, `schedule "maybe"`},
 		{"bad net", []string{"--fetch-allow-nets", "127.0.0.1"}, `"127.0.0.1" is not a network`},

@@ -29,11 +29,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/net/webdav"
 
@@ -41,6 +44,7 @@ import (
 	"github.com/oficina/oficina/shared/drive"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/ids"
+	"github.com/oficina/oficina/shared/ratelimit"
 	"github.com/oficina/oficina/shared/store"
 )
 
@@ -62,21 +66,45 @@ type Options struct {
 	Prefix string
 	// MaxListing bounds the entries one folder's PROPFIND lists (default 10,000).
 	MaxListing int
+	// Limiter counts failed sign-ins per client address (SignInFailures;
+	// nil: none). Its Edge says who the client is: behind the Lambda Web
+	// Adapter, the sourceIp of the Function URL's request context.
+	Limiter *ratelimit.Limiter
+	// MaxPut is the largest PUT body taken (0: the drive's limits only).
+	// On Lambda it is what fits in a request payload: a PUT declaring more
+	// gets 413 (MsgPutTooLarge) before anything else, a chunked one as soon
+	// as its body passes it, and nothing is stored.
+	MaxPut int64
+	// RedirectAbove makes a GET of a file larger than this many bytes a 302
+	// to a presigned GET on the blob store (S3), which has no answer limit
+	// (0: never; nor on a store that presigns nothing). On Lambda it is
+	// the Function URL's response limit.
+	RedirectAbove int64
 }
+
+// SignInFailures bounds failed sign-ins per client address (IPv6 by /64):
+// past it, every request from that address that carries credentials gets
+// 429 with Retry-After until the window ends, before its token is looked
+// up. Requests without credentials get 401 and touch nothing.
+var SignInFailures = ratelimit.Limit{Name: "dav-signin", Max: 20, Per: 15 * time.Minute}
 
 // Handler is the WebDAV server.
 type Handler struct {
-	st         store.Store
-	tokens     Tokens
-	drive      *drive.Module
-	log        *slog.Logger
-	prefix     string
-	maxListing int
+	st            store.Store
+	tokens        Tokens
+	drive         *drive.Module
+	log           *slog.Logger
+	prefix        string
+	maxListing    int
+	limiter       *ratelimit.Limiter
+	maxPut        int64
+	redirectAbove int64
 }
 
 // New builds the handler.
 func New(o Options) *Handler {
-	h := &Handler{st: o.Store, tokens: o.Tokens, drive: o.Drive, log: o.Log, prefix: o.Prefix, maxListing: o.MaxListing}
+	h := &Handler{st: o.Store, tokens: o.Tokens, drive: o.Drive, log: o.Log, prefix: o.Prefix, maxListing: o.MaxListing,
+		limiter: o.Limiter, maxPut: o.MaxPut, redirectAbove: o.RedirectAbove}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}
@@ -109,7 +137,15 @@ const (
 	MsgFiniteDepth = "PROPFIND with Depth: infinity is not served: ask with Depth 0 or 1"
 	MsgOtherGroup  = "Copies and moves stay within one Group's folder"
 	MsgTopLevel    = "The top level holds one folder per Group: create files and folders inside a Group's folder"
+	// MsgPutTooLarge names the limit (MaxPut) and the ways around it.
+	MsgPutTooLarge = "This WebDAV server takes files of at most %s: it runs on AWS Lambda, whose requests stop at 6 MB " +
+		"(6,291,456 bytes, with the file base64-encoded). Upload larger files in the web app's drive, " +
+		"or through the same server image run on AWS App Runner or Fargate, which has no such limit"
 )
+
+// ExpectedLengthHeader is where macOS's WebDAV client declares the length
+// of a chunked PUT.
+const ExpectedLengthHeader = "X-Expected-Entity-Length"
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.serve(w, r)
@@ -132,7 +168,17 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 		plain(w, http.StatusBadRequest, MsgBadPath)
 		return
 	}
+	if r.Method == http.MethodPut && h.maxPut > 0 && declaredLength(r) > h.maxPut {
+		plain(w, http.StatusRequestEntityTooLarge, h.putTooLarge())
+		return
+	}
 	p, err := h.authenticate(r)
+	if fe, ok := fault.As(err); ok && fe.Kind == fault.TooManyRequests {
+		h.log.WarnContext(r.Context(), "webdav: sign-ins refused after failures", "client", h.limiter.ClientAddress(r))
+		hdr.Set("Retry-After", strconv.Itoa(fe.RetryAfter))
+		plain(w, http.StatusTooManyRequests, fe.Reason)
+		return
+	}
 	if err != nil {
 		h.log.ErrorContext(r.Context(), "webdav: authenticate", "err", err)
 		plain(w, http.StatusInternalServerError, "Undefined error")
@@ -206,6 +252,14 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 		contentType: r.Header.Get("Content-Type"), header: hdr,
 	}
 	fs := &fsys{h: h, db: db, p: p, req: req}
+	if r.Method == http.MethodPut {
+		// A body that fails to arrive (or passes MaxPut) must not become a
+		// truncated version: the file's writer aborts on it.
+		r.Body = &putBody{ReadCloser: r.Body, req: req, left: h.maxPut, tooLarge: h.maxPut > 0, reason: h.putTooLarge()}
+	}
+	if r.Method == http.MethodGet && h.redirectAbove > 0 && sub != "" && h.redirect(w, r, fs) {
+		return
+	}
 	if r.Method == "PROPFIND" {
 		fs.cache = map[string]drive.Entry{}
 	}
@@ -294,20 +348,129 @@ func cleanPath(u *url.URL, rest string) bool {
 
 // authenticate resolves Basic auth: the user's e-mail and an API token.
 // A token whose user has another address is refused like a wrong one.
+// Without credentials it answers nil at once, touching nothing; with the
+// limiter, an address that failed SignInFailures times gets its 429 before
+// the token is looked up, and every failure counts.
 func (h *Handler) authenticate(r *http.Request) (*access.Principal, error) {
 	user, pass, ok := r.BasicAuth()
 	if !ok || user == "" || pass == "" {
 		return nil, nil
 	}
-	p, err := h.tokens.TokenPrincipal(r.Context(), pass)
-	if err != nil || p == nil {
+	ctx := r.Context()
+	var client string
+	if h.limiter != nil {
+		client = ratelimit.AddressKey(h.limiter.ClientAddress(r))
+		if err := h.limiter.Spent(ctx, SignInFailures, client); err != nil {
+			return nil, err
+		}
+	}
+	p, err := h.tokens.TokenPrincipal(ctx, pass)
+	if err != nil {
 		return nil, err
 	}
-	a, b := sha256.Sum256([]byte(strings.ToLower(strings.TrimSpace(user)))), sha256.Sum256([]byte(strings.ToLower(p.Email)))
-	if subtle.ConstantTimeCompare(a[:], b[:]) != 1 {
-		return nil, nil
+	if p != nil {
+		a, b := sha256.Sum256([]byte(strings.ToLower(strings.TrimSpace(user)))), sha256.Sum256([]byte(strings.ToLower(p.Email)))
+		if subtle.ConstantTimeCompare(a[:], b[:]) == 1 {
+			return p, nil
+		}
 	}
-	return p, nil
+	if h.limiter != nil {
+		return nil, h.limiter.Allow(ctx, SignInFailures, client)
+	}
+	return nil, nil
+}
+
+// declaredLength is the length a PUT says its body has: Content-Length,
+// or macOS's X-Expected-Entity-Length on a chunked one (-1: unknown).
+func declaredLength(r *http.Request) int64 {
+	n := r.ContentLength
+	if v, err := strconv.ParseInt(r.Header.Get(ExpectedLengthHeader), 10, 64); err == nil && v > n {
+		n = v
+	}
+	return n
+}
+
+// putTooLarge is the 413's reason, naming MaxPut.
+func (h *Handler) putTooLarge() string {
+	return fmt.Sprintf(MsgPutTooLarge, byteSize(h.maxPut))
+}
+
+// byteSize writes n as "4 MiB (4,194,304 bytes)", or "N bytes" below a KiB.
+func byteSize(n int64) string {
+	digits := strconv.FormatInt(n, 10)
+	var b strings.Builder
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	exact := b.String() + " bytes"
+	for _, u := range []struct {
+		name string
+		size int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.size {
+			x := math.Round(float64(n)/float64(u.size)*10) / 10
+			return strconv.FormatFloat(x, 'f', -1, 64) + " " + u.name + " (" + exact + ")"
+		}
+	}
+	return exact
+}
+
+// putBody is a PUT's body as the file system reads it: a read that fails
+// (the client went away) or passes the size limit is recorded on the
+// request, so the file's writer aborts instead of storing what arrived.
+type putBody struct {
+	io.ReadCloser
+	req       *request
+	left      int64 // bytes still allowed when tooLarge
+	tooLarge  bool
+	reason    string
+	exhausted bool
+}
+
+func (b *putBody) Read(p []byte) (int, error) {
+	if b.tooLarge && int64(len(p)) > b.left+1 {
+		p = p[:b.left+1]
+	}
+	n, err := b.ReadCloser.Read(p)
+	if b.tooLarge {
+		b.left -= int64(n)
+		if b.left < 0 {
+			err = fault.New(fault.TooLarge, b.reason)
+			n = 0
+		}
+	}
+	if err != nil && err != io.EOF {
+		b.req.bodyFailed(err)
+	}
+	return n, err
+}
+
+// redirect answers a GET of a file over RedirectAbove with a 302 to a
+// presigned GET of its content on the blob store; false leaves the
+// request to the webdav handler (a folder, a smaller file, a missing
+// path, or a store that presigns nothing).
+func (h *Handler) redirect(w http.ResponseWriter, r *http.Request, fs *fsys) bool {
+	e, err := fs.resolve(r.Context(), fs.req.path)
+	if err != nil || e.Dir || e.Size <= h.redirectAbove {
+		return false
+	}
+	u, err := h.drive.FSPresign(r.Context(), fs.db, e)
+	if err != nil {
+		h.log.ErrorContext(r.Context(), "webdav: presign a large file", "db", fs.db, "id", e.ID, "err", err)
+		plain(w, http.StatusInternalServerError, "Undefined error")
+		return true
+	}
+	if u == "" {
+		return false
+	}
+	hdr := w.Header()
+	hdr.Set("Location", u)
+	hdr.Set("Cache-Control", "no-store")
+	plain(w, http.StatusFound, "This file is served from the file storage: follow the Location header")
+	return true
 }
 
 // groups lists the Groups p may read: the token's, or the user's memberships.

@@ -46,7 +46,23 @@ type request struct {
 	header        http.Header
 	mu            sync.Mutex
 	err           error
-	locked        bool // an If header failed on a resource locked by others
+	bodyErr       error // reading a PUT's body failed (or it passed MaxPut)
+	locked        bool  // an If header failed on a resource locked by others
+}
+
+// bodyFailed records the first failure to read a PUT's body.
+func (r *request) bodyFailed(err error) {
+	r.mu.Lock()
+	if r.bodyErr == nil {
+		r.bodyErr = err
+	}
+	r.mu.Unlock()
+}
+
+func (r *request) bodyError() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.bodyErr
 }
 
 func (r *request) setLocked() {
@@ -67,9 +83,14 @@ func (r *request) fail(err error) error {
 	return err
 }
 
+// failure is the error the answer's status comes from: the body's own
+// failure first (what the drive then met follows from it).
 func (r *request) failure() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if _, ok := fault.As(r.bodyErr); ok {
+		return r.bodyErr
+	}
 	return r.err
 }
 
@@ -448,6 +469,12 @@ func (w *writer) Write(p []byte) (int, error) {
 }
 
 func (w *writer) Close() error {
+	if err := w.fs.req.bodyError(); err != nil {
+		// What arrived is not the file: the drive drops it.
+		w.pw.CloseWithError(err)
+		<-w.done
+		return err
+	}
 	w.pw.Close()
 	<-w.done
 	if w.err != nil {

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -499,4 +500,29 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// Registered is what the write path holds, counted: the rules and effects
+// of each klass, the klasses with a sort key, the guards. Tests compare
+// two wirings with it (the stream function's must equal the API's).
+type Registered struct {
+	Rules, Effects map[string]int
+	SortKeys       []string
+	Guards         int
+}
+
+// Registered counts what is registered.
+func (s *Service) Registered() Registered {
+	out := Registered{Rules: map[string]int{}, Effects: map[string]int{}, Guards: len(s.guards)}
+	for k, rs := range s.rules {
+		out.Rules[k] = len(rs)
+	}
+	for k, es := range s.effects {
+		out.Effects[k] = len(es)
+	}
+	for k := range s.sortKeys {
+		out.SortKeys = append(out.SortKeys, k)
+	}
+	slices.Sort(out.SortKeys)
+	return out
 }

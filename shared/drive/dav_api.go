@@ -310,6 +310,22 @@ func (m *Module) FSOpen(ctx context.Context, db string, e Entry, rng *blob.Range
 	return rc, err
 }
 
+// FSPresign returns a URL that GETs the newest content of file e straight
+// from the blob store for PresignTTL (S3, answering with the file's name
+// as an attachment), or "" when the store presigns nothing (the
+// filesystem) or e has no content: WebDAV then serves it itself.
+func (m *Module) FSPresign(ctx context.Context, db string, e Entry) (string, error) {
+	ps := m.presigner()
+	if ps == nil || e.Dir || e.Version == "" {
+		return "", nil
+	}
+	u, err := ps.PresignGet(ctx, BlobKey(db, e.ID), e.Version, e.Name, PresignTTL)
+	if err != nil {
+		return "", fmt.Errorf("drive: presign %s: %w", e.ID, err)
+	}
+	return u, nil
+}
+
 // FSMove renames and/or moves entry id to folder dir as name (the rule
 // refuses a folder moved into itself, a taken name, a bad name).
 func (m *Module) FSMove(ctx context.Context, p *access.Principal, db, id, dir, name string) (Entry, error) {

@@ -184,18 +184,7 @@ func (m *Module) Name() string { return "drive" }
 //
 // and the job drive.uploads (hourly).
 func (m *Module) Register(r *module.Registry) error {
-	r.Schema(cloudFile)
-	r.Labels(labels)
-	r.Actor(module.Actor{ID: m.server.UserID, Name: module.L("Drive", "Drive")})
-	r.Rule(Klass, m.rule)
-	r.Effect(Klass, m.effect)
-	r.SortKey(Klass, sortKey)
-	// A Group's files are bounded by the drive limit in bytes, not by the
-	// free plan's record count.
-	r.NotRecords(Klass)
-	r.Tally(stream.Tally{Name: TallyDrive, Klasses: []string{Klass}, Of: driveTally})
-	r.Events(Klass, events)
-	r.React(stream.Reaction{Name: "drive.paths", Klasses: []string{Klass}, React: m.followParent})
+	m.RegisterWrites(r)
 
 	route := func(pattern string, a module.Access, klass string, maxBody int64, h func(w http.ResponseWriter, r *http.Request) error) {
 		r.Route(module.Route{Pattern: pattern, Access: a, Klass: klass, MaxBody: maxBody, Handle: h})
@@ -220,8 +209,31 @@ func (m *Module) Register(r *module.Registry) error {
 	route("DELETE /api/{db}/_drive/uploads/{upload}", module.AccessWrite, Klass, 0, m.cancelUpload)
 	route("GET /api/{db}/_drive/records/{id}", module.AccessRead, "Ticket", 0, m.recordFiles)
 	route("POST /api/{db}/_drive/records/{id}", module.AccessWrite, "Ticket", 0, m.recordFolder)
-	r.Job(module.Job{Name: JobUploads, Schedule: "rate(1 hour)", Run: m.sweepUploads})
+	m.RegisterJobs(r)
 	return nil
+}
+
+// RegisterWrites implements module.WritePath: the CloudFile rule and
+// effect, the drive's tally and timeline events, and the reaction that
+// keeps a folder's entries' paths.
+func (m *Module) RegisterWrites(r *module.Registry) {
+	r.Schema(cloudFile)
+	r.Labels(labels)
+	r.Actor(module.Actor{ID: m.server.UserID, Name: module.L("Drive", "Drive")})
+	r.Rule(Klass, m.rule)
+	r.Effect(Klass, m.effect)
+	r.SortKey(Klass, sortKey)
+	// A Group's files are bounded by the drive limit in bytes, not by the
+	// free plan's record count.
+	r.NotRecords(Klass)
+	r.Tally(stream.Tally{Name: TallyDrive, Klasses: []string{Klass}, Of: driveTally})
+	r.Events(Klass, events)
+	r.React(stream.Reaction{Name: "drive.paths", Klasses: []string{Klass}, React: m.followParent})
+}
+
+// RegisterJobs implements module.JobRunner: the sweep of abandoned uploads.
+func (m *Module) RegisterJobs(r *module.Registry) {
+	r.Job(module.Job{Name: JobUploads, Schedule: "rate(1 hour)", Run: m.sweepUploads})
 }
 
 // ---- helpers ------------------------------------------------------------------

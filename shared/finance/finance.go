@@ -141,6 +141,21 @@ func (m *Module) Name() string { return "finance" }
 //	POST /api/{db}/_finance/import?wallet_id=…&<options>[&keep=lines] (the file)    → 200 ImportResult
 //	POST /api/{db}/_finance/mappings/preview {mapping, limit}                       → 200 {rows:[{…,matched,before,after}]}
 func (m *Module) Register(r *module.Registry) error {
+	m.RegisterWrites(r)
+	r.Route(module.Route{Pattern: "POST /api/{db}/_finance/import/check", Access: module.AccessRead, MaxBody: MaxImportBytes, Handle: m.checkImport})
+	r.Route(module.Route{Pattern: "POST /api/{db}/_finance/import", Access: module.AccessWrite, MaxBody: MaxImportBytes, Handle: m.runImport})
+	r.Route(module.Route{Pattern: "POST /api/{db}/_finance/mappings/preview", Access: module.AccessRead, Handle: m.previewMapping})
+	for _, fn := range []string{"confirm", "unconfirm", "import", "unimport"} {
+		r.Update(module.Update{DDoc: "money", Fn: fn, WithID: true, Klass: KlassIncome, Handle: m.flag(fn)})
+	}
+	r.View(module.CountsView("wallet-balances", "by-currency", m.byCurrency))
+	r.View(module.CountsView("wallet-balances", "by-wallet", m.byWallet))
+	return nil
+}
+
+// RegisterWrites implements module.WritePath: the schemas and rules of the
+// money klasses, their timeline events and the balance tallies.
+func (m *Module) RegisterWrites(r *module.Registry) {
 	for _, k := range schemas {
 		r.Schema(k)
 	}
@@ -150,15 +165,9 @@ func (m *Module) Register(r *module.Registry) error {
 	r.NotRecords(KlassCSV)
 	r.SortKey(KlassIncome, moneySortKey)
 	r.SortKey(KlassOutgo, moneySortKey)
-	r.Route(module.Route{Pattern: "POST /api/{db}/_finance/import/check", Access: module.AccessRead, MaxBody: MaxImportBytes, Handle: m.checkImport})
-	r.Route(module.Route{Pattern: "POST /api/{db}/_finance/import", Access: module.AccessWrite, MaxBody: MaxImportBytes, Handle: m.runImport})
-	r.Route(module.Route{Pattern: "POST /api/{db}/_finance/mappings/preview", Access: module.AccessRead, Handle: m.previewMapping})
 	for _, k := range MoneyKlasses {
 		r.Rule(k, m.moneyRule)
 		r.Events(k, stateEvents)
-	}
-	for _, fn := range []string{"confirm", "unconfirm", "import", "unimport"} {
-		r.Update(module.Update{DDoc: "money", Fn: fn, WithID: true, Klass: KlassIncome, Handle: m.flag(fn)})
 	}
 	r.Tally(stream.Tally{Name: TallyBalance, Klasses: MoneyKlasses, Of: func(f stream.Fields) map[string]int64 {
 		if !f.Bool("confirmed") || f.Bool("imported") {
@@ -172,9 +181,6 @@ func (m *Module) Register(r *module.Registry) error {
 		}
 		return Moves(f)
 	}})
-	r.View(module.CountsView("wallet-balances", "by-currency", m.byCurrency))
-	r.View(module.CountsView("wallet-balances", "by-wallet", m.byWallet))
-	return nil
 }
 
 // Moves is what a money record does to each wallet it names, in minor

@@ -36,8 +36,12 @@ func newGroupEnv(t *testing.T, newID func(prefix string) string, admins ...strin
 	e := newUserEnv(t, admins...)
 	quiet := slog.New(slog.DiscardHandler)
 	d := docs.New(e.st, e.clock.Now)
+	tpl, err := mail.LoadTemplates()
+	if err != nil {
+		t.Fatal(err)
+	}
 	acc, err := accounts.New(accounts.Options{
-		Store: e.st, Docs: d, Users: e.svc,
+		Store: e.st, Docs: d, Users: e.svc, Templates: tpl,
 		Mail:    mail.NewOutbox(e.outbox, "Oficina <no-reply@oficina.test>", quiet).WithClock(e.clock.Now),
 		BaseURL: "https://app.oficina.test", Logger: quiet, NewID: newID,
 	})

@@ -226,7 +226,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // are over (SPEC.md §9), on everything but the session, their user record
 // and the confirmation: signing in still works and the SPA shows the
 // confirm screen.
-const MsgConfirmExpired = "Please confirm your email: the 30 days to confirm it are over. We can send the confirmation link again"
+const MsgConfirmExpired = access.MsgConfirmExpired
 
 // reachableUnconfirmed lists what a user past the confirmation deadline
 // may still call.

@@ -71,7 +71,12 @@ func newUserEnv(t *testing.T, admins ...string) *userEnv {
 	clock := &testClock{t: time.Now()}
 	quiet := slog.New(slog.DiscardHandler)
 	dir := filepath.Join(t.TempDir(), "outbox")
+	tpl, err := mail.LoadTemplates()
+	if err != nil {
+		t.Fatal(err)
+	}
 	svc := auth.New(st, mail.NewOutbox(dir, "Oficina <no-reply@oficina.test>", quiet).WithClock(clock.Now), auth.Config{
+		Templates:    tpl,
 		BaseURL:      "https://app.oficina.test",
 		ServerAdmins: admins,
 		Argon2:       auth.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1},

@@ -3,6 +3,7 @@ package limits
 import (
 	"time"
 
+	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/stream"
 )
@@ -26,6 +27,13 @@ func (m *Module) APIDocs() module.Docs {
 		"POST /api/_mail/unsubscribe/{token}": {
 			Summary: "One-click unsubscribe (RFC 8058) from the optional mail, as the link in its List-Unsubscribe header",
 			Answer:  map[string]any{"ok": true, "newsletter": false},
+		},
+		"GET /api/{db}/_mail/suppressed": {
+			Summary: "The Group's memberships whose address the app no longer mails, by membership id: SES reported a hard bounce or a spam complaint (the member list marks them)",
+			Answer: Suppressed{Memberships: map[string]mail.Suppression{"mem-3f9a8c1d2e4b5a6978c0d1e2f3a4b5c6": {
+				Address: "gone@example.com", Reason: mail.ReasonBounce, Detail: "Permanent General: smtp; 550 5.1.1 user unknown",
+				Kind: "invite", At: since,
+			}}},
 		},
 		"POST /api/{db}/_limits/test/backdate": {
 			Summary: "Test servers only (--stripe-test-checkout=on): moves an over-limit Group's notice days back",

@@ -79,11 +79,13 @@ type Module struct {
 	st    store.Store
 	log   *slog.Logger
 	now   func() time.Time
-	tpl   *mail.Templates
+	tpl   mail.Renderer
 	drive drive.Limits
 	base  string
 	// freeRecords is the free plan's record limit (--free-records).
 	freeRecords int64
+	// suppressions is the addresses the product no longer mails.
+	suppressions *mail.Suppressions
 }
 
 // New builds the module.
@@ -96,12 +98,13 @@ func New(d module.Deps) *Module {
 	if now == nil {
 		now = time.Now
 	}
-	tpl, err := mail.LoadTemplates()
-	if err != nil {
-		panic(err) // the templates are embedded: a broken one fails every test
+	tpl := d.Templates
+	if tpl == nil {
+		tpl = mail.NoTemplates
 	}
 	return &Module{deps: d, st: d.Store, log: log.With("module", "limits"), now: now, tpl: tpl,
-		drive: drive.ConfiguredLimits(d.Config), base: d.BaseURL, freeRecords: cmp.Or(d.Config.FreeRecords, config.DefaultFreeRecords)}
+		drive: drive.ConfiguredLimits(d.Config), base: d.BaseURL, freeRecords: cmp.Or(d.Config.FreeRecords, config.DefaultFreeRecords),
+		suppressions: mail.NewSuppressions(d.Store)}
 }
 
 // Name implements module.Module.
@@ -112,6 +115,7 @@ func (m *Module) Name() string { return "limits" }
 //	GET  /api/{db}/_limits            → Status
 //	GET  /api/{db}/_usage?days=90     → {days: [{date, klasses: {klass: {records, bytes}}}]}
 //	POST /api/_mail/unsubscribe/{token}  one-click unsubscribe (RFC 8058) of the optional mail
+//	GET  /api/{db}/_mail/suppressed    → the memberships whose address bounced or complained (suppressed.go)
 //	POST /api/{db}/_limits/test/backdate {days}       (--stripe-test-checkout=on only)
 //	POST /api/{db}/_limits/test/snapshot {days_ago}   (--stripe-test-checkout=on only)
 //
@@ -119,12 +123,11 @@ func (m *Module) Name() string { return "limits" }
 // and limit mail) and limits.snapshot (daily usage), and the weekly
 // summary (digest.go).
 func (m *Module) Register(r *module.Registry) error {
-	r.Actor(module.Actor{ID: system.UserID, Name: module.L("Plan limits", "Limites do plano")})
-	r.Guard(m.guard)
-	r.Effect("Adjustment", m.planChanged)
+	m.RegisterWrites(r)
 	r.Route(module.Route{Pattern: "GET /api/{db}/_limits", Access: module.AccessRead, Handle: m.getLimits})
 	r.Route(module.Route{Pattern: "GET /api/{db}/_usage", Access: module.AccessRead, Handle: m.getUsage})
 	r.Route(module.Route{Pattern: "POST /api/_mail/unsubscribe/{token}", Access: module.AccessPublic, Handle: m.unsubscribe})
+	r.Route(module.Route{Pattern: "GET /api/{db}/_mail/suppressed", Access: module.AccessRead, Handle: m.getSuppressed})
 	if m.deps.Config.Stripe.TestCheckout {
 		// Test-only (the e2e server's --stripe-test-checkout=on, never in
 		// the cloud): moves an over-limit Group's notice back in time.
@@ -133,11 +136,25 @@ func (m *Module) Register(r *module.Registry) error {
 		// daily job does not run there.
 		r.Route(module.Route{Pattern: "POST /api/{db}/_limits/test/snapshot", Access: module.AccessAdmin, Handle: m.testSnapshot})
 	}
+	m.RegisterJobs(r)
+	return nil
+}
+
+// RegisterWrites implements module.WritePath: the guard every write passes
+// and the effect of a plan change.
+func (m *Module) RegisterWrites(r *module.Registry) {
+	r.Actor(module.Actor{ID: system.UserID, Name: module.L("Plan limits", "Limites do plano")})
+	r.Guard(m.guard)
+	r.Effect("Adjustment", m.planChanged)
+}
+
+// RegisterJobs implements module.JobRunner: limit checks and mail, usage
+// snapshots, the weekly summary.
+func (m *Module) RegisterJobs(r *module.Registry) {
 	// Each runs per Group: the dispatcher fans a firing out, one task a Group.
 	r.Job(module.Job{Name: JobCheck, Schedule: "rate(1 hour)", Group: m.checkGroup, Run: module.EachGroup(m.st, m.checkGroup)})
 	r.Job(module.Job{Name: JobSnapshot, Schedule: "cron(15 0 * * ? *)", Group: m.snapshotGroup, Run: module.EachGroup(m.st, m.snapshotGroup)})
 	r.Job(module.Job{Name: JobDigest, Schedule: "cron(0 9 ? * MON *)", Group: m.digestGroup, Run: module.EachGroup(m.st, m.digestGroup)})
-	return nil
 }
 
 // Status is a Group's standing against its plan (GET /api/{db}/_limits).

@@ -45,13 +45,18 @@ func (m *Module) Name() string { return "links" }
 //	GET  /api/{db}/_links/export.html                    → Netscape bookmark HTML
 //	POST /api/{db}/_links/title {url}                    → {url, title} fetched from the page (422 on url saying why not; 404 without a fetcher)
 func (m *Module) Register(r *module.Registry) error {
-	r.Schema(Schema)
-	r.Labels(labels)
-	r.Rule(KlassBookmark, bookmarkRule)
+	m.RegisterWrites(r)
 	r.Route(module.Route{Pattern: "POST /api/{db}/_links/import", Access: module.AccessWrite, MaxBody: MaxImportBytes, Handle: m.importBookmarks})
 	r.Route(module.Route{Pattern: "GET /api/{db}/_links/export.html", Access: module.AccessRead, Handle: m.exportBookmarks})
 	r.Route(module.Route{Pattern: "POST /api/{db}/_links/title", Access: module.AccessWrite, MaxBody: maxTitleRequest, Handle: m.fetchTitle})
 	return nil
+}
+
+// RegisterWrites implements module.WritePath: the Bookmark schema and rule.
+func (m *Module) RegisterWrites(r *module.Registry) {
+	r.Schema(Schema)
+	r.Labels(labels)
+	r.Rule(KlassBookmark, bookmarkRule)
 }
 
 func str(v any) string { s, _ := v.(string); return s }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/fault"
-	"github.com/oficina/oficina/shared/httpapi"
 	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/store"
 )
@@ -70,7 +69,7 @@ func (g gate) decide(ctx context.Context, p *access.Principal, db string) (seq u
 	case p == nil:
 		return 0, MsgSessionEnded, nil
 	case p.ConfirmExpired:
-		return 0, httpapi.MsgConfirmExpired, nil
+		return 0, access.MsgConfirmExpired, nil
 	}
 	if err := access.Check(ctx, g.st, p, db, access.Read); err != nil {
 		if fe, ok := fault.As(err); ok && fe.Kind != fault.Internal {

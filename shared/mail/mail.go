@@ -3,7 +3,10 @@
 // through Amazon SES.
 package mail
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // Message is one email with a plain-text and an HTML body.
 type Message struct {
@@ -23,4 +26,14 @@ type Message struct {
 // Sender delivers messages.
 type Sender interface {
 	Send(ctx context.Context, m Message) error
+}
+
+// Refusing is a sender for a deployable that must not send mail (one
+// without the SES grant): every Send fails with reason.
+func Refusing(reason string) Sender { return refusing(reason) }
+
+type refusing string
+
+func (r refusing) Send(_ context.Context, m Message) error {
+	return fmt.Errorf("mail: %s message not sent: %s", m.Tag, string(r))
 }

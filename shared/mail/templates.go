@@ -1,14 +1,11 @@
 package mail
 
 import (
-	"bytes"
 	"embed"
 	"fmt"
-	htmltemplate "html/template"
 	"io/fs"
 	"strconv"
 	"strings"
-	texttemplate "text/template"
 )
 
 // Locales the product writes mail in (SPEC.md §9); DefaultLocale is the
@@ -35,21 +32,47 @@ type TemplateData struct {
 }
 
 // Templates renders the product's localized messages: for each kind and
-// locale, <kind>.<locale>.txt defines "subject" and "text" (text/template)
-// and <kind>.<locale>.html defines "content" inside layout.html
-// (html/template, so every value is escaped for its HTML context).
+// locale, <kind>.<locale>.txt defines "subject" and "text", and
+// <kind>.<locale>.html defines "content" inside layout.html, where every
+// value is escaped for its HTML context (render.go: the templates'
+// language and why it is not text/template's).
 type Templates struct {
-	text map[string]*texttemplate.Template // key "<kind>.<locale>"
-	html map[string]*htmltemplate.Template
+	text map[string]map[string]block // key "<kind>.<locale>" → blocks
+	html map[string]map[string]block
+}
+
+// Renderer renders a message kind for one recipient: *Templates. The
+// services take it as a dependency, loaded once per process, rather than
+// each parsing the templates at start; a deployable that sends no mail
+// gives them NoTemplates.
+type Renderer interface {
+	Render(name, locale, to string, data TemplateData) (Message, error)
+}
+
+// NoTemplates renders nothing: the renderer of a deployable that sends no
+// mail.
+var NoTemplates Renderer = noTemplates{}
+
+type noTemplates struct{}
+
+func (noTemplates) Render(name, _, _ string, _ TemplateData) (Message, error) {
+	return Message{}, fmt.Errorf("mail: no templates to render %s: this deployable sends no mail", name)
 }
 
 // LoadTemplates parses the embedded templates once; call it at start-up and
 // keep the result.
 func LoadTemplates() (*Templates, error) {
-	t := &Templates{text: map[string]*texttemplate.Template{}, html: map[string]*htmltemplate.Template{}}
-	layout, err := htmltemplate.ParseFS(templateFiles, "templates/layout.html")
+	t := &Templates{text: map[string]map[string]block{}, html: map[string]map[string]block{}}
+	raw, err := fs.ReadFile(templateFiles, "templates/layout.html")
 	if err != nil {
 		return nil, fmt.Errorf("mail templates: layout: %w", err)
+	}
+	layout, err := parseBlocks(string(raw), true)
+	if err != nil {
+		return nil, fmt.Errorf("mail templates: layout: %w", err)
+	}
+	if _, ok := layout["layout"]; !ok {
+		return nil, fmt.Errorf("mail templates: layout.html does not define \"layout\"")
 	}
 	names, err := fs.Glob(templateFiles, "templates/*.txt")
 	if err != nil {
@@ -57,22 +80,30 @@ func LoadTemplates() (*Templates, error) {
 	}
 	for _, name := range names {
 		key := strings.TrimSuffix(strings.TrimPrefix(name, "templates/"), ".txt")
-		tt, err := texttemplate.New(key).Option("missingkey=error").ParseFS(templateFiles, name)
+		raw, err := fs.ReadFile(templateFiles, name)
+		if err != nil {
+			return nil, fmt.Errorf("mail templates: %s: %w", name, err)
+		}
+		tt, err := parseBlocks(string(raw), false)
 		if err != nil {
 			return nil, fmt.Errorf("mail templates: %s: %w", name, err)
 		}
 		for _, def := range []string{"subject", "text"} {
-			if tt.Lookup(def) == nil {
+			if tt[def] == nil {
 				return nil, fmt.Errorf("mail templates: %s does not define %q", name, def)
 			}
 		}
-		ht, err := layout.Clone()
-		if err != nil {
-			return nil, fmt.Errorf("mail templates: %w", err)
-		}
-		if ht, err = ht.ParseFS(templateFiles, "templates/"+key+".html"); err != nil {
+		if raw, err = fs.ReadFile(templateFiles, "templates/"+key+".html"); err != nil {
 			return nil, fmt.Errorf("mail templates: %s.html: %w", key, err)
 		}
+		ht, err := parseBlocks(string(raw), true)
+		if err != nil {
+			return nil, fmt.Errorf("mail templates: %s.html: %w", key, err)
+		}
+		if ht["content"] == nil {
+			return nil, fmt.Errorf("mail templates: %s.html does not define \"content\"", key)
+		}
+		ht["layout"] = layout["layout"]
 		t.text[key] = tt
 		t.html[key] = ht
 	}
@@ -91,15 +122,15 @@ func (t *Templates) Render(kind, locale, to string, data TemplateData) (Message,
 		return Message{}, fmt.Errorf("mail templates: no template %q", key)
 	}
 	data.Locale = locale
-	var subject, text, html bytes.Buffer
-	if err := tt.ExecuteTemplate(&subject, "subject", data); err != nil {
+	var subject, text, html strings.Builder
+	if err := execute(&subject, tt, "subject", &data, 0); err != nil {
 		return Message{}, fmt.Errorf("mail templates: %s subject: %w", key, err)
 	}
 	data.Subject = strings.TrimSpace(subject.String())
-	if err := tt.ExecuteTemplate(&text, "text", data); err != nil {
+	if err := execute(&text, tt, "text", &data, 0); err != nil {
 		return Message{}, fmt.Errorf("mail templates: %s text: %w", key, err)
 	}
-	if err := t.html[key].ExecuteTemplate(&html, "layout", data); err != nil {
+	if err := execute(&html, t.html[key], "layout", &data, 0); err != nil {
 		return Message{}, fmt.Errorf("mail templates: %s html: %w", key, err)
 	}
 	return Message{

@@ -29,6 +29,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/blob"
 	"github.com/oficina/oficina/shared/config"
@@ -63,11 +65,13 @@ type Groups interface {
 // Deps are the adapters and core services a module is built from. shared/app
 // fills them once and hands the same value to every module constructor.
 type Deps struct {
-	Store  store.Store
-	Docs   *docs.Service
-	Mail   mail.Sender
-	Groups Groups
-	Log    *slog.Logger
+	Store store.Store
+	Docs  *docs.Service
+	Mail  mail.Sender
+	// Templates renders the product's mail (nil: mail.NoTemplates).
+	Templates mail.Renderer
+	Groups    Groups
+	Log       *slog.Logger
 	// BaseURL is where the SPA lives, for links in mail, PDFs and QR codes.
 	BaseURL string
 	// Now is the clock (tests control it).
@@ -78,6 +82,26 @@ type Deps struct {
 	// Blobs keeps the drive's file contents (the filesystem under
 	// <data>/blobs, or a versioned S3 bucket); nil when --blobs=none.
 	Blobs blob.Store
+	// AWS is the deployable's AWS configuration, for a module that calls
+	// AWS itself (billing reads the Stripe keys' secret); nil off AWS.
+	AWS *aws.Config
+}
+
+// WritePath is implemented by modules that can register apart what every
+// write and the change stream need: schemas, rules, effects, guards, sort
+// keys, tallies, timeline events, reactions and the klasses that are not
+// records (Register registers it too). The Lambda functions that serve no
+// HTTP (stream, worker) register only this and JobRunner, calling the
+// modules' methods directly (shared/app/parts), so they link none of the
+// routes nor what only the routes use.
+type WritePath interface {
+	RegisterWrites(r *Registry)
+}
+
+// JobRunner is implemented by modules with scheduled jobs, which
+// RegisterJobs registers apart for the worker (Register registers them too).
+type JobRunner interface {
+	RegisterJobs(r *Registry)
 }
 
 // Registry collects what modules register. It is filled at wiring time and

@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"crypto/subtle"
+	"encoding/json"
 	"net"
 	"net/http"
 	"net/netip"
@@ -18,6 +19,11 @@ const (
 	ViewerAddressHeader = "X-Oficina-Viewer-Address"
 )
 
+// RequestContextHeader is where the AWS Lambda Web Adapter puts the
+// invocation's request context (JSON) on every request it forwards to the
+// server, replacing any value the client sent.
+const RequestContextHeader = "X-Amzn-Request-Context"
+
 // Edge is how requests reach the API. The zero value is a server that
 // takes calls directly (the local server): no secret is required and the
 // client address is the connection's.
@@ -26,6 +32,12 @@ type Edge struct {
 	// OriginSecretHeader. Requests without it did not come through the
 	// site's address (e.g. a direct call to the API Gateway endpoint).
 	OriginSecret string
+	// RequestContext says the server runs behind the AWS Lambda Web
+	// Adapter (functions/webdav on its Function URL), where every caller
+	// is the adapter on loopback: the client address is then the sourceIp
+	// of the request context the adapter forwards in RequestContextHeader.
+	// Only set it on Lambda: anywhere else the header is the client's own.
+	RequestContext bool
 }
 
 // Required reports whether requests must carry the origin secret.
@@ -42,13 +54,19 @@ func (e Edge) Verified(r *http.Request) bool {
 
 // ClientAddress is the one answer to "who is calling" for throttling and
 // rate limits: the viewer address CloudFront reports when r carries the
-// origin secret, otherwise the connection's source address (API Gateway's
-// sourceIp on Lambda, which behind CloudFront is the edge's, or the TCP
-// peer locally). The result is an IP address in canonical form, or the raw
-// remote address when that is not one.
+// origin secret, the request context's sourceIp behind the Lambda Web
+// Adapter (Edge.RequestContext), otherwise the connection's source address
+// (API Gateway's sourceIp on Lambda, which behind CloudFront is the edge's,
+// or the TCP peer locally). The result is an IP address in canonical form,
+// or the raw remote address when that is not one.
 func (e Edge) ClientAddress(r *http.Request) string {
 	if e.Verified(r) {
 		if a, ok := parseAddr(r.Header.Get(ViewerAddressHeader)); ok {
+			return a.String()
+		}
+	}
+	if e.RequestContext {
+		if a, ok := contextSource(r.Header.Get(RequestContextHeader)); ok {
 			return a.String()
 		}
 	}
@@ -56,6 +74,33 @@ func (e Edge) ClientAddress(r *http.Request) string {
 		return a.String()
 	}
 	return r.RemoteAddr
+}
+
+// requestContext is what ClientAddress reads of a forwarded request
+// context: http.sourceIp in a Function URL's (and an HTTP API's, payload
+// 2.0), identity.sourceIp in a REST API's.
+type requestContext struct {
+	HTTP struct {
+		SourceIP string `json:"sourceIp"`
+	} `json:"http"`
+	Identity struct {
+		SourceIP string `json:"sourceIp"`
+	} `json:"identity"`
+}
+
+// contextSource reads the caller's address from a request context.
+func contextSource(raw string) (netip.Addr, bool) {
+	if raw == "" {
+		return netip.Addr{}, false
+	}
+	var rc requestContext
+	if err := json.Unmarshal([]byte(raw), &rc); err != nil {
+		return netip.Addr{}, false
+	}
+	if a, ok := parseAddr(rc.HTTP.SourceIP); ok {
+		return a, true
+	}
+	return parseAddr(rc.Identity.SourceIP)
 }
 
 // parseAddr reads "ip", "ip:port" or "[ipv6]:port".

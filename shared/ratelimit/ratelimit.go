@@ -18,6 +18,7 @@ package ratelimit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -81,17 +82,54 @@ func (l *Limiter) Allow(ctx context.Context, lim Limit, key string) error {
 		return nil
 	}
 	now := l.now()
-	window := now.UnixNano() / int64(lim.Per)
-	end := time.Unix(0, (window+1)*int64(lim.Per))
-	k := lim.Name + ":" + key + ":" + strconv.FormatInt(window, 10)
+	k, end := windowKey(lim, key, now)
 	// The record outlives its window by one window at most, then expires.
 	n, err := l.st.Incr(ctx, recordKind, k, 1, lim.Per)
 	if err != nil {
 		return fmt.Errorf("rate limit %s: %w", lim.Name, err)
 	}
 	if n > int64(lim.Max) {
-		wait := end.Sub(now)
-		return &fault.Error{Kind: fault.TooManyRequests, Reason: MsgTooManyRequests, RetryAfter: max(1, int(math.Ceil(wait.Seconds())))}
+		return tooMany(end.Sub(now))
 	}
 	return nil
+}
+
+// Spent reports, without counting, whether key has used up lim in the
+// current window (Max counted): the refusal Allow would give the next
+// request, or nil. With Allow counting only failures, it lets a caller
+// refuse a client that failed too often before doing the work again (one
+// read of the store).
+func (l *Limiter) Spent(ctx context.Context, lim Limit, key string) error {
+	if lim.Max <= 0 || lim.Per <= 0 {
+		return nil
+	}
+	now := l.now()
+	k, end := windowKey(lim, key, now)
+	rec, err := l.st.GetRecord(ctx, recordKind, k)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("rate limit %s: %w", lim.Name, err)
+	}
+	n, err := strconv.ParseInt(string(rec.Value), 10, 64)
+	if err != nil {
+		return fmt.Errorf("rate limit %s: counter %q: %w", lim.Name, rec.Value, err)
+	}
+	if n >= int64(lim.Max) {
+		return tooMany(end.Sub(now))
+	}
+	return nil
+}
+
+// windowKey is the counter of key in lim's window at now, and the window's end.
+func windowKey(lim Limit, key string, now time.Time) (string, time.Time) {
+	window := now.UnixNano() / int64(lim.Per)
+	end := time.Unix(0, (window+1)*int64(lim.Per))
+	return lim.Name + ":" + key + ":" + strconv.FormatInt(window, 10), end
+}
+
+// tooMany is the 429 with the seconds left of the window.
+func tooMany(wait time.Duration) error {
+	return &fault.Error{Kind: fault.TooManyRequests, Reason: MsgTooManyRequests, RetryAfter: max(1, int(math.Ceil(wait.Seconds())))}
 }

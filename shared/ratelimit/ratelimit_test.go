@@ -91,6 +91,41 @@ func TestLimiter(t *testing.T) {
 	}
 }
 
+// TestSpent: Spent reads the window's count without adding to it, and
+// refuses once Max are counted, until the window ends.
+func TestSpent(t *testing.T) {
+	for name, open := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			c := &clock{t: time.Now().Truncate(time.Minute).Add(time.Minute)}
+			lim := ratelimit.New(open(t), ratelimit.Edge{}, c.Now)
+			l := ratelimit.Limit{Name: "dav-signin", Max: 2, Per: time.Minute}
+			for i := range 3 {
+				if err := lim.Spent(ctx, l, "192.0.2.1"); err != nil {
+					t.Fatalf("check %d before any count: %v", i, err)
+				}
+			}
+			_ = lim.Allow(ctx, l, "192.0.2.1")
+			if err := lim.Spent(ctx, l, "192.0.2.1"); err != nil {
+				t.Fatalf("one of two counted: %v", err)
+			}
+			_ = lim.Allow(ctx, l, "192.0.2.1")
+			c.Add(15 * time.Second)
+			fe, ok := fault.As(lim.Spent(ctx, l, "192.0.2.1"))
+			if !ok || fe.Kind != fault.TooManyRequests || fe.RetryAfter != 45 {
+				t.Fatalf("two of two counted: %#v", fe)
+			}
+			if err := lim.Spent(ctx, l, "192.0.2.2"); err != nil {
+				t.Errorf("another address: %v", err)
+			}
+			c.Add(45 * time.Second)
+			if err := lim.Spent(ctx, l, "192.0.2.1"); err != nil {
+				t.Errorf("next window: %v", err)
+			}
+		})
+	}
+}
+
 // TestLimiterIsShared: two limiters on one store (two Lambda instances)
 // share the count, also under concurrent requests.
 func TestLimiterIsShared(t *testing.T) {
@@ -126,8 +161,17 @@ func TestLimiterIsShared(t *testing.T) {
 	}
 }
 
+// functionURLContext is the request context the Lambda Web Adapter
+// forwards for a Function URL invocation (payload 2.0, as serialised by
+// lambda_http; abridged).
+const functionURLContext = `{"routeKey":"$default","accountId":"anonymous","stage":"$default","requestId":"c7b5a9b2-1a0e-4c1f-9f11-3d2f7d0e9a10",` +
+	`"apiId":"abcdefghijklmnopqrstuvwxyz","domainName":"abcdefghijklmnopqrstuvwxyz.lambda-url.us-east-1.on.aws","domainPrefix":"abcdefghijklmnopqrstuvwxyz",` +
+	`"time":"28/May/2026:13:02:11 +0000","timeEpoch":1779973331000,` +
+	`"http":{"method":"PROPFIND","path":"/dav/","protocol":"HTTP/1.1","sourceIp":"203.0.113.77","userAgent":"Microsoft-WebDAV-MiniRedir/10.0.19045"}}`
+
 func TestClientAddress(t *testing.T) {
 	edge := ratelimit.Edge{OriginSecret: "s3cret"}
+	lwa := ratelimit.Edge{RequestContext: true}
 	tests := []struct {
 		name   string
 		edge   ratelimit.Edge
@@ -153,6 +197,17 @@ func TestClientAddress(t *testing.T) {
 			map[string]string{ratelimit.ViewerAddressHeader: "me, honest", ratelimit.OriginSecretHeader: "s3cret"}, "130.176.189.21", true},
 		{"API Gateway source address without port", ratelimit.Edge{}, "198.51.100.3", nil, "198.51.100.3", false},
 		{"v4-mapped", ratelimit.Edge{}, "[::ffff:192.0.2.1]:80", nil, "192.0.2.1", false},
+		{"Function URL behind the Lambda Web Adapter", lwa, "127.0.0.1:40112",
+			map[string]string{ratelimit.RequestContextHeader: functionURLContext}, "203.0.113.77", false},
+		{"REST API context behind the adapter", lwa, "127.0.0.1:40112",
+			map[string]string{ratelimit.RequestContextHeader: `{"identity":{"sourceIp":"198.51.100.8"}}`}, "198.51.100.8", false},
+		{"request context ignored off Lambda", ratelimit.Edge{}, "192.0.2.1:5000",
+			map[string]string{ratelimit.RequestContextHeader: functionURLContext}, "192.0.2.1", false},
+		{"no request context: the connection's", lwa, "127.0.0.1:40112", nil, "127.0.0.1", false},
+		{"garbage request context", lwa, "127.0.0.1:40112",
+			map[string]string{ratelimit.RequestContextHeader: `{"http":{"sourceIp":"me"}`}, "127.0.0.1", false},
+		{"the adapter's pass-through null", lwa, "127.0.0.1:40112",
+			map[string]string{ratelimit.RequestContextHeader: `null`}, "127.0.0.1", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -132,6 +132,18 @@ func (m *Module) Fetcher() *fetchguard.Client { return m.fetcher }
 // and the jobs reader.refresh (every 5 minutes) and reader.retention
 // (daily at 03:30 UTC).
 func (m *Module) Register(r *module.Registry) error {
+	m.RegisterWrites(r)
+	m.registerToggles(r)
+	r.View(module.View{DDoc: "reader", Name: "feed", Serve: m.serveFeed})
+	r.View(module.CounterView("reader", "unread-by-label", unreadByLabel))
+	m.registerRoutes(r)
+	m.RegisterJobs(r)
+	return nil
+}
+
+// RegisterWrites implements module.WritePath: the reader's klasses, the
+// unread tally and the reactions to subscriptions and labels.
+func (m *Module) RegisterWrites(r *module.Registry) {
 	m.registerKlasses(r)
 	for _, k := range labels {
 		r.Labels(k)
@@ -141,11 +153,10 @@ func (m *Module) Register(r *module.Registry) error {
 	r.NoHistory(KlassItem) // feed items are written by the refresh job; nobody reads their history
 	r.React(stream.Reaction{Name: "reader.subscription", Klasses: []string{KlassSubscription}, React: m.subscriptionChanged})
 	r.React(stream.Reaction{Name: "reader.label", Klasses: []string{KlassLabel}, React: m.labelChanged})
-	m.registerToggles(r)
-	r.View(module.View{DDoc: "reader", Name: "feed", Serve: m.serveFeed})
-	r.View(module.CounterView("reader", "unread-by-label", unreadByLabel))
-	m.registerRoutes(r)
+}
+
+// RegisterJobs implements module.JobRunner: feed refreshes and retention.
+func (m *Module) RegisterJobs(r *module.Registry) {
 	r.Job(module.Job{Name: JobRefresh, Schedule: "rate(5 minutes)", Run: m.runRefresh})
 	r.Job(module.Job{Name: JobRetention, Schedule: "cron(30 3 * * ? *)", Group: m.retentionGroup, Run: module.EachGroup(m.deps.Store, m.retentionGroup)})
-	return nil
 }

@@ -115,18 +115,7 @@ var publicPage = ratelimit.Limit{Name: "servicedocs-public", Max: 60, Per: time.
 //	POST /api/_public/estimates/{token} {decision,name,note}  → the decision, recorded once
 //	GET  /api/_public/calendar/{token}                        → text/calendar (RFC 5545)
 func (m *Module) Register(r *module.Registry) error {
-	for _, k := range schemas {
-		r.Schema(k)
-	}
-	for _, k := range fieldLabels {
-		r.Labels(k)
-	}
-	r.Rule(KlassEstimate, m.estimateRule)
-	r.Rule(KlassEstimate, tokenRule(kindEstimate, "approval_token"))
-	r.Rule(KlassMaintenance, m.maintenanceRule)
-	r.Rule(KlassTicket, m.ticketRule)
-	r.Rule(KlassTicket, tokenRule(kindStatus, "status_token"))
-	r.Events(KlassEstimate, decisionEvents)
+	m.RegisterWrites(r)
 
 	r.Route(module.Route{Pattern: "GET /api/{db}/_maintenances/plan", Access: module.AccessRead, Handle: m.plan})
 	r.Route(module.Route{Pattern: "GET /api/{db}/_tickets/{id}/receipt.pdf", Access: module.AccessRead, Klass: KlassTicket, Handle: m.ticketReceipt})
@@ -142,6 +131,23 @@ func (m *Module) Register(r *module.Registry) error {
 	r.Route(module.Route{Pattern: "POST /api/_public/estimates/{token}", Access: module.AccessPublic, Limit: &publicPage, MaxBody: 16 << 10, Handle: m.decide})
 	r.Route(module.Route{Pattern: "GET /api/_public/calendar/{token}", Access: module.AccessPublic, Limit: &publicPage, Handle: m.calendar})
 	return nil
+}
+
+// RegisterWrites implements module.WritePath: the documents' schemas,
+// rules and token effects, and the estimate's decision events.
+func (m *Module) RegisterWrites(r *module.Registry) {
+	for _, k := range schemas {
+		r.Schema(k)
+	}
+	for _, k := range fieldLabels {
+		r.Labels(k)
+	}
+	r.Rule(KlassEstimate, m.estimateRule)
+	r.Rule(KlassEstimate, tokenRule(kindEstimate, "approval_token"))
+	r.Rule(KlassMaintenance, m.maintenanceRule)
+	r.Rule(KlassTicket, m.ticketRule)
+	r.Rule(KlassTicket, tokenRule(kindStatus, "status_token"))
+	r.Events(KlassEstimate, decisionEvents)
 }
 
 func str(v any) string { s, _ := v.(string); return s }

@@ -17,14 +17,19 @@ import (
 type Module struct{}
 
 // Register implements module.Module.
-func (Module) Register(r *module.Registry) error {
+func (m Module) Register(r *module.Registry) error {
+	m.RegisterWrites(r)
+	return nil
+}
+
+// RegisterWrites implements module.WritePath: the schemas.
+func (Module) RegisterWrites(r *module.Registry) {
 	for _, k := range Klasses {
 		r.Schema(k)
 	}
 	for _, k := range Labels {
 		r.Labels(k)
 	}
-	return nil
 }
 
 // Klasses are the rules, one per klass (SPEC.md §3 fields, §5 rules).

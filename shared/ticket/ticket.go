@@ -78,6 +78,18 @@ func (m *Module) Name() string { return "ticket" }
 //	GET|POST /api/{db}/_tickets/checklists (admins)                              → 200 {tickets} | {added} (checklist.go)
 //	GET /api/{db}/_design/count-by-ticket-status/_view/all?group_level=1          → rows by status
 func (m *Module) Register(r *module.Registry) error {
+	m.RegisterWrites(r)
+	r.Update(module.Update{DDoc: "checklist", Fn: "toggle", WithID: true, Klass: KlassChecklist, Handle: m.toggle})
+	r.Route(module.Route{Pattern: "GET /api/{db}/_tickets/board", Access: module.AccessRead, Handle: m.board})
+	r.Route(module.Route{Pattern: "GET /api/{db}/_tickets/checklists", Access: module.AccessAdmin, Handle: m.checklistsRoute})
+	r.Route(module.Route{Pattern: "POST /api/{db}/_tickets/checklists", Access: module.AccessAdmin, Handle: m.checklistsRoute})
+	Counts{}.views(r)
+	return nil
+}
+
+// RegisterWrites implements module.WritePath: the rules, effects and sort
+// key of the desk's klasses, its tallies and timeline events.
+func (m *Module) RegisterWrites(r *module.Registry) {
 	for _, k := range schemas {
 		r.Schema(k)
 	}
@@ -93,11 +105,7 @@ func (m *Module) Register(r *module.Registry) error {
 	r.Rule(KlassComment, m.commentRule)
 	r.Effect(KlassChecklist, m.checklistEffect)
 	r.NotRecords(KlassChecklist)
-	r.Update(module.Update{DDoc: "checklist", Fn: "toggle", WithID: true, Klass: KlassChecklist, Handle: m.toggle})
-	r.Route(module.Route{Pattern: "GET /api/{db}/_tickets/board", Access: module.AccessRead, Handle: m.board})
-	r.Route(module.Route{Pattern: "GET /api/{db}/_tickets/checklists", Access: module.AccessAdmin, Handle: m.checklistsRoute})
-	r.Route(module.Route{Pattern: "POST /api/{db}/_tickets/checklists", Access: module.AccessAdmin, Handle: m.checklistsRoute})
-	return Counts{}.Register(r)
+	Counts{}.stream(r)
 }
 
 // Counts is the desk's counts alone — the tallies, the close/open timeline
@@ -109,19 +117,29 @@ type Counts struct{}
 func (Counts) Name() string { return "ticket-counts" }
 
 // Register implements module.Module.
-func (Counts) Register(r *module.Registry) error {
-	r.View(module.CounterView("count-by-ticket-status", "all", func(c stream.Counts) []module.ViewRow {
-		return module.TallyRows(c.Tally(TallyByStatus))
-	}))
+func (c Counts) Register(r *module.Registry) error {
+	c.stream(r)
+	c.views(r)
+	return nil
+}
+
+// stream registers the tallies and the close/open timeline events.
+func (Counts) stream(r *module.Registry) {
 	for _, t := range Tallies() {
 		r.Tally(t)
 	}
 	r.Events(KlassTicket, CloseOpenEvents)
+}
+
+// views registers the count-by views.
+func (Counts) views(r *module.Registry) {
+	r.View(module.CounterView("count-by-ticket-status", "all", func(c stream.Counts) []module.ViewRow {
+		return module.TallyRows(c.Tally(TallyByStatus))
+	}))
 	r.View(module.CounterView("count-by-open-ticket-priority", "all", func(c stream.Counts) []module.ViewRow {
 		return module.TallyRows(c.Tally(TallyOpenByPriority))
 	}))
 	r.View(module.CounterView("count-by-ticket-priority", "all", func(c stream.Counts) []module.ViewRow {
 		return module.TallyRows(c.Tally(TallyByPriority))
 	}))
-	return nil
 }

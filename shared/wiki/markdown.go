@@ -8,10 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/alecthomas/chroma/v2"
-	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -112,12 +108,17 @@ func (wikiLinkRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 
 // ---- code blocks ------------------------------------------------------------
 
-// codeRenderer highlights fenced code blocks with chroma, as classes
-// ("wk-" prefixed, styled by the SPA or by GET …/_wiki/highlight.css),
-// never inline styles.
+// codeRenderer highlights fenced code blocks with the module's
+// Highlighter (shared/wiki/highlight in the API), or writes them plain.
 type codeRenderer struct{}
 
-var codeFormatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.ClassPrefix("wk-"), chromahtml.TabWidth(4))
+// Highlighter colours code blocks (shared/wiki/highlight.Chroma).
+type Highlighter interface {
+	// Code returns code in lang as HTML, false when it cannot.
+	Code(lang, code string) (string, bool)
+	// CSS is the stylesheet of a style's classes.
+	CSS(style string) string
+}
 
 // totalKey counts the highlighted bytes of one render.
 var totalKey = parser.NewContextKey()
@@ -147,42 +148,26 @@ func (codeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	})
 }
 
-// highlightBudget is the per-render budget (renders run one per goroutine,
-// so it travels in the writer).
+// highlightBudget is the per-render budget and highlighter (renders run
+// one per goroutine, so they travel in the writer).
 type budgetWriter struct {
 	util.BufWriter
 	left int
+	hl   Highlighter
 }
 
 func renderHighlighted(w util.BufWriter, lang, code string) bool {
 	bw, ok := w.(*budgetWriter)
-	if lang == "" || len(code) > maxHighlight || !ok || bw.left < len(code) {
+	if lang == "" || len(code) > maxHighlight || !ok || bw.hl == nil || bw.left < len(code) {
 		return false
 	}
-	lexer := lexers.Get(lang)
-	if lexer == nil {
-		return false
-	}
-	it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
-	if err != nil {
-		return false
-	}
-	var out bytes.Buffer
-	if err := codeFormatter.Format(&out, styles.Get("github"), it); err != nil {
+	out, ok := bw.hl.Code(lang, code)
+	if !ok {
 		return false
 	}
 	bw.left -= len(code)
-	_, _ = w.Write(out.Bytes())
+	_, _ = w.WriteString(out)
 	return true
-}
-
-// HighlightCSS is the stylesheet of the highlighting classes in a chroma
-// style ("github" when unknown).
-func HighlightCSS(style string) string {
-	s := styles.Get(style)
-	var b bytes.Buffer
-	_ = codeFormatter.WriteCSS(&b, s)
-	return b.String()
 }
 
 // ---- the Markdown instance --------------------------------------------------
@@ -217,7 +202,8 @@ var handbookID = regexp.MustCompile(`^han-[0-9a-f]{32}$`)
 // linker knows which URLs name a handbook of the page's Group.
 type linker struct {
 	db       string
-	baseHost string // the product's host: absolute URLs to it count too
+	baseHost string      // the product's host: absolute URLs to it count too
+	hl       Highlighter // nil: code blocks are not coloured
 }
 
 // handbookOf returns the handbook id a link destination names: a relative
@@ -372,7 +358,7 @@ func (l linker) render(content, contentType string, res resolver) string {
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer bufPool.Put(buf)
-	bw := &budgetWriter{BufWriter: bufio.NewWriter(buf), left: maxHighlightTotal}
+	bw := &budgetWriter{BufWriter: bufio.NewWriter(buf), left: maxHighlightTotal, hl: l.hl}
 	if err := md.Renderer().Render(bw, src, doc); err != nil {
 		return htmlsafe.SanitizeText(content)
 	}

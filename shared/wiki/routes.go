@@ -549,7 +549,9 @@ func (m *Module) highlightCSS(w http.ResponseWriter, r *http.Request) error {
 	}
 	w.Header().Set("Content-Type", "text/css; charset=utf-8")
 	w.Header().Set("Cache-Control", "max-age=86400")
-	_, _ = w.Write([]byte(HighlightCSS(style)))
+	if m.hl != nil {
+		_, _ = w.Write([]byte(m.hl.CSS(style)))
+	}
 	return nil
 }
 

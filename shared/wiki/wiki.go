@@ -83,6 +83,7 @@ type Module struct {
 	host   string // the product's host (absolute links to it count as page links)
 	server *access.Principal
 	pages  *pageCache
+	hl     Highlighter
 }
 
 // New builds the module.
@@ -112,6 +113,14 @@ func (m *Module) Name() string { return "wiki" }
 
 // Register implements module.Module (the routes are listed in routes.go).
 func (m *Module) Register(r *module.Registry) error {
+	m.RegisterWrites(r)
+	m.registerRoutes(r)
+	return nil
+}
+
+// RegisterWrites implements module.WritePath: the Handbook's schema, rule
+// and effect, and the reactions that keep links and versions.
+func (m *Module) RegisterWrites(r *module.Registry) {
 	for _, k := range Schemas {
 		r.Schema(k)
 	}
@@ -124,11 +133,16 @@ func (m *Module) Register(r *module.Registry) error {
 	r.SortKey(KlassHandbook, func(body map[string]any) string { return normTitle(str(body["title"])) })
 	r.React(stream.Reaction{Name: "wiki.links", Klasses: []string{KlassHandbook}, React: m.linksChanged})
 	r.React(stream.Reaction{Name: "wiki.versions", Klasses: []string{KlassHandbook}, React: m.snapshot})
-	m.registerRoutes(r)
-	return nil
 }
 
-func (m *Module) linker(db string) linker { return linker{db: db, baseHost: m.host} }
+func (m *Module) linker(db string) linker { return linker{db: db, baseHost: m.host, hl: m.hl} }
+
+// WithHighlighter colours the pages' code blocks with h (the API's
+// wiring: shared/wiki/highlight.Chroma); without one they are plain.
+func (m *Module) WithHighlighter(h Highlighter) *Module {
+	m.hl = h
+	return m
+}
 
 // titleVersion is one former title.
 type titleVersion struct {

@@ -79,6 +79,22 @@ var (
 	_ store.ChangeLog = (*Store)(nil)
 )
 
+// Open is the store on table with the AWS configuration c; endpoint, when
+// set, points the client at DynamoDB Local or LocalStack.
+func Open(c aws.Config, table, endpoint string) *Store {
+	return New(NewClient(c, endpoint), table)
+}
+
+// NewClient is a DynamoDB client with the AWS configuration c; endpoint,
+// when set, points it at DynamoDB Local or LocalStack.
+func NewClient(c aws.Config, endpoint string) *dynamodb.Client {
+	return dynamodb.NewFromConfig(c, func(o *dynamodb.Options) {
+		if endpoint != "" {
+			o.BaseEndpoint = aws.String(endpoint)
+		}
+	})
+}
+
 // New returns a Store on an existing table (see CreateTable).
 func New(client *dynamodb.Client, table string) *Store {
 	return &Store{client: client, table: table, queues: map[string]*writeQueue{}}

@@ -27,6 +27,23 @@ export const membershipsListQuery = (db: string, opts: { page: number; perPage: 
     placeholderData: keepPreviousData,
   });
 
+/** An address the app no longer mails: SES reported a hard bounce or a spam complaint. */
+export interface MailSuppression {
+  address: string;
+  reason: 'bounce' | 'complaint';
+  detail?: string;
+  kind?: string;
+  at: string;
+}
+
+/** The Group's memberships whose address is suppressed, by membership id (GET /api/{db}/_mail/suppressed). */
+export const mailSuppressedQuery = (db: string) =>
+  queryOptions({
+    queryKey: ['mail-suppressed', db],
+    queryFn: () => api.get<{ memberships?: Record<string, MailSuppression> }>(`${enc(db)}/_mail/suppressed`).then((r) => r.memberships ?? {}),
+    staleTime: 60_000,
+  });
+
 export const membershipQuery = (db: string, id: string) =>
   queryOptions({ queryKey: ['group-membership', db, id], queryFn: () => getDoc<Membership>(db, id), retry: false });
 

@@ -2,7 +2,7 @@
 // breadcrumb Dashboard > Admin > Memberships, the New button (disabled until
 // the email is confirmed) and who may edit.
 
-import { Button, Flex, Text } from '@aws-amplify/ui-react';
+import { Alert, Badge, Button, Flex, Text } from '@aws-amplify/ui-react';
 import { useTranslation } from 'react-i18next';
 import { AppIcon } from '../../../components/icons';
 import { ButtonLink } from '../../../components/RouterLink';
@@ -11,6 +11,7 @@ import { isEmailConfirmed, useCurrentUser } from '../../../lib/current-user';
 import type { Membership } from '../../../lib/memberships';
 import { paths } from '../../../lib/paths';
 import type { Session } from '../../../lib/session';
+import type { MailSuppression } from '../api/memberships';
 import { AdminCrumbs } from './AdminCrumbs';
 
 export function MembershipCrumbs({ db, current }: { db: string; current?: string }) {
@@ -54,4 +55,28 @@ export function NewMembershipButton({ db }: { db: string }) {
 export function canEditMembership(admin: boolean, m: Membership | undefined, session: Session | null): boolean {
   if (!m || !session) return false;
   return admin && m.user_id !== session.userId;
+}
+
+/**
+ * The marker of a member the app no longer mails (SES reported a hard
+ * bounce or a spam complaint): a badge in the member list, whose title
+ * says why; with detail, the explanation under the membership's details.
+ */
+export function MailSuppressedMarker({ suppression, detail }: { suppression?: MailSuppression; detail?: boolean }) {
+  const { t } = useTranslation();
+  if (!suppression) return null;
+  const reason = suppression.reason === 'complaint' ? 'complaint' : 'bounce';
+  const help = t(`accounts.memberships.mailSuppressed.${reason}Help`, { address: suppression.address });
+  if (detail) {
+    return (
+      <Alert variation="warning" heading={t(`accounts.memberships.mailSuppressed.${reason}`)} data-testid="mail-suppressed-alert">
+        {help}
+      </Alert>
+    );
+  }
+  return (
+    <Badge size="small" variation="error" title={help} data-testid="mail-suppressed">
+      <AppIcon name="mail" /> {t(`accounts.memberships.mailSuppressed.${reason}`)}
+    </Badge>
+  );
 }

@@ -22,8 +22,8 @@ import { formatDateTime } from '../../../lib/format';
 import { isPendingMembership } from '../../../lib/memberships';
 import { paths } from '../../../lib/paths';
 import { useSession } from '../../../lib/session';
-import { membershipQuery, removeMembership } from '../api/memberships';
-import { canEditMembership, MembershipCrumbs, NewMembershipButton } from '../components/MembershipParts';
+import { mailSuppressedQuery, membershipQuery, removeMembership } from '../api/memberships';
+import { canEditMembership, MailSuppressedMarker, MembershipCrumbs, NewMembershipButton } from '../components/MembershipParts';
 
 export function Component() {
   const { t, i18n } = useTranslation();
@@ -33,6 +33,7 @@ export function Component() {
   const session = useSession();
   const { admin } = useIsAdmin(db);
   const q = useQuery(membershipQuery(db, id));
+  const suppressed = useQuery(mailSuppressedQuery(db));
   const [confirming, setConfirming] = useState(false);
   const del = useMutation({
     mutationFn: () => removeMembership(db, q.data!),
@@ -80,6 +81,7 @@ export function Component() {
         <>
           {error ? <ErrorAlert error={error} onDismiss={() => void q.refetch()} /> : null}
           <ErrorAlert error={del.error ? asApiError(del.error) : null} onDismiss={() => del.reset()} />
+          <MailSuppressedMarker suppression={suppressed.data?.[id]} detail />
           <RecordShow
             details={
               <DetailList
@@ -87,7 +89,15 @@ export function Component() {
                 rows={
                   m
                     ? [
-                        { key: 'email', label: 'fields.email', value: m.email },
+                        {
+                          key: 'email',
+                          label: 'fields.email',
+                          value: (
+                            <>
+                              {m.email} <MailSuppressedMarker suppression={suppressed.data?.[id]} />
+                            </>
+                          ),
+                        },
                         {
                           key: 'user',
                           label: 'fields.user',

@@ -20,8 +20,8 @@ import { onAppEvent } from '../../../lib/events';
 import { formatDate } from '../../../lib/format';
 import { isPendingMembership, type Membership } from '../../../lib/memberships';
 import { paths } from '../../../lib/paths';
-import { membershipsListQuery } from '../api/memberships';
-import { MembershipCrumbs, NewMembershipButton } from '../components/MembershipParts';
+import { mailSuppressedQuery, membershipsListQuery } from '../api/memberships';
+import { MailSuppressedMarker, MembershipCrumbs, NewMembershipButton } from '../components/MembershipParts';
 
 const ORDER = ['created_at', 'email', 'status'] as const;
 
@@ -31,6 +31,8 @@ export function Component() {
   const defaults = useMemo(() => ({ orderBy: 'created_at', direction: 'asc' as const }), []);
   const [params, update] = useIndexParams(defaults, ORDER);
   const q = useQuery(membershipsListQuery(db, { page: params.page, perPage: params.perPage, orderBy: params.orderBy, direction: params.direction }));
+  // Addresses the app no longer mails (bounces, complaints): a marker on their rows.
+  const suppressed = useQuery(mailSuppressedQuery(db));
   const { refetch } = q;
   useEffect(() => onAppEvent('reload', () => void refetch()), [refetch]);
   const yes = (v: unknown) => (v === true ? t('common.yes') : t('common.no'));
@@ -57,7 +59,15 @@ export function Component() {
       {q.isError ? <ErrorAlert error={asApiError(q.error)} onDismiss={() => void refetch()} /> : null}
       <RecordTable<Membership>
         columns={[
-          { key: 'email', label: 'fields.email', render: (m) => m.email ?? '' },
+          {
+            key: 'email',
+            label: 'fields.email',
+            render: (m) => (
+              <>
+                {m.email ?? ''} <MailSuppressedMarker suppression={suppressed.data?.[m._id]} />
+              </>
+            ),
+          },
           {
             key: 'user',
             label: 'fields.user',

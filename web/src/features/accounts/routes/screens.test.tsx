@@ -13,14 +13,17 @@ import { Timeline } from '../components/Timeline';
 import { Component as AccountNew } from './AccountNew';
 import { Component as Dashboard } from './Dashboard';
 import { Component as MembershipShow } from './MembershipShow';
+import { Component as MembershipsIndex } from './MembershipsIndex';
 
 const ACC = 'acc-0123456789abcdef0123456789abcdef';
 const ME = 'usr-0123456789abcdef0123456789abcdef';
 const OTHER = 'usr-fedcba9876543210fedcba9876543210';
 const MEM = 'mem-0123456789abcdef0123456789abcdef';
 
-function backend(opts: { confirmed: boolean; admin: boolean; membership?: Record<string, unknown> | null }) {
+function backend(opts: { confirmed: boolean; admin: boolean; membership?: Record<string, unknown> | null }, more?: (c: Call) => Response | undefined) {
   return mockFetch((c: Call) => {
+    const answer = more?.(c);
+    if (answer) return answer;
     if (c.path === '/api/_session') return json(200, { ok: true, userCtx: { name: ME, roles: [ME, ACC], locale: 'en' } });
     if (c.path.startsWith(`/api/_users/${ME}`))
       return json(200, { _id: ME, _rev: '1-a', email: 'ana@example.com', confirmed_at: opts.confirmed ? '2025-01-01T00:00:00Z' : null, confirmation_sent_at: new Date().toISOString() });
@@ -92,6 +95,43 @@ describe('membership detail (SPEC §2)', () => {
     await screen.findByText('bia@example.com', { selector: 'dd' });
     await new Promise((r) => setTimeout(r, 20));
     expect(screen.queryByTestId('edit-membership')).toBeNull();
+  });
+});
+
+describe('members the app no longer mails (issue 24, SES feedback)', () => {
+  const GONE = 'mem-fedcba9876543210fedcba9876543210';
+  const members = [
+    { _id: MEM, _rev: '1-a', klass: 'Membership', email: 'bia@example.com', user_id: OTHER, status: 'accepted', created_at: '2026-05-01T10:00:00Z' },
+    { _id: GONE, _rev: '1-a', klass: 'Membership', email: 'gone@example.com', status: 'pending', created_at: '2026-05-02T10:00:00Z' },
+  ];
+  const suppressed = { [GONE]: { address: 'gone@example.com', reason: 'bounce', detail: 'Permanent General: smtp; 550 5.1.1 user unknown', kind: 'invite', at: '2026-05-04T12:00:02Z' } };
+  function listBackend() {
+    return backend({ confirmed: true, admin: true }, (c: Call) => {
+      if (c.path === `/api/${ACC}/_mail/suppressed`) return json(200, { memberships: suppressed });
+      if (c.path === `/api/${ACC}/_find`) return json(200, { docs: members });
+      if (c.path === `/api/${ACC}/${GONE}`) return json(200, members[1]);
+      return undefined;
+    });
+  }
+
+  it('the member list marks the bounced address, and only that row', async () => {
+    const calls = listBackend();
+    renderScreen(<MembershipsIndex />, { path: '/account/:account_id/memberships', url: `/account/${ACC}/memberships` });
+    const marker = await screen.findByTestId('mail-suppressed');
+    expect(marker).toHaveTextContent('Mail bounced');
+    expect(marker).toHaveAttribute('title', expect.stringContaining('gone@example.com bounced for good'));
+    const row = marker.closest('tr')!;
+    expect(within(row).getByText(/gone@example\.com/)).toBeInTheDocument();
+    expect(screen.getAllByTestId('mail-suppressed')).toHaveLength(1);
+    expect(calls.calls.some((c) => c.path === `/api/${ACC}/_mail/suppressed`)).toBe(true);
+  });
+
+  it('the membership detail says why the app no longer mails it', async () => {
+    listBackend();
+    renderScreen(<MembershipShow />, { path: '/account/:account_id/memberships/:record_id', url: `/account/${ACC}/memberships/${GONE}` });
+    const alert = await screen.findByTestId('mail-suppressed-alert');
+    expect(alert).toHaveTextContent('Mail bounced');
+    expect(alert).toHaveTextContent('Ask this person for an address that works');
   });
 });
 

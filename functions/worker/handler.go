@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/oficina/oficina/shared/mail"
+	"github.com/oficina/oficina/shared/mail/ses"
+	"github.com/oficina/oficina/shared/schedule"
+)
+
+// Handler takes the worker's two event sources: the jobs queue (SQS,
+// batches of tasks) and SES's feedback topic (SNS, a bounce or complaint
+// report each), which it records on the suppression list.
+type Handler struct {
+	Worker       *schedule.Worker
+	Suppressions *mail.Suppressions
+	Log          *slog.Logger
+	// Prepare, when set, runs once, before the first event: work kept out
+	// of the cold start (seeding the plan prices).
+	Prepare  func(ctx context.Context)
+	prepared sync.Once
+}
+
+// Invoke tells the events apart by their records' source.
+func (h *Handler) Invoke(ctx context.Context, raw json.RawMessage) (any, error) {
+	if h.Prepare != nil {
+		h.prepared.Do(func() { h.Prepare(ctx) })
+	}
+	var probe struct {
+		Records []struct {
+			// SQS spells it eventSource, SNS EventSource: JSON keys match either.
+			Source string `json:"eventSource"`
+		} `json:"Records"`
+	}
+	if err := json.Unmarshal(raw, &probe); err != nil || len(probe.Records) == 0 {
+		return nil, fmt.Errorf("worker: not an SQS or SNS event: %.200s", raw)
+	}
+	switch src := probe.Records[0].Source; src {
+	case "aws:sqs":
+		var ev events.SQSEvent
+		if err := json.Unmarshal(raw, &ev); err != nil {
+			return nil, fmt.Errorf("worker: SQS event: %w", err)
+		}
+		return h.Worker.HandleSQS(ctx, ev)
+	case "aws:sns":
+		var ev events.SNSEvent
+		if err := json.Unmarshal(raw, &ev); err != nil {
+			return nil, fmt.Errorf("worker: SNS event: %w", err)
+		}
+		return nil, h.feedback(ctx, ev)
+	default:
+		return nil, fmt.Errorf("worker: events from %q are not the worker's", src)
+	}
+}
+
+// feedback records each SES report. A message that is no report is logged
+// and dropped (retrying cannot help); a store failure fails the invocation,
+// which Lambda retries and then sends to the stack's failure queue.
+func (h *Handler) feedback(ctx context.Context, ev events.SNSEvent) error {
+	for _, rec := range ev.Records {
+		sups, err := ses.RecordFeedback(ctx, h.Suppressions, []byte(rec.SNS.Message))
+		if errors.Is(err, ses.ErrNotFeedback) {
+			h.Log.WarnContext(ctx, "mail feedback: not an SES report", "message", rec.SNS.MessageID, "err", err)
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("worker: mail feedback %s: %w", rec.SNS.MessageID, err)
+		}
+		for _, s := range sups {
+			h.Log.InfoContext(ctx, "mail suppressed", "reason", s.Reason, "detail", s.Detail, "kind", s.Kind)
+		}
+	}
+	return nil
+}

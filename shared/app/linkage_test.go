@@ -1,0 +1,126 @@
+package app_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Packages of the module's own, by their path under it.
+const (
+	pkgApp      = modulePath + "shared/app"
+	pkgAdapters = modulePath + "shared/app/adapters"
+	pkgCore     = modulePath + "shared/app/core"
+	pkgParts    = modulePath + "shared/app/parts"
+)
+
+// What no deployable links: the profiler's HTTP handlers, and the
+// template engines, whose reflection keeps every exported method of the
+// program (shared/mail/render.go renders the mail without them).
+var neverLinked = []string{"net/http/pprof", "text/template", "html/template"}
+
+// serveHTTP is what only the API and the WebDAV server serve.
+var serveHTTP = []string{
+	modulePath + "shared/httpapi", modulePath + "shared/openapi", modulePath + "shared/spa",
+	modulePath + "shared/dav", "golang.org/x/net/webdav",
+}
+
+// otherModules is every module but the drive and the plan limits.
+var otherModules = []string{
+	modulePath + "shared/ticket", modulePath + "shared/servicedocs", modulePath + "shared/finance",
+	modulePath + "shared/reader", modulePath + "shared/wiki", modulePath + "shared/links",
+	modulePath + "shared/billing", modulePath + "shared/specfields", modulePath + "shared/backup",
+}
+
+// functionLinks pins what each deployable under functions/ must not link
+// (go list -deps, with make lambdas' build tags), so that what issue 23.4
+// took out of a function cannot come back unseen: a new import that pulls
+// one of these in fails here. A new function needs an entry: the test
+// fails for a functions/<name> main without one. Sizes and cold starts are
+// measured by make lambdas and make bench.
+var functionLinks = map[string][]string{
+	// The whole product in one process, SPA included.
+	"local": {"net/http/pprof"},
+	// The HTTP API: every module, on the execution role's credentials.
+	"api": {modulePath + "shared/spa"},
+	// Live updates' WebSocket routes: $connect through the HTTP API, so
+	// every module; on the execution role's credentials.
+	"live": {modulePath + "shared/spa"},
+	// The change stream: the modules' write paths and stream parts only;
+	// no mail, no files, no queue, no HTTP.
+	"stream": slices.Concat(serveHTTP, []string{
+		pkgApp, pkgAdapters, modulePath + "shared/wiki/highlight", "github.com/alecthomas/chroma/v2",
+		modulePath + "shared/schedule", "github.com/aws/aws-sdk-go-v2/service/sqs",
+		modulePath + "shared/mail/ses", "github.com/aws/aws-sdk-go-v2/service/sesv2",
+		modulePath + "shared/store/bolt", "github.com/aws/aws-sdk-go-v2/config",
+	}),
+	// The dispatcher: the jobs of jobs.json, the Groups and the queue.
+	"schedule": slices.Concat(serveHTTP, otherModules, []string{
+		pkgApp, pkgAdapters, pkgCore, pkgParts,
+		modulePath + "shared/drive", modulePath + "shared/limits", modulePath + "shared/auth", modulePath + "shared/accounts",
+		modulePath + "shared/mail/ses", "github.com/aws/aws-sdk-go-v2/service/sesv2", "github.com/stripe/stripe-go/v83",
+		modulePath + "shared/store/bolt", "github.com/aws/aws-sdk-go-v2/config",
+	}),
+	// The jobs worker: the modules' write paths and jobs; no HTTP.
+	"worker": slices.Concat(serveHTTP, []string{
+		pkgApp, modulePath + "shared/wiki/highlight", "github.com/alecthomas/chroma/v2",
+		"github.com/aws/aws-sdk-go-v2/config",
+	}),
+	// WebDAV: every module's write path (a file passes the API's rules and
+	// its writes are noted for the stream) and the drive; no mail, no other
+	// routes.
+	"webdav": {
+		pkgApp, modulePath + "shared/httpapi", modulePath + "shared/openapi", modulePath + "shared/spa",
+		modulePath + "shared/wiki/highlight", "github.com/alecthomas/chroma/v2",
+	},
+}
+
+// TestFunctionLinks checks each deployable's imports against its entry.
+func TestFunctionLinks(t *testing.T) {
+	root := filepath.Join("..", "..", "functions")
+	dirs, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(root, d.Name(), "main.go")); !d.IsDir() || err != nil {
+			continue
+		}
+		forbid, ok := functionLinks[d.Name()]
+		if !ok {
+			t.Errorf("functions/%s has no entry in functionLinks (shared/app/linkage_test.go): say what it must not link", d.Name())
+			continue
+		}
+		t.Run(d.Name(), func(t *testing.T) {
+			out, err := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", modulePath+"functions/"+d.Name()).CombinedOutput()
+			if err != nil {
+				t.Fatalf("go list: %v\n%s", err, out)
+			}
+			deps := strings.Fields(string(out))
+			for _, p := range slices.Concat(neverLinked, forbid) {
+				if slices.Contains(deps, p) {
+					t.Errorf("functions/%s links %s (%s)", d.Name(), p, importedBy(t, d.Name(), p))
+				}
+			}
+		})
+	}
+}
+
+// importedBy names the packages of fn's build that import p.
+func importedBy(t *testing.T, fn, p string) string {
+	out, err := exec.Command("go", "list", "-deps", "-tags", "lambda.norpc", "-f", `{{.ImportPath}} {{join .Imports " "}}`, modulePath+"functions/"+fn).Output()
+	if err != nil {
+		return "importers unknown"
+	}
+	var by []string
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 1 && slices.Contains(f[1:], p) {
+			by = append(by, f[0])
+		}
+	}
+	return "imported by " + strings.Join(by, ", ")
+}

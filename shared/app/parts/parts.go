@@ -1,0 +1,180 @@
+// Package parts wires the Lambda functions that serve no HTTP: the change
+// stream (functions/stream) and the jobs worker (functions/worker). They
+// register every module's write path — the rules every write passes,
+// wherever it comes from — and the change stream's parts, and the worker
+// the scheduled jobs, but none of the modules' routes: the modules'
+// methods are called directly, never through the module.Module interface,
+// so the linker drops Register and what only the routes use (rendering,
+// PDFs, imports, checkouts) from these binaries (issue 23.4).
+//
+// shared/app.Modules stays the one list of modules; a test keeps this one
+// registering exactly its write paths and jobs.
+package parts
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/oficina/oficina/shared/accounts"
+	"github.com/oficina/oficina/shared/app/core"
+	"github.com/oficina/oficina/shared/backup"
+	"github.com/oficina/oficina/shared/billing"
+	"github.com/oficina/oficina/shared/blob"
+	"github.com/oficina/oficina/shared/config"
+	"github.com/oficina/oficina/shared/drive"
+	"github.com/oficina/oficina/shared/finance"
+	"github.com/oficina/oficina/shared/limits"
+	"github.com/oficina/oficina/shared/links"
+	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/plans"
+	"github.com/oficina/oficina/shared/reader"
+	"github.com/oficina/oficina/shared/servicedocs"
+	"github.com/oficina/oficina/shared/specfields"
+	"github.com/oficina/oficina/shared/stream"
+	"github.com/oficina/oficina/shared/ticket"
+	"github.com/oficina/oficina/shared/wiki"
+)
+
+// Set is the product's modules, held by their concrete types.
+type Set struct {
+	deps    module.Deps
+	acc     *accounts.Service
+	backups blob.Store
+
+	ticket      *ticket.Module
+	servicedocs *servicedocs.Module
+	finance     *finance.Module
+	reader      *reader.Module
+	drive       *drive.Module
+	wiki        *wiki.Module
+	links       *links.Module
+	specfields  specfields.Module
+	limits      *limits.Module
+}
+
+// New builds the modules with a write path as app.Modules does; the ones
+// with jobs only (billing's usage report, backups) are built by
+// RegisterJobs (backups, when not nil, keeps the backups apart from the
+// drive's store).
+func New(d module.Deps, acc *accounts.Service, backups blob.Store) *Set {
+	return &Set{
+		deps: d, acc: acc, backups: backups,
+		ticket:      ticket.New(d),
+		servicedocs: servicedocs.New(d),
+		finance:     finance.New(d),
+		reader:      reader.New(d),
+		drive:       drive.New(d),
+		wiki:        wiki.New(d),
+		links:       links.New(d),
+		limits:      limits.New(d),
+	}
+}
+
+// RegisterWrites registers every module's write path and change-stream
+// parts (module.WritePath), in app.Modules' order.
+func (s *Set) RegisterWrites(r *module.Registry) {
+	s.acc.RegisterWrites(r)
+	s.ticket.RegisterWrites(r)
+	s.servicedocs.RegisterWrites(r)
+	s.finance.RegisterWrites(r)
+	s.reader.RegisterWrites(r)
+	s.drive.RegisterWrites(r)
+	s.wiki.RegisterWrites(r)
+	s.links.RegisterWrites(r)
+	billing.RegisterWrites(r)
+	s.specfields.RegisterWrites(r)
+	s.limits.RegisterWrites(r)
+}
+
+// RegisterJobs registers every module's scheduled jobs (module.JobRunner).
+func (s *Set) RegisterJobs(r *module.Registry) {
+	s.reader.RegisterJobs(r)
+	s.drive.RegisterJobs(r)
+	billing.New(s.deps, s.acc).RegisterJobs(r)
+	s.limits.RegisterJobs(r)
+	backup.New(s.deps, s.acc).WithArchives(s.backups).RegisterJobs(r)
+}
+
+// open wires the base on ad with every module's write path and stream
+// parts registered.
+func open(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters) (*core.Core, *module.Registry, *Set, error) {
+	c, err := core.Open(ctx, cfg, log, ad, core.Options{})
+	if err != nil {
+		ad.Store.Close()
+		return nil, nil, nil, err
+	}
+	r := c.Registry()
+	set := New(c.Deps(), c.Accounts, c.Backups)
+	set.RegisterWrites(r)
+	return c, r, set, nil
+}
+
+// consumer is the change-stream consumer with every module's tallies,
+// timeline events and reactions, telling live updates of each batch when
+// the base has them. Every deployable that writes must build it: on a
+// store with a change log (DynamoDB) it becomes the store's Noter, which
+// gives each write its history entry and counter change, and the stream
+// refuses to fold a write made without them.
+func consumer(c *core.Core, r *module.Registry, log *slog.Logger) *stream.Consumer {
+	opts := r.StreamOptions()
+	opts.Logger = log
+	if c.LiveCloud != nil {
+		opts.Observer = c.LiveCloud // notices of each applied batch to the WebSocket connections
+	}
+	return stream.New(c.Store, opts)
+}
+
+// Stream is the change-stream consumer of functions/stream: the base on
+// the given adapters, every module's write path (reactions write
+// documents through it) and its tallies, timeline events and reactions,
+// telling live updates of each batch when ad.LiveCloud is set.
+func Stream(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters) (*core.Core, *stream.Consumer, error) {
+	c, r, _, err := open(ctx, cfg, log, ad)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, consumer(c, r, log), nil
+}
+
+// Jobs is what functions/worker runs: the base on the given adapters,
+// every module's write path, and their scheduled jobs; its writes are
+// noted as the API's are.
+func Jobs(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters) (*core.Core, []module.Job, error) {
+	c, r, set, err := open(ctx, cfg, log, ad)
+	if err != nil {
+		return nil, nil, err
+	}
+	set.RegisterJobs(r)
+	consumer(c, r, log)
+	return c, r.Jobs(), nil
+}
+
+// Drive is what the WebDAV server writes through: the base on the given
+// adapters, every module's write path (a file's write passes every rule
+// and guard the API's does, the plan limits' included) and the drive;
+// its writes are noted as the API's are.
+func Drive(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters) (*core.Core, *drive.Module, error) {
+	c, r, set, err := open(ctx, cfg, log, ad)
+	if err != nil {
+		return nil, nil, err
+	}
+	consumer(c, r, log)
+	return c, set.drive, nil
+}
+
+// SeedPrices puts the plan prices in the prices db when missing: the
+// worker does at its first invocation (a fresh stack's pricing section
+// lists them within minutes of the deploy, the worker running every few
+// minutes), outside any cold start. A failure is logged: the pricing
+// section then says it found no plans, and the next environment tries
+// again.
+func SeedPrices(ctx context.Context, c *core.Core) {
+	n, err := plans.Seed(ctx, c.Docs, plans.WithAmounts(c.Cfg.Stripe.PlanPrices), false)
+	if err != nil {
+		c.Log.Error("plan prices not seeded", "err", err)
+		return
+	}
+	if n > 0 {
+		c.Log.Info("plan prices seeded", "prices", n)
+	}
+}

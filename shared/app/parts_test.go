@@ -1,0 +1,170 @@
+package app_test
+
+import (
+	"maps"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/oficina/oficina/shared/app"
+	"github.com/oficina/oficina/shared/app/core"
+	"github.com/oficina/oficina/shared/app/parts"
+	"github.com/oficina/oficina/shared/config"
+	"github.com/oficina/oficina/shared/docs"
+	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/schedule"
+	"github.com/oficina/oficina/shared/store"
+	"github.com/oficina/oficina/shared/store/bolt"
+	"github.com/oficina/oficina/shared/store/dynamo"
+	"github.com/oficina/oficina/shared/store/dynamo/ddblocal"
+)
+
+// wiring is what a registry holds of the write path, the change stream and
+// the jobs.
+type wiring struct {
+	writes     docs.Registered
+	tallies    []string
+	events     map[string]int
+	reactions  []string
+	notRecords []string
+	noHistory  []string
+	vocabulary module.Vocabulary
+	jobs       []schedule.Spec
+}
+
+func wiringOf(d *docs.Service, r *module.Registry) wiring {
+	o := r.StreamOptions()
+	w := wiring{writes: d.Registered(), events: map[string]int{}, notRecords: slices.Sorted(slices.Values(o.NotRecords)),
+		noHistory: slices.Sorted(slices.Values(o.NoHistory)), vocabulary: r.Vocabulary(), jobs: schedule.Specs(r.Jobs())}
+	for _, t := range o.Tallies {
+		w.tallies = append(w.tallies, t.Name)
+	}
+	for k, rs := range o.Events {
+		w.events[k] = len(rs)
+	}
+	for _, re := range o.Reactions {
+		w.reactions = append(w.reactions, re.Name)
+	}
+	slices.Sort(w.tallies)
+	slices.Sort(w.reactions)
+	slices.SortFunc(w.jobs, func(a, b schedule.Spec) int { return strings.Compare(a.Name, b.Name) })
+	return w
+}
+
+// TestPartsRegisterWhatModulesDo: the stream and worker functions
+// register the modules' write paths and jobs through shared/app/parts,
+// without app.Modules' Register; they must come out exactly as the API's
+// registry has them — every rule, effect, guard and sort key, every
+// tally, timeline event and reaction, every job — or a write in the
+// stream or a job would skip a rule. A module added to app.Modules and
+// not to parts fails here.
+func TestPartsRegisterWhatModulesDo(t *testing.T) {
+	open := func(t *testing.T) *core.Core {
+		st, err := bolt.Open(filepath.Join(t.TempDir(), "o.db"), bolt.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := config.Load(nil, func(string) string { return "" }, config.Local)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := core.Open(t.Context(), cfg, nil, core.Adapters{Store: st}, core.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+
+	full := open(t)
+	reg := full.Registry()
+	if err := reg.Add(app.Modules(full.Deps(), full.Accounts, nil)...); err != nil {
+		t.Fatal(err)
+	}
+	want := wiringOf(full.Docs, reg)
+
+	c := open(t)
+	r := c.Registry()
+	set := parts.New(c.Deps(), c.Accounts, nil)
+	set.RegisterWrites(r)
+	streamOnly := wiringOf(c.Docs, r)
+	set.RegisterJobs(r)
+	got := wiringOf(c.Docs, r)
+
+	if !maps.Equal(got.writes.Rules, want.writes.Rules) || !maps.Equal(got.writes.Effects, want.writes.Effects) ||
+		!slices.Equal(got.writes.SortKeys, want.writes.SortKeys) || got.writes.Guards != want.writes.Guards {
+		t.Errorf("write path:\n got %+v\nwant %+v", got.writes, want.writes)
+	}
+	if !slices.Equal(got.tallies, want.tallies) || !maps.Equal(got.events, want.events) || !slices.Equal(got.reactions, want.reactions) ||
+		!slices.Equal(got.notRecords, want.notRecords) {
+		t.Errorf("stream parts:\n got %v %v %v %v\nwant %v %v %v %v", got.tallies, got.events, got.reactions, got.notRecords,
+			want.tallies, want.events, want.reactions, want.notRecords)
+	}
+	if !slices.Equal(got.noHistory, want.noHistory) || !reflect.DeepEqual(got.vocabulary, want.vocabulary) {
+		t.Errorf("history and labels:\n got %v %+v\nwant %v %+v", got.noHistory, got.vocabulary, want.noHistory, want.vocabulary)
+	}
+	if !slices.Equal(got.jobs, want.jobs) {
+		t.Errorf("jobs:\n got %+v\nwant %+v", got.jobs, want.jobs)
+	}
+	if len(streamOnly.jobs) != 0 {
+		t.Errorf("the stream's registry has jobs: %+v", streamOnly.jobs)
+	}
+	if len(want.writes.Rules) < 10 || len(want.tallies) == 0 || len(want.reactions) == 0 || len(want.jobs) == 0 {
+		t.Fatalf("the full registry looks empty: %+v", want)
+	}
+}
+
+// TestPartsNoteTheirWrites: on DynamoDB every write must carry the change
+// stream's notes (its history entry and counter change), or the stream
+// refuses to fold the log. The worker and the WebDAV server write without
+// the API's wiring, so theirs must set the notes too.
+func TestPartsNoteTheirWrites(t *testing.T) {
+	_, client := ddblocal.Start(t)
+	cfg, err := config.Load(nil, func(string) string { return "" }, config.Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, wire := range map[string]func(st store.Store) (*core.Core, error){
+		"worker": func(st store.Store) (*core.Core, error) {
+			c, _, err := parts.Jobs(t.Context(), cfg, nil, core.Adapters{Store: st})
+			return c, err
+		},
+		"webdav": func(st store.Store) (*core.Core, error) {
+			c, _, err := parts.Drive(t.Context(), cfg, nil, core.Adapters{Store: st})
+			return c, err
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			table := ddblocal.TableName(t)
+			if err := dynamo.CreateTable(t.Context(), client, table); err != nil {
+				t.Fatal(err)
+			}
+			st := dynamo.New(client, table)
+			c, err := wire(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			const db = "acc-0123456789abcdef0123456789abcdef"
+			if err := c.Store.CreateDB(t.Context(), db); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Store.Put(t.Context(), db, store.Doc{ID: "cus-1", Klass: "Customer", Body: []byte(`{"klass":"Customer","name":"Ana"}`)}); err != nil {
+				t.Fatal(err)
+			}
+			entries, err := st.ReadLog(t.Context(), db, 0, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(entries) == 0 {
+				t.Fatal("no log entries")
+			}
+			for _, e := range entries {
+				if !e.Noted {
+					t.Errorf("the write at seq %d has no notes", e.Seq)
+				}
+			}
+		})
+	}
+}
