@@ -63,10 +63,11 @@ e2e: build web ## end-to-end tests in headless Chromium against the real server
 
 test: test-go web-test infra-test e2e ## every test of the repo
 
-bench: deps bench-peers ## benchmarks: HTTP on the embedded store side by side with pouchdb-server and an older build, the write path's stages, mango, DynamoDB capacity units, every module's targets
+bench: deps bench-peers ## benchmarks: HTTP on the embedded store side by side with pouchdb-server and an older build, the write path's stages, mango, DynamoDB capacity units, every module's targets; capacity per action, bytes per record, cost per tenant
 	$(GO) test -run '^$$' -bench . -skip 'Peers|WritePath' -benchtime 2s ./shared/...
 	$(GO) test -run '^$$' -bench WritePath -benchtime 200x ./shared/app/
 	$(GO) test -run '^$$' -bench ColdStart -benchtime 20x ./functions/api/
+	set -o pipefail; $(GO) test -count=1 -v -run 'TestCapacityPerAction|TestBytesPerRecord|TestReaderStorage|TestCostPerTenant' ./shared/capacity/ | grep -v '^=== RUN'
 
 # The side-by-side HTTP run (shared/httpload's BenchmarkPeers): pouchdb-server
 # from npm and the local server built from an older commit (the platform

@@ -54,10 +54,11 @@ export const STREAM_SOURCE = {
 /** The api function's timeout; API Gateway gives up at 30 s. */
 export const API_TIMEOUT = Duration.seconds(25);
 /**
- * The longest _changes long poll (OFICINA_LONGPOLL_MAX): well inside
- * API_TIMEOUT, so a poll answers with no rows instead of being cut off.
+ * The longest _changes long poll (OFICINA_LONGPOLL_MAX): 2 s, so no 1 GB
+ * function is held waiting for changes (the SPA learns of them from the
+ * live channel, or polls); well inside API_TIMEOUT either way.
  */
-export const API_LONGPOLL_MAX = Duration.seconds(20);
+export const API_LONGPOLL_MAX = Duration.seconds(2);
 
 /** Stack outputs by logical id: localstack/deploy.sh and operators read these names. */
 export const OUTPUTS = {

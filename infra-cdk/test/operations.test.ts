@@ -63,6 +63,12 @@ describe('long polls', () => {
     assert.ok(Number(wait[1]) === API_LONGPOLL_MAX.toSeconds() && Number(wait[1]) + 2 <= fn.Timeout, 'room to answer');
     assert.ok(fn.Timeout < 30, 'API Gateway HTTP APIs give up at 30 s');
   });
+
+  it('answer within 2 s on Lambda: no function is held waiting for changes', () => {
+    const s = dev();
+    const fn = s.json.Resources[logicalIdOf(s, s.stack.apiFunction)].Properties!;
+    assert.equal(fn.Environment.Variables.OFICINA_LONGPOLL_MAX, '2s');
+  });
 });
 
 describe('a restored table', () => {

@@ -187,7 +187,7 @@ describe('functions', () => {
       OFICINA_LOG_FORMAT: 'json',
       // A deploy-time reference to the generated secret (origin-secret.test.ts).
       OFICINA_ORIGIN_SECRET: s.json.Resources[ids.api].Properties!.Environment.Variables.OFICINA_ORIGIN_SECRET,
-      OFICINA_LONGPOLL_MAX: '20s',
+      OFICINA_LONGPOLL_MAX: '2s',
       OFICINA_BACKUP_BUCKET: { Ref: logicalIdOf(s, s.stack.backups.bucket) },
       // The Stripe keys' secret, read at run time (billing.test.ts).
       OFICINA_STRIPE_SECRETS_ARN: 'oficina/prod/stripe',

@@ -326,7 +326,15 @@ func (s *Service) CreateGroup(ctx context.Context, p *access.Principal, in NewGr
 	if err := access.SaveSecurity(ctx, s.st, accID, sec); err != nil {
 		return fail(err)
 	}
-	rb.add(func(ctx context.Context) error { return access.DropSecurity(ctx, s.st, accID) })
+	// While the creator may hold the Group's role, its _security stays: a
+	// role holder is a member without a _security read (access.Check).
+	roleHeld := false
+	rb.add(func(ctx context.Context) error {
+		if roleHeld {
+			return fmt.Errorf("group %s: its role could not be taken back, so its _security stays", accID)
+		}
+		return access.DropSecurity(ctx, s.st, accID)
+	})
 
 	if err := s.ensurePersonalDB(ctx, p.UserID); err != nil {
 		return fail(err)
@@ -335,7 +343,14 @@ func (s *Service) CreateGroup(ctx context.Context, p *access.Principal, in NewGr
 		return fail(fmt.Errorf("mirror membership: %w", err))
 	}
 	if err := s.users.AddRole(ctx, p.UserID, accID); err != nil {
-		rb.add(func(ctx context.Context) error { return s.users.RemoveRole(ctx, p.UserID, accID) })
+		roleHeld = true // the write may have applied
+		rb.add(func(ctx context.Context) error {
+			if err := s.users.RemoveRole(ctx, p.UserID, accID); err != nil {
+				return err
+			}
+			roleHeld = false
+			return nil
+		})
 		return fail(err)
 	}
 	s.log.InfoContext(ctx, "group created", "account", accID, "user", p.UserID, "parent", in.ParentID)

@@ -83,9 +83,10 @@ type App struct {
 	// the configuration names its endpoint (the live and stream functions).
 	LiveCloud *live.Cloud
 
-	cfg config.Config
-	log *slog.Logger
-	wg  sync.WaitGroup
+	cfg      config.Config
+	log      *slog.Logger
+	wg       sync.WaitGroup
+	consumer *stream.Consumer
 }
 
 // Logger builds the structured logger the configuration asks for.
@@ -244,6 +245,22 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 		a.Store.Close()
 		return nil, err
 	}
+	// The consumer exists from here on: on a store with a change log it notes
+	// every write (history entries, counter deltas), the API's included.
+	// Live updates hear of each batch the consumer applied: the in-process
+	// hub locally, API Gateway's WebSocket API in the cloud.
+	a.Live = live.NewHub(live.HubOptions{Store: a.Store, Auth: a.Auth, Log: log})
+	if liveCloud != nil {
+		liveCloud.Store, liveCloud.Auth = a.Store, a.Auth
+		a.LiveCloud = live.NewCloud(*liveCloud)
+	}
+	opts := a.Modules.StreamOptions()
+	opts.Logger = log
+	opts.Observer = a.Live
+	if a.LiveCloud != nil {
+		opts.Observer = a.LiveCloud
+	}
+	a.consumer = stream.New(a.Store, opts)
 	for _, m := range mods {
 		if d, ok := m.(*drive.Module); ok {
 			a.DAV = dav.New(dav.Options{Store: a.Store, Tokens: a.Auth, Drive: d, Log: log})
@@ -269,11 +286,6 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 		a.Store.Close()
 		return nil, err
 	}
-	a.Live = live.NewHub(live.HubOptions{Store: a.Store, Auth: a.Auth, Log: log})
-	if liveCloud != nil {
-		liveCloud.Store, liveCloud.Auth = a.Store, a.Auth
-		a.LiveCloud = live.NewCloud(*liveCloud)
-	}
 	a.API = httpapi.New(httpapi.Deps{
 		Live:     live.Route(a.Live, a.LiveCloud),
 		Store:    a.Store,
@@ -292,6 +304,7 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 			LongpollMax:  cfg.LongpollMax,
 			PageMaxRows:  cfg.PageMaxRows,
 			PageMaxBytes: cfg.PageMaxBytes,
+			GroupBudget:  cfg.GroupBudget,
 		},
 	})
 	a.Handler = httpapi.Compress(a.API)
@@ -369,17 +382,9 @@ func (a *App) SeedPrices(ctx context.Context) {
 	}
 }
 
-// Consumer returns a change-stream consumer with every module's tallies,
+// Consumer returns the change-stream consumer, with every module's tallies,
 // event types and reactions.
-func (a *App) Consumer() *stream.Consumer {
-	opts := a.Modules.StreamOptions()
-	opts.Logger = a.log
-	opts.Observer = a.Live
-	if a.LiveCloud != nil {
-		opts.Observer = a.LiveCloud
-	}
-	return stream.New(a.Store, opts)
-}
+func (a *App) Consumer() *stream.Consumer { return a.consumer }
 
 // Cfg is the configuration the product was wired with.
 func (a *App) Cfg() config.Config { return a.cfg }

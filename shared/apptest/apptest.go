@@ -123,6 +123,9 @@ type Env struct {
 	// (DynamoDB only), for code that keeps its own items next to the store's.
 	Dynamo *dynamodb.Client
 	Table  string
+	// DynamoEndpoint is DynamoDB Local's address (DynamoDB only): a test that
+	// wants writes counted by AWS's rules sets Meter.Rules with a client of it.
+	DynamoEndpoint string
 
 	consumer *stream.Consumer
 	follow   func(ctx context.Context) ([]store.Change, error) // new committed changes
@@ -157,6 +160,7 @@ func New(t testing.TB, b Backend, opts ...Option) *Env {
 	case Dynamo:
 		endpoint, _ := ddblocal.Start(t)
 		e.Meter = &ddblocal.Meter{}
+		e.DynamoEndpoint = endpoint
 		client := ddblocal.NewClient(endpoint, func(o *dynamodb.Options) { o.APIOptions = append(o.APIOptions, e.Meter.Middleware) })
 		table := ddblocal.TableName(t)
 		cctx, cancel := context.WithTimeout(ctx, time.Minute)

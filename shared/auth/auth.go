@@ -2,9 +2,10 @@
 // passwords, cookie sessions, API-token verification, login throttling, and
 // the e-mail confirmation and password-reset flows (DESIGN.md §6).
 //
-// Secrets never live in documents: password hashes and the session epoch sit
-// in "credential" records, and sessions and one-time tokens are stored only
-// as SHA-256 hashes, so no document endpoint can ever return them.
+// Secrets never live in documents: password hashes and the token epoch sit
+// in "credential" records, and sessions (in each user's "signin" record,
+// signin.go) and one-time tokens are stored only as SHA-256 hashes, so no
+// document endpoint can ever return them.
 package auth
 
 import (
@@ -35,7 +36,6 @@ const (
 
 // Record kinds this package owns.
 const (
-	kindSession      = "session"       // sha256(cookie secret) → sessionRecord
 	kindCredential   = "credential"    // user id → credential
 	kindEmail        = "email"         // lowercased login email → emailClaim (uniqueness)
 	kindPendingEmail = "pending-email" // lowercased unconfirmed_email → user id (resend lookups)

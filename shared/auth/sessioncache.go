@@ -14,11 +14,11 @@ import (
 const maxCachedSessions = 4096
 
 // sessionCache keeps resolved session principals, so that a request does
-// not read and decode its session, user and credential again while none of
-// them changed. It exists only over a store that every write goes through
+// not read and decode the user's sign-in record again while it did not
+// change. It exists only over a store that every write goes through
 // in this process (store.Versions: the embedded store, whose file is
-// locked): an entry is used while the versions of sessions, user documents
-// and credentials are the ones read before it was filled, and until its
+// locked): an entry is used while the versions of sign-in records and user
+// documents are the ones read before it was filled, and until its
 // session expires. Any login, logout, user change or password change moves
 // one of them, and the next request reads again. On DynamoDB several
 // processes write the same table and no process sees all their writes, so
@@ -38,7 +38,7 @@ type cachedSession struct {
 }
 
 // sessionVersions are what a cached principal was read from.
-type sessionVersions struct{ sessions, users, credentials uint64 }
+type sessionVersions struct{ signins, users uint64 }
 
 func newSessionCache(st store.Store) *sessionCache {
 	v, ok := st.(store.Versions)
@@ -51,9 +51,8 @@ func newSessionCache(st store.Store) *sessionCache {
 // versions reads the current versions; take them before reading the data.
 func (c *sessionCache) versions() sessionVersions {
 	return sessionVersions{
-		sessions:    c.st.RecordsVersion(kindSession),
-		users:       c.st.DocsVersion(ids.UsersDB),
-		credentials: c.st.RecordsVersion(kindCredential),
+		signins: c.st.RecordsVersion(kindSignin),
+		users:   c.st.DocsVersion(ids.UsersDB),
 	}
 }
 

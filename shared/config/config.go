@@ -65,6 +65,11 @@ type Config struct {
 	// _all_docs answer; Lambda answers at most 6 MB.
 	PageMaxRows  int
 	PageMaxBytes int
+	// GroupBudget (--group-budget, OFICINA_GROUP_BUDGET) is how many
+	// requests one Group may make per minute to one process (a minute's
+	// worth at once, then at that rate); beyond it 429 with Retry-After.
+	// 0 = no budget. Per process: see shared/budget.
+	GroupBudget int
 
 	LogLevel  slog.Level // --log-level, OFICINA_LOG_LEVEL: debug | info | warn | error
 	LogFormat string     // --log-format, OFICINA_LOG_FORMAT: text | json
@@ -156,16 +161,19 @@ type Defaults struct {
 	Mail        string
 	LongpollMax string
 	Blobs       string
+	GroupBudget string
 }
 
-// Local are the defaults of functions/local: CouchDB's own long-poll cap.
-var Local = Defaults{Store: "bolt", Mail: "outbox", LongpollMax: "60s", Blobs: "fs"}
+// Local are the defaults of functions/local: CouchDB's own long-poll cap,
+// and no Group budget (one process serves its own machine's users).
+var Local = Defaults{Store: "bolt", Mail: "outbox", LongpollMax: "60s", Blobs: "fs", GroupBudget: "0"}
 
-// Lambda are the defaults of the Lambda functions: a long poll ends well
-// inside the api function's 25 s timeout (the stack sets it explicitly too).
+// Lambda are the defaults of the Lambda functions: a long poll answers
+// within 2 s (a waiting function is a billed function; the stack sets it
+// explicitly too), and a Group gets 600 requests a minute per instance.
 // A function has no writable data directory, so the drive stores nothing
 // until the stack names its bucket (OFICINA_BLOBS=s3, OFICINA_BUCKET).
-var Lambda = Defaults{Store: "dynamo", Mail: "ses", LongpollMax: "20s", Blobs: "none"}
+var Lambda = Defaults{Store: "dynamo", Mail: "ses", LongpollMax: "2s", Blobs: "none", GroupBudget: "600"}
 
 // Load parses args (without the program name) over the environment.
 func Load(args []string, getenv func(string) string, def Defaults) (Config, error) {
@@ -177,7 +185,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 		return fallback
 	}
 	var c Config
-	var admins, level, maxBody, sessionTTL, rememberTTL, hashConcurrency, longpollMax, pageRows, pageBytes string
+	var admins, level, maxBody, sessionTTL, rememberTTL, hashConcurrency, longpollMax, pageRows, pageBytes, groupBudget string
 	var schedule, allowNets, ports, retention, driveFree, freeRecords string
 	var stripeTestCheckout, planPrices string
 	fs.StringVar(&c.Addr, "addr", env("OFICINA_ADDR", "127.0.0.1:8080"), "listen address (OFICINA_ADDR)")
@@ -200,6 +208,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	fs.StringVar(&longpollMax, "longpoll-max", env("OFICINA_LONGPOLL_MAX", def.LongpollMax), "longest wait of _changes?feed=longpoll (OFICINA_LONGPOLL_MAX)")
 	fs.StringVar(&pageRows, "page-max-rows", env("OFICINA_PAGE_MAX_ROWS", "1000"), "most rows in one _changes or _all_docs answer (OFICINA_PAGE_MAX_ROWS)")
 	fs.StringVar(&pageBytes, "page-max-bytes", env("OFICINA_PAGE_MAX_BYTES", "4194304"), "most bytes of rows in one _changes or _all_docs answer (OFICINA_PAGE_MAX_BYTES)")
+	fs.StringVar(&groupBudget, "group-budget", env("OFICINA_GROUP_BUDGET", def.GroupBudget), "requests one Group may make per minute to one process, 0 = no budget (OFICINA_GROUP_BUDGET)")
 	fs.StringVar(&level, "log-level", env("OFICINA_LOG_LEVEL", "info"), "debug, info, warn or error (OFICINA_LOG_LEVEL)")
 	fs.StringVar(&c.LogFormat, "log-format", env("OFICINA_LOG_FORMAT", "text"), "text or json (OFICINA_LOG_FORMAT)")
 	fs.StringVar(&schedule, "schedule", env("OFICINA_SCHEDULE", "on"), "run scheduled jobs in-process: on or off (OFICINA_SCHEDULE)")
@@ -343,6 +352,14 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 		bad("page-max-bytes %q: must be a whole number between 65536 and 67108864", pageBytes)
 	} else {
 		c.PageMaxBytes = n
+	}
+	if groupBudget == "" {
+		groupBudget = "0"
+	}
+	if n, err := strconv.Atoi(groupBudget); err != nil || n < 0 || n > 1_000_000 {
+		bad("group-budget %q: must be a whole number between 0 and 1000000", groupBudget)
+	} else {
+		c.GroupBudget = n
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
 		bad("log-level %q: must be debug, info, warn or error", level)

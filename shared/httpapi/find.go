@@ -39,14 +39,20 @@ func (s *Server) find(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	klass, byKlass := q.Equality("klass")
+	_, logged := s.store.(store.ChangeLog)
+	history := byKlass && klass == stream.KlassDocumentChange && logged
 	var res mango.Result
-	if scanner, ok := s.store.(klassScanner); ok && byKlass && klass != stream.KlassCounter {
+	if scanner, ok := s.store.(klassScanner); ok && byKlass && klass != stream.KlassCounter && !history {
 		res, err = runScan(r, scanner, db, klass, q)
 	} else {
 		var docs []store.Doc
 		switch {
 		case byKlass && klass == stream.KlassCounter:
 			docs, err = s.counterDocs(r.Context(), db) // virtual documents, views.go
+		case history:
+			// Kept in the store's log rows, found by the item they are about.
+			item, _ := q.Equality("item_id")
+			docs, err = stream.HistoryOf(r.Context(), s.store, db, item)
 		case byKlass:
 			docs, err = s.listKlass(r, db, klass)
 		default:

@@ -32,7 +32,8 @@ func credentialOf(p *access.Principal) (Credential, bool) {
 	switch {
 	case p == nil:
 	case p.Via == access.ViaSession && p.SessionKey != "":
-		return Credential{Via: access.ViaSession, Key: p.SessionKey}, true
+		// The sign-in record is the user's: the key names both (auth.SessionKeyPrincipal).
+		return Credential{Via: access.ViaSession, Key: p.Name + ":" + p.SessionKey}, true
 	case p.Via == access.ViaToken && p.TokenKey != "":
 		return Credential{Via: access.ViaToken, Key: p.TokenKey}, true
 	}

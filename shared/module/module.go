@@ -92,6 +92,7 @@ type Registry struct {
 	events    map[string][]stream.EventRule
 	reactions []stream.Reaction
 	uncounted []string
+	noHistory []string
 	jobs      map[string]Job
 	routes    []Route
 	// The API document (apidoc.go): each call's doc and module.
@@ -198,6 +199,10 @@ func (r *Registry) React(re stream.Reaction) { r.reactions = append(r.reactions,
 // NotRecords declares klasses that do not count as records for plan limits.
 func (r *Registry) NotRecords(klasses ...string) { r.uncounted = append(r.uncounted, klasses...) }
 
+// NoHistory declares klasses whose changes keep no history entry:
+// machine-written records (feed items) that no history panel shows.
+func (r *Registry) NoHistory(klasses ...string) { r.noHistory = append(r.noHistory, klasses...) }
+
 // StreamOptions returns the consumer options with every module's tallies,
 // event rules and reactions (the caller sets Logger and Parallelism).
 func (r *Registry) StreamOptions() stream.Options {
@@ -206,6 +211,7 @@ func (r *Registry) StreamOptions() stream.Options {
 		Events:     maps.Clone(r.events),
 		Reactions:  slices.Clone(r.reactions),
 		NotRecords: slices.Clone(r.uncounted),
+		NoHistory:  slices.Clone(r.noHistory),
 	}
 }
 

@@ -138,6 +138,7 @@ func (m *Module) Register(r *module.Registry) error {
 	}
 	r.Actor(module.Actor{ID: m.server.UserID, Name: module.L("Feed reader", "Leitor de feeds")})
 	r.Tally(stream.Tally{Name: TallyItems, Klasses: []string{KlassItem}, Of: itemTally})
+	r.NoHistory(KlassItem) // feed items are written by the refresh job; nobody reads their history
 	r.React(stream.Reaction{Name: "reader.subscription", Klasses: []string{KlassSubscription}, React: m.subscriptionChanged})
 	r.React(stream.Reaction{Name: "reader.label", Klasses: []string{KlassLabel}, React: m.labelChanged})
 	m.registerToggles(r)

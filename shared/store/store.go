@@ -102,6 +102,10 @@ type ChangesQuery struct {
 	// IncludeDocs fills Body, Klass and SortKey; without it a store may
 	// return only ID, Rev, Seq and Deleted (DynamoDB then reads no bodies).
 	IncludeDocs bool
+	// MaxBytes, with IncludeDocs, stops the answer once its bodies pass
+	// this many bytes (at least one row is returned), before the documents
+	// beyond it are read; <= 0 means no bound.
+	MaxBytes int
 }
 
 // Record is a small keyed value with optional expiry, used for sessions,
@@ -299,6 +303,55 @@ type Change struct {
 type OutboxEntry struct {
 	Key    uint64
 	Change Change
+}
+
+// ChangeNotes are what a store that keeps its own change log records with
+// each write (DynamoDB), computed when the write is planned: the write's
+// history entry and its change to the counters, so that nothing has to be
+// written for them afterwards.
+type ChangeNotes struct {
+	// History is the write's history entry (ID, Klass, SortKey, Body); nil
+	// when the klass keeps none. The store serves it as a document with
+	// the seq right after the write's (Get, Changes, History).
+	History *Doc
+	// Counts is the write's change to the database's counters, opaque to
+	// the store; nil when there is none.
+	Counts []byte
+}
+
+// Noter computes the notes of a write (the change-stream consumer). Note
+// must be a pure function of the change: a write that is planned again
+// (it lost a race) is noted again.
+type Noter interface {
+	Note(ch Change) (ChangeNotes, error)
+	// HistorySeq returns the seq of the write a history entry id was made
+	// for; false when id is not a history entry's.
+	HistorySeq(id string) (seq uint64, ok bool)
+}
+
+// LogEntry is one write in a store's change log.
+type LogEntry struct {
+	Seq  uint64 // the write's seq
+	Last uint64 // the last seq it covers: Seq, or Seq+1 with a history entry
+	// Noted is false for a write made while no Noter was set (its Counts
+	// are unknown, not empty).
+	Noted  bool
+	Counts []byte
+}
+
+// ChangeLog is implemented by stores that keep every write, with its
+// notes, in an append-only log (DynamoDB): the change stream reads history
+// entries and counter deltas from it instead of writing them.
+type ChangeLog interface {
+	// SetNoter installs the function that notes each write; set it before
+	// the first write.
+	SetNoter(n Noter)
+	// ReadLog returns up to limit (<= 0: all) entries of db with Last >
+	// since, oldest first.
+	ReadLog(ctx context.Context, db string, since uint64, limit int) ([]LogEntry, error)
+	// History returns the history entries of document id (every history
+	// entry of db when id is ""), newest first, at most limit (<= 0: all).
+	History(ctx context.Context, db, id string, limit int) ([]Doc, error)
 }
 
 // Outbox is implemented by stores that keep committed changes for the

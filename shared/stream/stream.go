@@ -60,6 +60,9 @@ type Options struct {
 	// Observer, when set, is told of every batch Apply has finished (live
 	// updates, shared/live).
 	Observer Observer
+	// NoHistory lists klasses whose changes get no history entry:
+	// machine-written records (feed items) that no history panel shows.
+	NoHistory []string
 }
 
 // Observer hears of each batch of changes after Apply has written its
@@ -96,9 +99,15 @@ type Consumer struct {
 	reactions  map[string][]Reaction
 	notRecords map[string]bool
 	observer   Observer
+	noHistory  map[string]bool
+	// changeLog is the store's log when it keeps one (notes.go): history
+	// and counter deltas are then noted with each write, not written here.
+	changeLog store.ChangeLog
 }
 
-// New returns a consumer writing history and counters into st.
+// New returns a consumer writing history and counters into st. On a store
+// that keeps a change log it also becomes the store's Noter (notes.go), so
+// build it before the first write.
 func New(st store.Store, opts Options) *Consumer {
 	log := opts.Logger
 	if log == nil {
@@ -115,6 +124,7 @@ func New(st store.Store, opts Options) *Consumer {
 		reactions:  map[string][]Reaction{},
 		notRecords: maps.Clone(builtinNotRecords),
 		observer:   opts.Observer,
+		noHistory:  map[string]bool{},
 	}
 	for _, t := range opts.Tallies {
 		for _, k := range t.Klasses {
@@ -128,6 +138,13 @@ func New(st store.Store, opts Options) *Consumer {
 	}
 	for _, k := range opts.NotRecords {
 		c.notRecords[k] = true
+	}
+	for _, k := range opts.NoHistory {
+		c.noHistory[k] = true
+	}
+	if cl, ok := st.(store.ChangeLog); ok {
+		c.changeLog = cl
+		cl.SetNoter(c)
 	}
 	return c
 }
@@ -149,6 +166,9 @@ func (c *Consumer) Apply(ctx context.Context, changes []store.Change) error {
 		hist = append(hist, ch)
 		if len(c.reactions[klass]) > 0 {
 			reacting = append(reacting, ch)
+		}
+		if c.changeLog != nil && latest[ch.DB] == nil {
+			latest[ch.DB] = map[string]store.Doc{} // the log is folded whatever changed
 		}
 		if !c.counts(klass) {
 			continue
@@ -178,9 +198,15 @@ func (c *Consumer) Apply(ctx context.Context, changes []store.Change) error {
 	// fsyncs, on DynamoDB their latencies overlap.
 	err := forEach(ctx, 1+len(dbs), min(1+len(dbs), c.par), func(ctx context.Context, i int) error {
 		if i == 0 {
+			if c.changeLog != nil {
+				return nil // noted with each write
+			}
 			return c.writeHistory(ctx, hist)
 		}
 		db := dbs[i-1]
+		if c.changeLog != nil {
+			return c.foldLog(ctx, db)
+		}
 		docs := make([]store.Doc, 0, len(latest[db]))
 		for _, d := range latest[db] {
 			docs = append(docs, d)

@@ -199,6 +199,10 @@ func putTx(tx *bbolt.Tx, db string, doc store.Doc, outcome *error) (store.Doc, e
 		return store.Doc{}, nil
 	}
 	docs, seqs, klass, meta := b.Bucket(bucketDocs), b.Bucket(bucketSeqs), b.Bucket(bucketKlass), b.Bucket(bucketMeta)
+	// Ids and sort keys arrive in no order, and bbolt splits a full page at
+	// its bucket's FillPercent: at the default half, pages of random keys
+	// stay half empty (the store file was twice its data).
+	docs.FillPercent, klass.FillPercent, seqs.FillPercent = fillPercent, fillPercent, fillPercent
 	id := []byte(doc.ID)
 
 	p, conflict, err := currentRev(docs, doc)
@@ -235,10 +239,17 @@ func putTx(tx *bbolt.Tx, db string, doc store.Doc, outcome *error) (store.Doc, e
 		}
 	}
 	if !doc.Deleted && doc.Klass != "" {
-		// The index is covering: its value is the encoded doc, so list pages
-		// and _find read one klass sequentially instead of looking every doc
-		// up by id (a B-tree search each). It costs the body's bytes twice.
-		if err := klass.Put(klassKey(doc.Klass, doc.SortKey, doc.ID), newRaw); err != nil {
+		// The index is covering for small documents: its value is the
+		// encoded doc, so list pages and _find read one klass sequentially
+		// instead of looking every doc up by id (a B-tree search each), for
+		// the price of their bytes twice. A compressed body is looked up
+		// instead (its value is empty): it is decompressed on every read
+		// anyway, and twice its bytes would be most of the file.
+		value := newRaw
+		if isPacked(newRaw) {
+			value = []byte{}
+		}
+		if err := klass.Put(klassKey(doc.Klass, doc.SortKey, doc.ID), value); err != nil {
 			return store.Doc{}, err
 		}
 	}
@@ -437,6 +448,7 @@ func (s *Store) AllDocs(ctx context.Context, db string, q store.AllDocsQuery) ([
 // at the seq of its latest write.
 func (s *Store) Changes(ctx context.Context, db string, q store.ChangesQuery) ([]store.Doc, error) {
 	var out []store.Doc
+	bytes := 0
 	err := s.viewDB(ctx, db, func(b *bbolt.Bucket) error {
 		docs := b.Bucket(bucketDocs)
 		c := b.Bucket(bucketSeqs).Cursor()
@@ -464,8 +476,12 @@ func (s *Store) Changes(ctx context.Context, db string, q store.ChangesQuery) ([
 				return err
 			}
 			out = append(out, d)
+			bytes += len(d.Body)
 			if q.Limit > 0 && len(out) == q.Limit {
 				break
+			}
+			if q.IncludeDocs && q.MaxBytes > 0 && bytes >= q.MaxBytes {
+				break // the answer's bodies are full
 			}
 		}
 		return nil

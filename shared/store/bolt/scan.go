@@ -64,7 +64,11 @@ func (s *Store) ViewKlass(ctx context.Context, db, klass string, fn func(next fu
 			if err != nil {
 				return store.Doc{}, false, fmt.Errorf("doc %q: %w", id, err)
 			}
-			return store.Doc{ID: string(id), Rev: string(h.rev), Seq: h.seq, Klass: klass, Body: h.body}, true, nil
+			body, err := h.plainBody()
+			if err != nil {
+				return store.Doc{}, false, fmt.Errorf("doc %q: %w", id, err)
+			}
+			return store.Doc{ID: string(id), Rev: string(h.rev), Seq: h.seq, Klass: klass, Body: body}, true, nil
 		})
 	})
 	if err != nil {

@@ -54,8 +54,10 @@ var (
 // Defaults for Options.
 const (
 	DefaultMaxBatchSize = 1000
-	defaultOpenTimeout  = 10 * time.Second
-	initialMmapSize     = 64 << 20
+	// fillPercent is how full the document buckets' pages are split.
+	fillPercent        = 0.95
+	defaultOpenTimeout = 10 * time.Second
+	initialMmapSize    = 64 << 20
 )
 
 // Options configures Open. The zero value is fine.
@@ -298,6 +300,24 @@ func (s *Store) DBInfo(ctx context.Context, db string) (store.DBInfo, error) {
 		return store.DBInfo{}, err
 	}
 	return info, nil
+}
+
+// FileBytes is how much of the store file is in use (bbolt's high-water
+// mark: every page ever allocated, free ones included) and the file's size
+// on disk (it grows in steps): the figures of a storage measurement.
+func (s *Store) FileBytes() (inUse, onDisk int64, err error) {
+	err = s.view(func(tx *bbolt.Tx) error {
+		inUse = tx.Size()
+		return nil
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	fi, err := os.Stat(s.db.Path())
+	if err != nil {
+		return 0, 0, fmt.Errorf("bolt: %w", err)
+	}
+	return inUse, fi.Size(), nil
 }
 
 func getU64(b *bbolt.Bucket, key []byte) uint64 {
