@@ -73,7 +73,9 @@ const (
 	tmplMax     = "must be less than or equal to {n}"
 )
 
-func fill(tmpl string, n int64) string { return strings.ReplaceAll(tmpl, "{n}", strconv.FormatInt(n, 10)) }
+func fill(tmpl string, n int64) string {
+	return strings.ReplaceAll(tmpl, "{n}", strconv.FormatInt(n, 10))
+}
 
 // Messages are every refusal the rules word, by a stable name.
 var Messages = map[string]string{

@@ -35,7 +35,7 @@ func TestServe(t *testing.T) {
 	}
 	for _, c := range []struct {
 		field, typ string
-		max       int
+		max        int
 	}{{"name", "string", 200}, {"notes", "text", 100_000}, {"site", "url", 2_000}, {"tags", "tags", 50}, {"lines", "items", 100}, {"count", "int", 0}} {
 		if f := got[c.field]; f.Type != c.typ || f.Max != c.max {
 			t.Errorf("%s = %s max %d, want %s max %d", c.field, f.Type, f.Max, c.typ, c.max)
