@@ -3,13 +3,20 @@ package app_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/oficina/oficina/shared/docs"
+	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/schema"
 	"github.com/oficina/oficina/shared/testproc"
 )
@@ -74,5 +81,155 @@ func TestSchemaServesEveryKlass(t *testing.T) {
 	}
 	if have, err := os.ReadFile(path); err != nil || !bytes.Equal(have, pretty.Bytes()) {
 		t.Errorf("web/src/test/schema.json is not what GET /api/_schema serves (err %v); rewrite it with:\n\tgo test ./shared/app -run 'TestSchemaServesEveryKlass|TestAPIRoutesDoc' -update", err)
+	}
+}
+
+// probe is one value tried against one field, and the field errors the
+// write path answers for it (only the field's own keys: "f", "f[i].g").
+type probe struct {
+	Klass string          `json:"klass"`
+	Field string          `json:"field"`
+	Value json.RawMessage `json:"value,omitempty"`
+	// A long string is kept as Prefix followed by Repeat "x"s.
+	Prefix string              `json:"prefix,omitempty"`
+	Repeat int                 `json:"repeat,omitempty"`
+	Errors map[string][]string `json:"errors"`
+}
+
+// probeValues are the values tried against a field of its served rules:
+// blank, the bounds and one past them, and shapes the type refuses. A
+// reference, member or currency is tried blank only: whether one exists or
+// is a known code is the server's to say.
+func probeValues(f schema.FieldRules) []any {
+	vals := []any{"", nil, "   "}
+	long := func(n int) string { return strings.Repeat("x", n) }
+	switch f.Type {
+	case "string", "text":
+		vals = append(vals, "ok", long(f.Max), long(f.Max+1), "a\u0001b", "two\nlines")
+	case "url":
+		vals = append(vals, "https://example.com/a", "ftp://example.com", "not a web address", "https://"+long(f.Max))
+	case "email":
+		vals = append(vals, "ana@example.com", "nope", "ana@")
+	case "int", "money":
+		vals = append(vals, 0, 7, -1, 1.5, "abc", "12", true)
+		if f.Min != nil {
+			vals = append(vals, *f.Min, *f.Min-1)
+		}
+		if f.MaxValue != nil {
+			vals = append(vals, *f.MaxValue, *f.MaxValue+1)
+		}
+	case "number":
+		vals = append(vals, 1.5, "abc")
+	case "bool":
+		vals = append(vals, true, false, "yes")
+	case "date":
+		vals = append(vals, "2026-02-28", "2026-02-30", "28/02/2026")
+	case "datetime":
+		vals = append(vals, "2026-02-28T10:00:00Z", "yesterday")
+	case "enum":
+		vals = append(vals, "not-in-the-list")
+		if len(f.Enum) > 0 {
+			vals = append(vals, f.Enum[0])
+		}
+	case "color":
+		vals = append(vals, "#AABBCC", "red", "#abc")
+	case "tags":
+		many := make([]any, f.Max+1)
+		for i := range many {
+			many[i] = fmt.Sprint("t", i)
+		}
+		vals = append(vals, []any{"a", "b"}, many)
+	case "items":
+		one := map[string]any{}
+		for _, sf := range f.Items {
+			if sf.Type == "string" || sf.Type == "text" {
+				one[sf.Name] = "x"
+			}
+		}
+		many := make([]any, f.Max+1)
+		for i := range many {
+			many[i] = one
+		}
+		vals = append(vals, []any{}, []any{map[string]any{}}, []any{one}, []any{map[string]any{"no_such_field": "x"}}, many)
+	case "object":
+		vals = append(vals, map[string]any{"a": 1}, "text")
+	case "list":
+		vals = append(vals, []any{1}, "text")
+	}
+	return vals
+}
+
+// TestSchemaProbes answers every probe value of every served field with the
+// write path's own rule (the klass's every declaration) and keeps the
+// answers in web/src/test/schema-probes.json: the SPA's form kit runs its
+// checks on the same values and must answer the same (issue 26 item 4).
+func TestSchemaProbes(t *testing.T) {
+	a := openApp(t)
+	klasses := a.Modules.Schemas()
+	served := schema.Serve(klasses)
+	var probes []probe
+	for _, name := range slices.Sorted(maps.Keys(served.Klasses)) {
+		for _, f := range served.Klasses[name] {
+			if f.ReadOnly {
+				continue
+			}
+			for _, v := range probeValues(f) {
+				raw, err := json.Marshal(map[string]any{f.Name: v})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var doc map[string]any
+				dec := json.NewDecoder(bytes.NewReader(raw))
+				dec.UseNumber()
+				if err := dec.Decode(&doc); err != nil {
+					t.Fatal(err)
+				}
+				errs := map[string][]string{}
+				for _, k := range klasses {
+					if k.Name != name {
+						continue
+					}
+					err := k.Rule(nil)(t.Context(), &docs.Write{DB: "probe", Klass: name, New: doc})
+					var fe *fault.Error
+					if errors.As(err, &fe) {
+						for key, msgs := range fe.Fields {
+							if key == f.Name || strings.HasPrefix(key, f.Name+"[") {
+								errs[key] = append(errs[key], msgs...)
+							}
+						}
+					} else if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+				}
+				p := probe{Klass: name, Field: f.Name, Errors: errs}
+				if s, ok := v.(string); ok && len(s) > 64 {
+					p.Prefix = strings.TrimRight(s, "x")
+					p.Repeat = len(s) - len(p.Prefix)
+				} else {
+					p.Value, _ = json.Marshal(v)
+				}
+				probes = append(probes, p)
+			}
+		}
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(probes); err != nil {
+		t.Fatal(err)
+	}
+	root, err := testproc.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(root, "web", "src", "test", "schema-probes.json")
+	if *update {
+		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if have, err := os.ReadFile(path); err != nil || !bytes.Equal(have, out.Bytes()) {
+		t.Errorf("web/src/test/schema-probes.json is not what the write path answers (err %v); rewrite it with:\n\tgo test ./shared/app -run 'TestSchema|TestAPIRoutesDoc' -update", err)
 	}
 }
