@@ -263,9 +263,9 @@ describe('service documents in a real browser', () => {
     await page.locator('textarea[name=description]').fill('Manutenção mensal');
     await pick(page, 'customer_id', 'Joana');
     await tid(page, 'add-term').click();
-    await page.locator('textarea[name="items.0.content"]').fill('Uma visita por mês');
+    await page.locator('textarea[name="items[0].content"]').fill('Uma visita por mês');
     await tid(page, 'add-term').click();
-    await page.locator('textarea[name="items.1.content"]').fill('Peças à parte');
+    await page.locator('textarea[name="items[1].content"]').fill('Peças à parte');
     shots.push(await shot(page, 'docs-contract-form-light'));
     await tid(page, 'save-contract').click();
     await page.waitForURL(/\/contracts\/cnt-/);

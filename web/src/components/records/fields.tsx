@@ -23,8 +23,16 @@ export interface FieldDef {
   /** ref: the klass of the referenced records, searched by refLabel (default name). */
   ref?: string;
   refLabel?: string;
+  /** ref: a second field shown beside the label in the choices. */
+  refDetail?: string;
   /** money: negative amounts allowed (an opening balance). */
   signed?: boolean;
+  /** textarea: its rows (TEXTAREA_ROWS by default). */
+  rows?: number;
+  /** i18n key of a hint under the label. */
+  hint?: string;
+  /** number: the least value the control offers. */
+  min?: number;
 }
 
 export type FormValues = Record<string, unknown>;
@@ -51,11 +59,12 @@ export function RecordField({
     errorMessage: error,
     isDisabled: disabled,
     isRequired: def.required,
+    descriptiveText: def.hint ? t(def.hint) : undefined,
   };
   const str = value === null || value === undefined ? '' : String(value);
   switch (def.type) {
     case 'textarea':
-      return <TextAreaField {...common} rows={TEXTAREA_ROWS} value={str} onChange={(e) => onChange(def.name, e.target.value)} />;
+      return <TextAreaField {...common} rows={def.rows ?? TEXTAREA_ROWS} value={str} onChange={(e) => onChange(def.name, e.target.value)} />;
     case 'boolean':
       return (
         <SwitchField
@@ -99,10 +108,13 @@ export function RecordField({
           {...common}
           type="number"
           inputMode="decimal"
+          min={def.min}
           value={str}
           onChange={(e) => onChange(def.name, e.target.value === '' ? null : Number(e.target.value))}
         />
       );
+    case 'date':
+      return <TextField {...common} type="date" value={str} onChange={(e) => onChange(def.name, e.target.value || null)} />;
     default:
       return <TextField {...common} type={def.type} value={str} onChange={(e) => onChange(def.name, e.target.value)} />;
   }
@@ -130,6 +142,7 @@ function RefField({
       db={db}
       klass={def.ref ?? ''}
       labelField={def.refLabel ?? 'name'}
+      detailField={def.refDetail}
       label={label}
       name={def.name}
       value={typeof value === 'string' ? value : null}
