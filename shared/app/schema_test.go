@@ -63,24 +63,31 @@ func TestSchemaServesEveryKlass(t *testing.T) {
 		}
 	}
 	// The SPA's tests check against this very answer (web/src/test/schema.json).
-	root, err := testproc.RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var pretty bytes.Buffer
 	if err := json.Indent(&pretty, body, "", " "); err != nil {
 		t.Fatal(err)
 	}
 	pretty.WriteByte('\n')
-	path := filepath.Join(root, "web", "src", "test", "schema.json")
+	webFixture(t, "schema.json", pretty.Bytes(), "what GET /api/_schema serves")
+}
+
+// webFixture keeps got in web/src/test/name for the SPA's tests: written
+// with -update, else compared.
+func webFixture(t *testing.T, name string, got []byte, what string) {
+	t.Helper()
+	root, err := testproc.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(root, "web", "src", "test", name)
 	if *update {
-		if err := os.WriteFile(path, pretty.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	if have, err := os.ReadFile(path); err != nil || !bytes.Equal(have, pretty.Bytes()) {
-		t.Errorf("web/src/test/schema.json is not what GET /api/_schema serves (err %v); rewrite it with:\n\tgo test ./shared/app -run 'TestSchemaServesEveryKlass|TestAPIRoutesDoc' -update", err)
+	if have, err := os.ReadFile(path); err != nil || !bytes.Equal(have, got) {
+		t.Errorf("web/src/test/%s is not %s (err %v); rewrite it with:\n\tgo test ./shared/app -run 'TestSchema|TestAPIRoutesDoc' -update", name, what, err)
 	}
 }
 
@@ -218,18 +225,5 @@ func TestSchemaProbes(t *testing.T) {
 	if err := enc.Encode(probes); err != nil {
 		t.Fatal(err)
 	}
-	root, err := testproc.RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(root, "web", "src", "test", "schema-probes.json")
-	if *update {
-		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if have, err := os.ReadFile(path); err != nil || !bytes.Equal(have, out.Bytes()) {
-		t.Errorf("web/src/test/schema-probes.json is not what the write path answers (err %v); rewrite it with:\n\tgo test ./shared/app -run 'TestSchema|TestAPIRoutesDoc' -update", err)
-	}
+	webFixture(t, "schema-probes.json", out.Bytes(), "what the write path answers")
 }
