@@ -94,7 +94,7 @@ export function DeclaredForm({
       });
     }
     const def = { ...f, required: f.required ?? rules?.required } as FieldDef;
-    return <RecordField def={def} value={values[f.name]} onChange={(name, value) => ed.set({ [name]: value })} error={fieldError(f.name)} disabled={ed.saving} />;
+    return <RecordField db={ed.db} def={def} value={values[f.name]} onChange={(name, value) => ed.set({ [name]: value })} error={fieldError(f.name)} disabled={ed.saving} />;
   };
   const fields = (values: FormValues) =>
     form.columns === 2 ? (

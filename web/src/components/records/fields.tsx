@@ -43,7 +43,10 @@ export function RecordField({
   onChange,
   error,
   disabled,
+  db,
 }: {
+  /** The Group a reference is searched in (the active Group's by default). */
+  db?: string | undefined;
   def: FieldDef;
   value: unknown;
   onChange: (name: string, value: unknown) => void;
@@ -88,7 +91,7 @@ export function RecordField({
         </SelectField>
       );
     case 'ref':
-      return <RefField def={def} value={value} onChange={onChange} error={error} disabled={disabled} label={label} />;
+      return <RefField db={db} def={def} value={value} onChange={onChange} error={error} disabled={disabled} label={label} />;
     case 'money':
       return (
         <MoneyInput
@@ -122,6 +125,7 @@ export function RecordField({
 
 /** RefField: a reference chosen by name from the active Group's records. */
 function RefField({
+  db: inDb,
   def,
   value,
   onChange,
@@ -129,6 +133,7 @@ function RefField({
   disabled,
   label,
 }: {
+  db: string | undefined;
   def: FieldDef;
   value: unknown;
   onChange: (name: string, value: unknown) => void;
@@ -136,7 +141,8 @@ function RefField({
   disabled?: boolean | undefined;
   label: string;
 }) {
-  const db = useActiveDb() ?? '';
+  const active = useActiveDb();
+  const db = inDb || active || '';
   return (
     <RecordPicker
       db={db}

@@ -12,8 +12,9 @@ import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Modal } from '../../../components/Modal';
 import { ConfirmDelete } from '../../../components/records/ConfirmDelete';
-import { findAdjustment, saveAdjustment } from '../../../lib/account-config';
+import { findAdjustment, saveAdjustment, useAccountConfig } from '../../../lib/account-config';
 import { asApiError, clientValidationError, type ApiError } from '../../../lib/errors';
+import { groupCurrency } from '../../../lib/money';
 import { PHONE_INVALID, regionName, useGroupPhones, type GroupPhones } from '../../../lib/phones';
 import { ADDRESS_FIELDS, parseContacts, PHONE_FIELDS, removeContact, upsertContact, type Contact } from '../contacts';
 
@@ -143,6 +144,46 @@ function CountryField({ db, admin, phones }: { db: string; admin: boolean; phone
   );
 }
 
+/** The ISO 4217 codes the browser knows, for the currency select. */
+function knownCurrencies(current: string): string[] {
+  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('currency') : [];
+  return all.includes(current) ? all : [current, ...all];
+}
+
+/** CurrencyField: the Group's currency (its estimates'); admins change it. */
+function CurrencyField({ db, admin }: { db: string; admin: boolean }) {
+  const { t, i18n } = useTranslation();
+  const qc = useQueryClient();
+  const current = groupCurrency(useAccountConfig(db));
+  const save = useMutation({
+    mutationFn: (currency: string) => saveAdjustment(db, 'currency', currency),
+    onSettled: () => qc.invalidateQueries({ queryKey: ['account-config', db] }),
+  });
+  const names = new Intl.DisplayNames([i18n.language], { type: 'currency' });
+  const value = save.isPending && save.variables ? save.variables : current;
+  return (
+    <Flex direction="column" gap="xxs" marginBottom="small">
+      <SelectField
+        label={t('fields.currency')}
+        name="currency"
+        size="small"
+        value={value}
+        isDisabled={!admin || save.isPending}
+        descriptiveText={t('accounts.contacts.currencyHelp')}
+        onChange={(e) => save.mutate(e.target.value)}
+        data-testid="group-currency"
+      >
+        {knownCurrencies(current).map((c) => (
+          <option key={c} value={c}>
+            {c} · {names.of(c) ?? c}
+          </option>
+        ))}
+      </SelectField>
+      <ErrorAlert error={save.error ? asApiError(save.error) : null} onDismiss={() => save.reset()} />
+    </Flex>
+  );
+}
+
 export function ContactsCard({ db, kind, admin }: { db: string; kind: ContactKind; admin: boolean }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
@@ -183,6 +224,7 @@ export function ContactsCard({ db, kind, admin }: { db: string; kind: ContactKin
         ) : null}
       </Flex>
       {kind === 'phones' ? <CountryField db={db} admin={admin} phones={phones} /> : null}
+      {kind === 'phones' ? <CurrencyField db={db} admin={admin} /> : null}
       {q.isPending ? (
         <Placeholder />
       ) : list.length === 0 ? (
