@@ -109,31 +109,31 @@ function ContactForm({
   );
 }
 
-/** CountryField: the Group's country (phones are read in it); admins change it. */
-function CountryField({ db, admin, phones }: { db: string; admin: boolean; phones: GroupPhones }) {
-  const { t, i18n } = useTranslation();
+/**
+ * SettingSelect: one Group setting chosen from a list, saved as soon as it
+ * is picked (admins only), the error under it.
+ */
+function SettingSelect({ db, admin, setting, current, options }: { db: string; admin: boolean; setting: 'country' | 'currency'; current: string; options: { code: string; name: string }[] }) {
+  const { t } = useTranslation();
   const qc = useQueryClient();
   const save = useMutation({
-    mutationFn: (country: string) => saveAdjustment(db, 'country', country),
+    mutationFn: (value: string) => saveAdjustment(db, setting, value),
     onSettled: () => qc.invalidateQueries({ queryKey: ['account-config', db] }),
   });
-  const countries = (phones.lib?.getCountries() ?? [phones.country])
-    .map((c) => ({ code: c, name: regionName(c, i18n.language) }))
-    .sort((a, b) => a.name.localeCompare(b.name, i18n.language));
-  const value = save.isPending && save.variables ? save.variables : phones.country;
+  const value = save.isPending && save.variables ? save.variables : current;
   return (
     <Flex direction="column" gap="xxs" marginBottom="small">
       <SelectField
-        label={t('fields.country')}
-        name="country"
+        label={t(`fields.${setting}`)}
+        name={setting}
         size="small"
         value={value}
         isDisabled={!admin || save.isPending}
-        descriptiveText={t('accounts.contacts.countryHelp')}
+        descriptiveText={t(`accounts.contacts.${setting}Help`)}
         onChange={(e) => save.mutate(e.target.value)}
-        data-testid="group-country"
+        data-testid={`group-${setting}`}
       >
-        {countries.map((c) => (
+        {options.map((c) => (
           <option key={c.code} value={c.code}>
             {c.name}
           </option>
@@ -144,44 +144,23 @@ function CountryField({ db, admin, phones }: { db: string; admin: boolean; phone
   );
 }
 
-/** The ISO 4217 codes the browser knows, for the currency select. */
-function knownCurrencies(current: string): string[] {
-  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('currency') : [];
-  return all.includes(current) ? all : [current, ...all];
+/** CountryField: the Group's country (phones are read in it). */
+function CountryField({ db, admin, phones }: { db: string; admin: boolean; phones: GroupPhones }) {
+  const { i18n } = useTranslation();
+  const countries = (phones.lib?.getCountries() ?? [phones.country])
+    .map((c) => ({ code: c, name: regionName(c, i18n.language) }))
+    .sort((a, b) => a.name.localeCompare(b.name, i18n.language));
+  return <SettingSelect db={db} admin={admin} setting="country" current={phones.country} options={countries} />;
 }
 
-/** CurrencyField: the Group's currency (its estimates'); admins change it. */
+/** CurrencyField: the Group's currency (its estimates'), from the ISO 4217 codes the browser knows. */
 function CurrencyField({ db, admin }: { db: string; admin: boolean }) {
-  const { t, i18n } = useTranslation();
-  const qc = useQueryClient();
+  const { i18n } = useTranslation();
   const current = groupCurrency(useAccountConfig(db));
-  const save = useMutation({
-    mutationFn: (currency: string) => saveAdjustment(db, 'currency', currency),
-    onSettled: () => qc.invalidateQueries({ queryKey: ['account-config', db] }),
-  });
+  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('currency') : [];
   const names = new Intl.DisplayNames([i18n.language], { type: 'currency' });
-  const value = save.isPending && save.variables ? save.variables : current;
-  return (
-    <Flex direction="column" gap="xxs" marginBottom="small">
-      <SelectField
-        label={t('fields.currency')}
-        name="currency"
-        size="small"
-        value={value}
-        isDisabled={!admin || save.isPending}
-        descriptiveText={t('accounts.contacts.currencyHelp')}
-        onChange={(e) => save.mutate(e.target.value)}
-        data-testid="group-currency"
-      >
-        {knownCurrencies(current).map((c) => (
-          <option key={c} value={c}>
-            {c} · {names.of(c) ?? c}
-          </option>
-        ))}
-      </SelectField>
-      <ErrorAlert error={save.error ? asApiError(save.error) : null} onDismiss={() => save.reset()} />
-    </Flex>
-  );
+  const codes = all.includes(current) ? all : [current, ...all];
+  return <SettingSelect db={db} admin={admin} setting="currency" current={current} options={codes.map((c) => ({ code: c, name: `${c} · ${names.of(c) ?? c}` }))} />;
 }
 
 export function ContactsCard({ db, kind, admin }: { db: string; kind: ContactKind; admin: boolean }) {
