@@ -18,6 +18,7 @@ import (
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/mail"
+	"github.com/oficina/oficina/shared/schema"
 	"github.com/oficina/oficina/shared/store"
 	"github.com/oficina/oficina/shared/store/bolt"
 	"github.com/oficina/oficina/shared/store/dynamo"
@@ -279,6 +280,11 @@ func TestCheckValue(t *testing.T) {
 		{"checklist", "enabled", "enabled", "", ""},
 		{"maintenance", true, nil, "value", "not in allowed list"},
 		{"contract-receipt", "on-demand", "on-demand", "", ""},
+		{"currency", " eur ", "EUR", "", ""},
+		{"currency", "BRL", "BRL", "", ""},
+		{"currency", "ZZZ", nil, "value", schema.MsgNotCurrency},
+		{"currency", "XXX", nil, "value", schema.MsgNotCurrency},
+		{"currency", 986, nil, "value", schema.MsgNotCurrency},
 		{"contract-receipt", "never", nil, "value", "not in allowed list"},
 		{"newsletter", "true", true, "", ""},
 		{"newsletter", 1, nil, "value", "is invalid"},

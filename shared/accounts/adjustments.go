@@ -6,12 +6,16 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
+
+	"golang.org/x/text/currency"
 
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/auth"
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/phones"
+	"github.com/oficina/oficina/shared/schema"
 	"github.com/oficina/oficina/shared/store"
 )
 
@@ -192,6 +196,14 @@ func checkValue(key string, v any) (any, error) {
 			return c, nil
 		}
 		return bad(fault.NotInList)
+	case key == "currency":
+		// The Group's currency (its estimates'): an ISO 4217 code.
+		s, _ := v.(string)
+		s = strings.ToUpper(strings.TrimSpace(s))
+		if u, err := currency.ParseISO(s); err == nil && len(s) == 3 && u != currency.XXX && u != currency.XTS {
+			return s, nil
+		}
+		return bad(schema.MsgNotCurrency)
 	case slices.Contains(switchKeys, key):
 		if s, ok := v.(string); ok && slices.Contains(switchValues, s) {
 			return s, nil

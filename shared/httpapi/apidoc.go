@@ -9,6 +9,7 @@ import (
 
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/openapi"
+	"github.com/oficina/oficina/shared/schema"
 )
 
 // coreCall is one of the core's own calls in the API document.
@@ -24,7 +25,12 @@ type coreCall struct {
 var coreCalls = map[string]coreCall{
 	"GET /api/": {module.AccessPublic, module.Doc{Summary: "Greets CouchDB clients (server name and version)",
 		Answer: map[string]any{"couchdb": "Welcome", "version": "3.3.3", "vendor": map[string]string{"name": "Oficina", "version": "dev"}}}},
-	"GET /api/_labels":       {module.AccessPublic, module.Doc{Summary: "What the modules declared for the timeline and History: each klass's and field's name in en and pt-BR, the internal fields, the system actors"}},
+	"GET /api/_labels": {module.AccessPublic, module.Doc{Summary: "What the modules declared for the timeline and History: each klass's and field's name in en and pt-BR, the internal fields, the system actors"}},
+	"GET /api/_schema": {module.AccessPublic, module.Doc{Summary: "Each klass's field rules as every write route checks them (type, required, bounds, enum values, referenced klass, default) and the messages they refuse with: read-only, for clients that check before sending",
+		Answer: schema.Serve([]schema.Klass{{Name: "Category", Fields: []schema.Field{
+			{Name: "name", Type: schema.String, Required: true, Max: 100},
+			{Name: "color", Type: schema.Color, Default: "#64748b"},
+		}}})}},
 	"GET /api/_live":         {module.AccessPublic, module.Doc{Summary: "Live updates: a WebSocket (session cookie with ?xsrf=, or a bearer token); send {\"subscribe\": [db…]}, receive {db, seq, id, klass, deleted} notices without bodies"}},
 	"GET /api/_openapi.json": {module.AccessPublic, module.Doc{Summary: "This document: every call, its access, parameters, bodies and answers (OpenAPI 3.1)"}},
 	"GET /api/_session":      {module.AccessPublic, module.Doc{Summary: "Who is signed in (CouchDB's session answer, with the user's Groups)"}},

@@ -7,6 +7,7 @@ import (
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/ids"
+	"github.com/oficina/oficina/shared/schema"
 )
 
 // getRoot answers GET /api/ like CouchDB's welcome, with our vendor.
@@ -27,6 +28,15 @@ func (s *Server) getRoot(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) getLabels(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Cache-Control", "public, max-age=300")
 	writeJSON(w, http.StatusOK, s.modules.Vocabulary())
+	return nil
+}
+
+// getSchema serves each klass's field rules as the write path checks them
+// (shared/schema), read-only: the SPA's forms check before sending what the
+// server will, worded with the same messages, so the two never disagree.
+func (s *Server) getSchema(w http.ResponseWriter, r *http.Request) error {
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	writeJSON(w, http.StatusOK, schema.Serve(s.modules.Schemas()))
 	return nil
 }
 

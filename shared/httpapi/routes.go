@@ -6,6 +6,7 @@ func (s *Server) routes() {
 	s.handle("GET /api/{$}", s.getRoot)
 	s.handle("GET /api/_openapi.json", s.openAPI) // apidoc.go
 	s.handle("GET /api/_labels", s.getLabels)     // what the modules declared: klass and field labels, system actors (db.go)
+	s.handle("GET /api/_schema", s.getSchema)     // each klass's field rules, read-only, for the SPA's form checks (db.go)
 
 	s.userRoutes()    // _session, _users (session.go, users.go)
 	s.accountRoutes() // POST /api/accounts (accounts.go)

@@ -65,16 +65,16 @@ const (
 )
 
 // MsgTooLong is "is too long (maximum is N characters)".
-func MsgTooLong(n int) string { return fmt.Sprintf("is too long (maximum is %d characters)", n) }
+func MsgTooLong(n int) string { return fill(tmplTooLong, int64(n)) }
 
 // MsgTooMany is "is too long (maximum is N items)" for lists.
-func MsgTooMany(n int) string { return fmt.Sprintf("is too long (maximum is %d items)", n) }
+func MsgTooMany(n int) string { return fill(tmplTooMany, int64(n)) }
 
 // MsgMin is "must be greater than or equal to N".
-func MsgMin(n int64) string { return fmt.Sprintf("must be greater than or equal to %d", n) }
+func MsgMin(n int64) string { return fill(tmplMin, n) }
 
 // MsgMax is "must be less than or equal to N".
-func MsgMax(n int64) string { return fmt.Sprintf("must be less than or equal to %d", n) }
+func MsgMax(n int64) string { return fill(tmplMax, n) }
 
 // Field is one field's rules.
 type Field struct {

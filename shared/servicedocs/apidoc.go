@@ -8,7 +8,7 @@ func (m *Module) APIDocs() module.Docs {
 	pdf := func(summary, name string) module.Doc {
 		return module.Doc{Summary: summary, Query: locale, Answer: module.File{Type: "application/pdf", About: "the sheet, A4", Name: name}}
 	}
-	exampleShop := shop{Name: "Oficina da Ana", Phones: []any{"+55 11 5555-0101"}, Addresses: []any{"Rua das Flores 12, São Paulo"}}
+	exampleShop := shop{Name: "Oficina da Ana", Phones: []any{"+55 11 5555-0101"}, Addresses: []any{"Rua das Flores 12, São Paulo"}, Country: "BR", Currency: "BRL"}
 	estimate := map[string]any{"state": "sent", "number": 42, "description": "New compressor", "total": 125000, "valid_until": "2026-07-31",
 		"items": []map[string]any{{"description": "Compressor", "quantity": 1, "value": 125000}}}
 	token := func(field string) map[string]any { return map[string]any{field: "q7Xc2mB9vR4tL8wZ1kN6pH3sD5fJ0aYe"} }

@@ -344,6 +344,7 @@ func contractReceiptPage(s *sheet, d receiptData) {
 
 // estimateSheet draws an estimate with its items, total and approval QR.
 func estimateSheet(t texts, sh shop, e, customer map[string]any, approveURL string, withObservation bool) (*sheet, error) {
+	t.currency = sh.Currency
 	s, err := newSheet(t, fmt.Sprintf("%s %v", t.estimate, e["number"]))
 	if err != nil {
 		return nil, err

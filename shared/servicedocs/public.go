@@ -30,6 +30,8 @@ type shop struct {
 	// Country is where the shop's phone numbers are read (and printed
 	// nationally when of it).
 	Country string `json:"country"`
+	// Currency is what the shop's estimates are in (groupCurrency).
+	Currency string `json:"currency"`
 }
 
 func (m *Module) setting(ctx context.Context, db, key string) (any, error) {
@@ -78,6 +80,11 @@ func (m *Module) shopOf(ctx context.Context, db string) (shop, error) {
 		return s, err
 	}
 	s.Country = country
+	cur, err := m.setting(ctx, db, "currency")
+	if err != nil {
+		return s, err
+	}
+	s.Currency = groupCurrency(cur, country)
 	if s.Phones == nil {
 		s.Phones = []any{}
 	}

@@ -11,6 +11,8 @@ import (
 // texts are the words the server itself prints (PDFs, the decision note on
 // a ticket, calendar entries), in the two languages of the product.
 type texts struct {
+	// currency is the Group's (groupCurrency); empty, the language's.
+	currency                                          string
 	locale                                            string
 	customerCopy, shopCopy, ticket, date, customer    string
 	equipment, problem, status, scan, estimate        string
@@ -86,7 +88,9 @@ func textsFor(prefs ...string) texts {
 }
 
 // money formats cents as SPEC.md §9 says: "US$ 1,234.50" in English and
-// "R$ 1.234,50" in Portuguese (the currency follows the language).
+// "1.234,50" in Portuguese, in the Group's currency ("R$ 1.234,50"; "EUR
+// 1,234.50" by its code where SPEC gives no sign). Without one, the
+// currency follows the language.
 func (t texts) money(cents int64) string {
 	neg := cents < 0
 	if neg {
@@ -97,6 +101,12 @@ func (t texts) money(cents int64) string {
 	sep, dec, symbol := ",", ".", "US$"
 	if t.locale == "pt-BR" {
 		sep, dec, symbol = ".", ",", "R$"
+	}
+	if t.currency != "" {
+		symbol = t.currency
+		if sign, ok := currencySymbols[t.currency]; ok {
+			symbol = sign
+		}
 	}
 	var b strings.Builder
 	for i, r := range digits {

@@ -191,15 +191,16 @@ describe('service documents in a real browser', () => {
     await rows.nth(1).locator('input[name="items.1.description"]').fill('Mão de obra');
     await rows.nth(1).locator('input[name="items.1.quantity"]').fill('2');
     await rows.nth(1).locator('input[name="items.1.value"]').fill('127');
-    await tid(page, 'estimate-total').getByText('US$1,234.50').waitFor();
+    // In the Group's currency (a Brazilian shop: reais), whatever the screen's language (issue 22 item 15).
+    await tid(page, 'estimate-total').getByText('R$1,234.50').waitFor();
     shots.push(await shot(page, 'docs-estimate-form-light'));
     await tid(page, 'save-estimate').click();
     await page.waitForURL(/\/estimates\/est-/);
     await tid(page, 'estimate-lines').waitFor();
-    await tid(page, 'estimate-total').getByText('US$1,234.50').waitFor();
+    await tid(page, 'estimate-total').getByText('R$1,234.50').waitFor();
     const pdf = await pdfText(page, (await tid(page, 'print-estimate').getAttribute('href')) ?? '');
     expect(pdf).toContain('Estimate nº 1');
-    expect(pdf).toContain('US$ 1,234.50');
+    expect(pdf).toContain('R$ 1,234.50');
     // Sharing the approval link makes the draft sent: by WhatsApp, by e-mail or copied.
     const estimateId = page.url().split('/').pop() ?? '';
     expect((await api(page, 'GET', `${group}/${estimateId}`)).json.state).toBe('draft');
@@ -263,9 +264,9 @@ describe('service documents in a real browser', () => {
     await page.locator('textarea[name=description]').fill('Manutenção mensal');
     await pick(page, 'customer_id', 'Joana');
     await tid(page, 'add-term').click();
-    await page.locator('textarea[name="items.0.content"]').fill('Uma visita por mês');
+    await page.locator('textarea[name="items[0].content"]').fill('Uma visita por mês');
     await tid(page, 'add-term').click();
-    await page.locator('textarea[name="items.1.content"]').fill('Peças à parte');
+    await page.locator('textarea[name="items[1].content"]').fill('Peças à parte');
     shots.push(await shot(page, 'docs-contract-form-light'));
     await tid(page, 'save-contract').click();
     await page.waitForURL(/\/contracts\/cnt-/);

@@ -71,6 +71,12 @@ describe('the ticket desk in a real browser', () => {
     await Promise.all([page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes(`/api/${group}/adj-`)), country.selectOption('BR')]);
     await page.reload();
     await expect.poll(() => tid(page, 'group-country').inputValue()).toBe('BR');
+    // Its currency follows: a Brazilian shop's estimates are in reais until it picks another (issue 22 item 15).
+    await expect.poll(() => tid(page, 'group-currency').inputValue()).toBe('BRL');
+    await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith(`/api/${group}`)), tid(page, 'group-currency').selectOption('EUR')]);
+    await page.reload();
+    await expect.poll(() => tid(page, 'group-currency').inputValue()).toBe('EUR');
+    await Promise.all([page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes(`/api/${group}/adj-`)), tid(page, 'group-currency').selectOption('BRL')]);
     // The shop's own number, typed the Brazilian way, is flagged when it is not one.
     await tid(page, 'phones-new').click();
     const number = page.locator('[data-testid="phones-form"] input[name=number]');
@@ -399,6 +405,8 @@ describe('the ticket desk in a real browser', () => {
     await tid(page, 'detail-list').getByText('Tipo de serviço').waitFor();
     await tid(page, 'detail-list').getByText('Conserto').waitFor();
     await page.goto(`/account/${group}/tickets/new`);
+    // The options are read once the form is there (allTextContents does not wait).
+    await page.locator('select[name=ticket_kind] option').first().waitFor({ state: 'attached' });
     expect(await page.locator('select[name=ticket_kind] option').allTextContents()).toEqual(['Conserto', 'Manutenção preventiva', 'Instalação ou upgrade']);
     await tid(page, 'user-menu').click();
     await tid(page, 'locale-en').click();

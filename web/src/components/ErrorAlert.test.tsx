@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { i18n } from '../lib/i18n';
 import { ApiError } from '../lib/errors';
+import served from '../test/schema.json';
 import { ErrorAlert } from './ErrorAlert';
 
 function Clearable({ error }: { error: ApiError }) {
@@ -30,6 +31,22 @@ describe('ErrorAlert (SPEC §8)', () => {
     render(<ErrorAlert error={new ApiError(0, 'connection_error', 'Network error')} />);
     expect(screen.getByRole('alert')).toHaveTextContent('Erro de conexão');
     expect(screen.getByRole('alert')).toHaveTextContent('Erro de rede');
+    await i18n.changeLanguage('en');
+  });
+
+  it("translates the schema's bounded refusals for any bound, in both languages", async () => {
+    const bounded = ['too_long', 'too_many', 'min', 'max'].map((k) => served.messages[k as keyof typeof served.messages].replace('{n}', '37'));
+    const first = render(<ErrorAlert error={new ApiError(422, 'unprocessable_entity', bounded[0]!)} />);
+    expect(screen.getByRole('alert')).toHaveTextContent('is too long (maximum is 37 characters)');
+    first.unmount();
+    await i18n.changeLanguage('pt-BR');
+    for (const reason of bounded) {
+      const { unmount } = render(<ErrorAlert error={new ApiError(422, 'unprocessable_entity', reason)} />);
+      const text = screen.getByRole('alert').textContent ?? '';
+      expect(text).toContain('37');
+      expect(text).not.toContain(reason);
+      unmount();
+    }
     await i18n.changeLanguage('en');
   });
 

@@ -6,12 +6,36 @@ import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { messageKey, reasonKey, titleKey, type ApiError } from '../lib/errors';
 
+/**
+ * The server's bounded refusals (shared/schema's message templates): any
+ * bound translates, not only the ones a locale file lists word for word.
+ */
+const BOUNDED: [RegExp, string][] = [
+  [/^is too long \(maximum is (\d+) characters\)$/, 'too_long'],
+  [/^is too long \(maximum is (\d+) items\)$/, 'too_many'],
+  [/^must be greater than or equal to (-?\d+)$/, 'min'],
+  [/^must be less than or equal to (-?\d+)$/, 'max'],
+];
+
+function boundedKey(reason: string): [string, string] | null {
+  for (const [re, key] of BOUNDED) {
+    const m = re.exec(reason);
+    if (m) return [`errors.bounded.${key}`, m[1]!];
+  }
+  return null;
+}
+
 /** useErrorText translates an error's title, message and field messages. */
 export function useErrorText() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const message = useCallback(
-    (reason: string) => (reason ? t(messageKey(reason), { defaultValue: reason }) : ''),
-    [t],
+    (reason: string) => {
+      if (!reason) return '';
+      const bounded = boundedKey(reason);
+      if (bounded && !i18n.exists(messageKey(reason))) return t(bounded[0], { n: bounded[1], defaultValue: reason });
+      return t(messageKey(reason), { defaultValue: reason });
+    },
+    [t, i18n],
   );
   const title = useCallback((error: ApiError) => t(titleKey(error.error)), [t]);
   return { title, message };

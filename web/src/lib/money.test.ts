@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { formatUnits, minorDigits, parseAmount, rescaleUnits, toStandardUnits, unitsToInput } from './money';
+import { formatUnits, groupCurrency, minorDigits, parseAmount, rescaleUnits, toStandardUnits, unitsToInput } from './money';
 
 describe('money', () => {
   it.each([
@@ -80,5 +80,19 @@ describe('money', () => {
     expect(toStandardUnits(-12345, 3, 'USD')).toBe(-1235);
     expect(toStandardUnits(12, 0, 'BRL')).toBe(1200);
     expect(toStandardUnits(150, 2, 'JPY')).toBe(2);
+  });
+});
+
+describe('groupCurrency (issue 22 item 15)', () => {
+  it.each([
+    [{}, 'USD'],
+    [{ country: 'BR' }, 'BRL'],
+    [{ locale: 'pt-BR' }, 'BRL'],
+    [{ country: 'US', locale: 'pt-BR' }, 'USD'],
+    [{ country: 'BR', currency: 'usd' }, 'USD'],
+    [{ country: 'BR', currency: 'EUR' }, 'EUR'],
+    [{ country: 'BR', currency: 'real' }, 'BRL'],
+  ])("follows the Group's settings, not the interface language: %j → %s", (cfg, want) => {
+    expect(groupCurrency(cfg)).toBe(want);
   });
 });

@@ -2,7 +2,10 @@
 // (decimal digits, a wallet's). These turn units into what a person types and
 // reads per SPEC §9 (en "1,234.56", pt-BR "1.234,56") and back.
 
+import { useAccountConfig, type AccountConfig } from './account-config';
+import { useActiveDb } from './active-db';
 import { DEFAULT_PRECISION, formatMoney } from './format';
+import { groupCountry } from './phones';
 
 export function validPrecision(p: number | null | undefined): number {
   return typeof p === 'number' && Number.isInteger(p) && p >= 0 && p <= 8 ? p : DEFAULT_PRECISION;
@@ -107,4 +110,22 @@ export function toStandardUnits(units: number, precision: number, currency: stri
   for (; p < scale; p++) u *= 10;
   for (; p > scale; p--) u = u < 0 ? -Math.round(-u / 10) : Math.round(u / 10);
   return u;
+}
+
+/**
+ * groupCurrency is the currency a Group's estimates are in (issue 22 item
+ * 15): its currency setting when a code, else the real of a Brazilian
+ * Group, else the dollar — as the server answers (shared/servicedocs
+ * groupCurrency).
+ */
+export function groupCurrency(cfg: AccountConfig): string {
+  const c = typeof cfg.currency === 'string' ? cfg.currency.trim().toUpperCase() : '';
+  if (/^[A-Z]{3}$/.test(c)) return c;
+  return groupCountry(cfg) === 'BR' ? 'BRL' : 'USD';
+}
+
+/** useGroupCurrency: the active Group's currency (the dollar while its settings load). */
+export function useGroupCurrency(db?: string | null): string {
+  const active = useActiveDb();
+  return groupCurrency(useAccountConfig(db ?? active));
 }

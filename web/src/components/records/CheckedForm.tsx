@@ -54,14 +54,14 @@ export const CheckedForm = forwardRef<
 });
 
 /** FormActions: the form's Cancel and Save (Ctrl/⌘+Enter), Save busy while saving. */
-export function FormActions({ saving, onCancel }: { saving: boolean; onCancel: () => void }) {
+export function FormActions({ saving, onCancel, saveTestId = 'save-record' }: { saving: boolean; onCancel: () => void; saveTestId?: string | undefined }) {
   const { t } = useTranslation();
   return (
     <Flex gap="small" justifyContent="flex-end">
       <Button type="button" onClick={onCancel} isDisabled={saving}>
         {t('common.cancel')}
       </Button>
-      <Button type="submit" variation="primary" isLoading={saving} loadingText={t('common.saving')} data-testid="save-record" aria-keyshortcuts="Control+Enter">
+      <Button type="submit" variation="primary" isLoading={saving} loadingText={t('common.saving')} data-testid={saveTestId} aria-keyshortcuts="Control+Enter">
         {t('common.save')}
       </Button>
     </Flex>

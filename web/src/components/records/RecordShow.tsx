@@ -13,6 +13,23 @@ export interface DetailRow {
   value: ReactNode;
 }
 
+/**
+ * ShownField declares one row of a show screen: a field's name (its label
+ * fields.<name>, its text as stored), or a row with its own label key and
+ * value.
+ */
+export type ShownField<D> = string | { name: string; label?: string; value: (doc: D) => ReactNode };
+
+/** detailRows: the declared rows of doc (none while it loads). */
+export function detailRows<D extends object>(doc: D | undefined, shown: readonly ShownField<D>[]): DetailRow[] {
+  if (!doc) return [];
+  return shown.map((f) => {
+    if (typeof f !== 'string') return { key: f.name, label: f.label ?? `fields.${f.name}`, value: f.value(doc) };
+    const v = (doc as Record<string, unknown>)[f];
+    return { key: f, label: `fields.${f}`, value: typeof v === 'string' || typeof v === 'number' ? String(v) : '' };
+  });
+}
+
 export function DetailList({ rows, loading }: { rows: DetailRow[]; loading?: boolean }) {
   const { t } = useTranslation();
   if (loading) {

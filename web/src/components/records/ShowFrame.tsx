@@ -64,7 +64,7 @@ export function ShowFrame({
   const del = useMutation({
     mutationFn: () => deleteDoc(db, id, String(doc?._rev ?? '')),
     onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: [scope, db] });
+      await Promise.all([scope, 'records'].map((root) => qc.invalidateQueries({ queryKey: [root, db] })));
       navigate(afterDelete);
     },
     onSettled: () => setConfirming(false),

@@ -23,8 +23,16 @@ export interface FieldDef {
   /** ref: the klass of the referenced records, searched by refLabel (default name). */
   ref?: string;
   refLabel?: string;
+  /** ref: a second field shown beside the label in the choices. */
+  refDetail?: string;
   /** money: negative amounts allowed (an opening balance). */
   signed?: boolean;
+  /** textarea: its rows (TEXTAREA_ROWS by default). */
+  rows?: number;
+  /** i18n key of a hint under the label. */
+  hint?: string;
+  /** number: the least value the control offers. */
+  min?: number;
 }
 
 export type FormValues = Record<string, unknown>;
@@ -35,7 +43,10 @@ export function RecordField({
   onChange,
   error,
   disabled,
+  db,
 }: {
+  /** The Group a reference is searched in (the active Group's by default). */
+  db?: string | undefined;
   def: FieldDef;
   value: unknown;
   onChange: (name: string, value: unknown) => void;
@@ -51,11 +62,12 @@ export function RecordField({
     errorMessage: error,
     isDisabled: disabled,
     isRequired: def.required,
+    descriptiveText: def.hint ? t(def.hint) : undefined,
   };
   const str = value === null || value === undefined ? '' : String(value);
   switch (def.type) {
     case 'textarea':
-      return <TextAreaField {...common} rows={TEXTAREA_ROWS} value={str} onChange={(e) => onChange(def.name, e.target.value)} />;
+      return <TextAreaField {...common} rows={def.rows ?? TEXTAREA_ROWS} value={str} onChange={(e) => onChange(def.name, e.target.value)} />;
     case 'boolean':
       return (
         <SwitchField
@@ -79,7 +91,7 @@ export function RecordField({
         </SelectField>
       );
     case 'ref':
-      return <RefField def={def} value={value} onChange={onChange} error={error} disabled={disabled} label={label} />;
+      return <RefField db={db} def={def} value={value} onChange={onChange} error={error} disabled={disabled} label={label} />;
     case 'money':
       return (
         <MoneyInput
@@ -99,10 +111,13 @@ export function RecordField({
           {...common}
           type="number"
           inputMode="decimal"
+          min={def.min}
           value={str}
           onChange={(e) => onChange(def.name, e.target.value === '' ? null : Number(e.target.value))}
         />
       );
+    case 'date':
+      return <TextField {...common} type="date" value={str} onChange={(e) => onChange(def.name, e.target.value || null)} />;
     default:
       return <TextField {...common} type={def.type} value={str} onChange={(e) => onChange(def.name, e.target.value)} />;
   }
@@ -110,6 +125,7 @@ export function RecordField({
 
 /** RefField: a reference chosen by name from the active Group's records. */
 function RefField({
+  db: inDb,
   def,
   value,
   onChange,
@@ -117,6 +133,7 @@ function RefField({
   disabled,
   label,
 }: {
+  db: string | undefined;
   def: FieldDef;
   value: unknown;
   onChange: (name: string, value: unknown) => void;
@@ -124,12 +141,14 @@ function RefField({
   disabled?: boolean | undefined;
   label: string;
 }) {
-  const db = useActiveDb() ?? '';
+  const active = useActiveDb();
+  const db = inDb || active || '';
   return (
     <RecordPicker
       db={db}
       klass={def.ref ?? ''}
       labelField={def.refLabel ?? 'name'}
+      detailField={def.refDetail}
       label={label}
       name={def.name}
       value={typeof value === 'string' ? value : null}

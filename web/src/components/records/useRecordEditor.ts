@@ -22,6 +22,9 @@ export interface RecordEditorOptions {
   alsoRefresh?: string[];
 }
 
+/** RecordEditor is what a new/edit screen works with (DeclaredForm takes it whole). */
+export type RecordEditor = ReturnType<typeof useRecordEditor>;
+
 export function useRecordEditor(set: string, klass: string, initial: Record<string, unknown>, opts: RecordEditorOptions) {
   const { account_id: db = '', record_id: id } = useParams();
   const navigate = useNavigate();

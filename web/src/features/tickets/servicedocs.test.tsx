@@ -59,9 +59,9 @@ describe('docSelector', () => {
   });
 });
 
-function Editor({ errors = {} }: { errors?: Record<string, string> }) {
+function Editor({ errors = {}, currency = 'USD' }: { errors?: Record<string, string>; currency?: string }) {
   const [items, setItems] = useState<EstimateItem[]>([emptyItem()]);
-  return <EstimateItemsEditor items={items} onChange={setItems} fieldError={(f) => errors[f]} />;
+  return <EstimateItemsEditor currency={currency} items={items} onChange={setItems} fieldError={(f) => errors[f]} />;
 }
 
 describe('EstimateItemsEditor', () => {
@@ -82,6 +82,14 @@ describe('EstimateItemsEditor', () => {
     await user.click(within(rows[0]!).getByTestId('remove-item'));
     expect(screen.getAllByTestId('estimate-item')).toHaveLength(1);
     expect(screen.getByTestId('estimate-total')).toHaveTextContent('US$6.00');
+  });
+
+  it("says money in the Group's currency, not the interface language's (issue 22 item 15)", async () => {
+    const user = userEvent.setup();
+    render(<Editor currency="BRL" />);
+    await user.type(screen.getByLabelText(/Unit value/), '10.50');
+    expect(screen.getByTestId('estimate-total')).toHaveTextContent('R$10.50');
+    expect(screen.getByTestId('estimate-total')).not.toHaveTextContent('US$');
   });
 
   it('shows a server error under its line and field', () => {

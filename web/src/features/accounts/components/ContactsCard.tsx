@@ -12,8 +12,9 @@ import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Modal } from '../../../components/Modal';
 import { ConfirmDelete } from '../../../components/records/ConfirmDelete';
-import { findAdjustment, saveAdjustment } from '../../../lib/account-config';
+import { findAdjustment, saveAdjustment, useAccountConfig } from '../../../lib/account-config';
 import { asApiError, clientValidationError, type ApiError } from '../../../lib/errors';
+import { groupCurrency } from '../../../lib/money';
 import { PHONE_INVALID, regionName, useGroupPhones, type GroupPhones } from '../../../lib/phones';
 import { ADDRESS_FIELDS, parseContacts, PHONE_FIELDS, removeContact, upsertContact, type Contact } from '../contacts';
 
@@ -108,31 +109,31 @@ function ContactForm({
   );
 }
 
-/** CountryField: the Group's country (phones are read in it); admins change it. */
-function CountryField({ db, admin, phones }: { db: string; admin: boolean; phones: GroupPhones }) {
-  const { t, i18n } = useTranslation();
+/**
+ * SettingSelect: one Group setting chosen from a list, saved as soon as it
+ * is picked (admins only), the error under it.
+ */
+function SettingSelect({ db, admin, setting, current, options }: { db: string; admin: boolean; setting: 'country' | 'currency'; current: string; options: { code: string; name: string }[] }) {
+  const { t } = useTranslation();
   const qc = useQueryClient();
   const save = useMutation({
-    mutationFn: (country: string) => saveAdjustment(db, 'country', country),
+    mutationFn: (value: string) => saveAdjustment(db, setting, value),
     onSettled: () => qc.invalidateQueries({ queryKey: ['account-config', db] }),
   });
-  const countries = (phones.lib?.getCountries() ?? [phones.country])
-    .map((c) => ({ code: c, name: regionName(c, i18n.language) }))
-    .sort((a, b) => a.name.localeCompare(b.name, i18n.language));
-  const value = save.isPending && save.variables ? save.variables : phones.country;
+  const value = save.isPending && save.variables ? save.variables : current;
   return (
     <Flex direction="column" gap="xxs" marginBottom="small">
       <SelectField
-        label={t('fields.country')}
-        name="country"
+        label={t(`fields.${setting}`)}
+        name={setting}
         size="small"
         value={value}
         isDisabled={!admin || save.isPending}
-        descriptiveText={t('accounts.contacts.countryHelp')}
+        descriptiveText={t(`accounts.contacts.${setting}Help`)}
         onChange={(e) => save.mutate(e.target.value)}
-        data-testid="group-country"
+        data-testid={`group-${setting}`}
       >
-        {countries.map((c) => (
+        {options.map((c) => (
           <option key={c.code} value={c.code}>
             {c.name}
           </option>
@@ -141,6 +142,25 @@ function CountryField({ db, admin, phones }: { db: string; admin: boolean; phone
       <ErrorAlert error={save.error ? asApiError(save.error) : null} onDismiss={() => save.reset()} />
     </Flex>
   );
+}
+
+/** CountryField: the Group's country (phones are read in it). */
+function CountryField({ db, admin, phones }: { db: string; admin: boolean; phones: GroupPhones }) {
+  const { i18n } = useTranslation();
+  const countries = (phones.lib?.getCountries() ?? [phones.country])
+    .map((c) => ({ code: c, name: regionName(c, i18n.language) }))
+    .sort((a, b) => a.name.localeCompare(b.name, i18n.language));
+  return <SettingSelect db={db} admin={admin} setting="country" current={phones.country} options={countries} />;
+}
+
+/** CurrencyField: the Group's currency (its estimates'), from the ISO 4217 codes the browser knows. */
+function CurrencyField({ db, admin }: { db: string; admin: boolean }) {
+  const { i18n } = useTranslation();
+  const current = groupCurrency(useAccountConfig(db));
+  const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('currency') : [];
+  const names = new Intl.DisplayNames([i18n.language], { type: 'currency' });
+  const codes = all.includes(current) ? all : [current, ...all];
+  return <SettingSelect db={db} admin={admin} setting="currency" current={current} options={codes.map((c) => ({ code: c, name: `${c} · ${names.of(c) ?? c}` }))} />;
 }
 
 export function ContactsCard({ db, kind, admin }: { db: string; kind: ContactKind; admin: boolean }) {
@@ -183,6 +203,7 @@ export function ContactsCard({ db, kind, admin }: { db: string; kind: ContactKin
         ) : null}
       </Flex>
       {kind === 'phones' ? <CountryField db={db} admin={admin} phones={phones} /> : null}
+      {kind === 'phones' ? <CurrencyField db={db} admin={admin} /> : null}
       {q.isPending ? (
         <Placeholder />
       ) : list.length === 0 ? (

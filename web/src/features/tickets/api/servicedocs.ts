@@ -56,8 +56,6 @@ export interface Maintenance extends Doc {
   warranty_until?: string;
 }
 
-/** The currency money is shown in: SPEC §9 follows the language (R$ in pt-BR, US$ otherwise). */
-export const currencyOf = (locale: string) => (locale === 'pt-BR' ? 'BRL' : 'USD');
 
 /** lineTotal and itemsTotal mirror the server's total (integer cents). */
 export const lineTotal = (it: Pick<EstimateItem, 'quantity' | 'value'>) =>
@@ -172,6 +170,8 @@ export interface PublicShop {
   addresses: Array<Record<string, string | boolean | undefined>>;
   /** Where the shop's numbers are read (ISO 3166-1 alpha-2). */
   country?: string;
+  /** What its estimates are in (ISO 4217): the Group's currency. */
+  currency?: string;
 }
 
 export interface PublicStatus {

@@ -7,7 +7,7 @@ import { Button, Flex, Text, TextField } from '@aws-amplify/ui-react';
 import { useTranslation } from 'react-i18next';
 import { AppIcon } from '../../../components/icons';
 import { MoneyInput, MoneyText } from '../../../components/records/Money';
-import { currencyOf, itemsTotal, lineTotal, type EstimateItem } from '../api/servicedocs';
+import { itemsTotal, lineTotal, type EstimateItem } from '../api/servicedocs';
 
 export const emptyItem = (): EstimateItem => ({ description: '', quantity: 1, value: null });
 
@@ -15,13 +15,15 @@ export function EstimateItemsEditor({
   items,
   onChange,
   fieldError,
+  currency,
 }: {
+  /** The Group's currency (useGroupCurrency), whatever the interface language. */
+  currency: string;
   items: EstimateItem[];
   onChange: (items: EstimateItem[]) => void;
   fieldError: (field: string) => string | undefined;
 }) {
-  const { t, i18n } = useTranslation();
-  const currency = currencyOf(i18n.language);
+  const { t } = useTranslation();
   const set = (i: number, patch: Partial<EstimateItem>) => onChange(items.map((it, j) => (j === i ? { ...it, ...patch } : it)));
   return (
     <Flex direction="column" gap="small" data-testid="estimate-items">

@@ -4,11 +4,11 @@
 import { Table, TableBody, TableCell, TableHead, TableRow } from '@aws-amplify/ui-react';
 import { useTranslation } from 'react-i18next';
 import { MoneyText } from '../../../components/records/Money';
-import { currencyOf, lineTotal, type EstimateItem } from '../api/servicedocs';
+import { lineTotal, type EstimateItem } from '../api/servicedocs';
 
-export function EstimateLines({ items, total, testId, totalTestId }: { items: EstimateItem[]; total: number | undefined; testId: string; totalTestId: string }) {
-  const { t, i18n } = useTranslation();
-  const currency = currencyOf(i18n.language);
+/** currency is the Group's (useGroupCurrency in the app, the shop's on the public page). */
+export function EstimateLines({ items, total, currency, testId, totalTestId }: { items: EstimateItem[]; total: number | undefined; currency: string; testId: string; totalTestId: string }) {
+  const { t } = useTranslation();
   return (
     <div className="table-scroll">
       <Table size="small" data-testid={testId} aria-label={t('docs.items')}>

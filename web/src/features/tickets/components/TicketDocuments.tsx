@@ -6,6 +6,7 @@
 import { Button, Flex, Text } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { groupCurrency } from '../../../lib/money';
 import { AppIcon } from '../../../components/icons';
 import { EnumBadge } from '../../../components/records/EnumBadge';
 import { MoneyText } from '../../../components/records/Money';
@@ -15,7 +16,7 @@ import { formatDate } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { useGroupPhones } from '../../../lib/phones';
 import { customerQuery } from '../api/customers';
-import { currencyOf, ofTicketQuery, pdfUrls, publicUrls, reissueStatusLink, type Estimate, type Maintenance } from '../api/servicedocs';
+import { ofTicketQuery, pdfUrls, publicUrls, reissueStatusLink, type Estimate, type Maintenance } from '../api/servicedocs';
 import type { Ticket } from '../api/types';
 import { LabelLinks } from './LabelLinks';
 import { PublicLink } from './PublicLink';
@@ -23,6 +24,7 @@ import { PublicLink } from './PublicLink';
 export function TicketDocuments({ db, ticket }: { db: string; ticket: Ticket }) {
   const { t, i18n } = useTranslation();
   const cfg = useAccountConfig(db);
+  const currency = groupCurrency(cfg);
   const phone = useGroupPhones(db);
   const customer = useQuery({ ...customerQuery(db, ticket.customer_id ?? ''), enabled: !!ticket.customer_id });
   const estimates = useQuery(ofTicketQuery<Estimate>(db, 'Estimate', ticket._id));
@@ -81,7 +83,7 @@ export function TicketDocuments({ db, ticket }: { db: string; ticket: Ticket }) 
             <Flex key={e._id} gap="xs" alignItems="center">
               <AppLink to={paths.show(db, 'estimates', e._id)}>#{e.number}</AppLink>
               <EnumBadge name="estimate_state" value={e.state} />
-              <MoneyText units={e.total} currency={currencyOf(i18n.language)} />
+              <MoneyText units={e.total} currency={currency} />
             </Flex>
           ))}
         </Flex>

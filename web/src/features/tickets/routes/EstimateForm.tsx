@@ -18,6 +18,7 @@ import { decided, type EstimateItem } from '../api/servicedocs';
 import { ticketQuery } from '../api/tickets';
 import { DeskCrumbs } from '../components/DeskCrumbs';
 import { EstimateItemsEditor, emptyItem } from '../components/EstimateItemsEditor';
+import { useGroupCurrency } from '../../../lib/money';
 import { useRecordEditor } from '../components/useRecordEditor';
 import { RecordNotFoundPage } from '../../../components/records/RecordNotFound';
 
@@ -46,6 +47,7 @@ export function Component() {
   const [sp] = useSearchParams();
   const fromTicket = sp.get('ticket');
   const ed = useRecordEditor('estimates', 'Estimate', { state: 'draft', items: [emptyItem()], ticket_id: fromTicket || null });
+  const currency = useGroupCurrency(ed.db);
   const ticket = useQuery({ ...ticketQuery(ed.db, fromTicket ?? ''), enabled: !!fromTicket && !ed.editing });
   const cfg = useAccountConfig(ed.db);
   const fieldError = useFieldError(ed.error);
@@ -88,7 +90,7 @@ export function Component() {
                 <RecordPicker db={ed.db} klass="Ticket" labelField="title" label={t('fields.ticket_id')} name="ticket_id" value={(v.ticket_id as string | null) ?? null} onChange={(id) => set({ ticket_id: id })} error={fieldError('ticket_id')} />
                 <TextField label={t('fields.valid_until')} name="valid_until" type="date" value={str('valid_until')} onChange={(e) => set({ valid_until: e.target.value || null })} hasError={!!fieldError('valid_until')} errorMessage={fieldError('valid_until')} />
               </Grid>
-              <EstimateItemsEditor items={(v.items ?? []) as EstimateItem[]} onChange={(items) => set({ items })} fieldError={fieldError} />
+              <EstimateItemsEditor currency={currency} items={(v.items ?? []) as EstimateItem[]} onChange={(items) => set({ items })} fieldError={fieldError} />
               {showObservation ? (
                 <TextAreaField label={t('fields.observation')} name="observation" rows={3} value={str('observation')} onChange={(e) => set({ observation: e.target.value })} hasError={!!fieldError('observation')} errorMessage={fieldError('observation')} />
               ) : null}

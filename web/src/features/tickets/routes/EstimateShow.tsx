@@ -23,6 +23,7 @@ import { customerQuery } from '../api/customers';
 import { decided, docQuery, estimateShared, pdfUrls, publicUrls, reissueApprovalLink, type Estimate, type EstimateState } from '../api/servicedocs';
 import { DocShow } from '../components/DocShow';
 import { EstimateLines } from '../components/EstimateLines';
+import { useGroupCurrency } from '../../../lib/money';
 import { PublicLink } from '../components/PublicLink';
 
 const MOVES: Record<string, EstimateState[]> = { draft: ['sent', 'approved', 'refused'], sent: ['draft', 'approved', 'refused'] };
@@ -33,6 +34,7 @@ export function Component() {
   const qc = useQueryClient();
   const q = useQuery(docQuery<Estimate>(db, id));
   const est = q.data;
+  const currency = useGroupCurrency(db);
   const frozen = decided(est?.state);
   const move = useMutation({
     mutationFn: (state: EstimateState) => putDoc(db, { ...(est as Estimate), state }),
@@ -109,7 +111,7 @@ export function Component() {
           <DetailList rows={rows} loading={q.isPending} />
           {est ? (
             <Card variation="outlined">
-              <EstimateLines items={est.items ?? []} total={est.total} testId="estimate-lines" totalTestId="estimate-total" />
+              <EstimateLines items={est.items ?? []} total={est.total} currency={currency} testId="estimate-lines" totalTestId="estimate-total" />
             </Card>
           ) : null}
           {approvalUrl ? (

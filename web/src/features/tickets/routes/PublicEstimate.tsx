@@ -65,7 +65,7 @@ export function Component() {
               </Flex>
               <MultilineText text={est.description} />
               {est.valid_until ? <Text fontSize="small">{t('docs.public.validUntil', { date: formatDate(est.valid_until, i18n.language) })}</Text> : null}
-              <EstimateLines items={est.items ?? []} total={est.total} testId="public-lines" totalTestId="public-total" />
+              <EstimateLines items={est.items ?? []} total={est.total} currency={q.data.shop.currency ?? 'USD'} testId="public-lines" totalTestId="public-total" />
               {est.observation ? <MultilineText text={est.observation} /> : null}
             </Flex>
           </Card>
