@@ -2,6 +2,7 @@
 import react from '@vitejs/plugin-react';
 import { execSync } from 'node:child_process';
 import { defineConfig, type Plugin } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 // One id per build: the commit (when there is one) plus the build time. The
 // bundle carries it and version.json publishes it, so a running app can tell
@@ -33,7 +34,10 @@ function versionFile(): Plugin {
 }
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), versionFile()],
+  // Every text file also as .br (quality 11) and .gz (level 9), kept only when
+  // smaller: the Go server picks one by Accept-Encoding (shared/spa), so the
+  // SPA leaves it compressed without compressing on each request.
+  plugins: [react(), versionFile(), compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' })],
   define: {
     // The dev server and tests have no version.json to compare with.
     __BUILD_ID__: JSON.stringify(command === 'build' ? BUILD_ID : 'dev'),

@@ -327,3 +327,49 @@ export async function shotBoth(page: Page, name: string, ready: () => Promise<un
   await setTheme(page, 'light');
   return files;
 }
+
+export interface WireLoad {
+  requests: number;
+  /** Bytes of response bodies as received (after Content-Encoding), by kind. */
+  js: number;
+  css: number;
+  total: number;
+  /** Each response: kind, path, bytes on the wire, Content-Encoding. */
+  rows: Array<{ kind: string; path: string; bytes: number; encoding: string }>;
+}
+
+/**
+ * wireLoad opens `path` in a fresh Chromium profile (a new visitor: nothing
+ * cached, signed out), waits until the network is idle and adds up what
+ * came over the wire: each response body's encoded size as Chromium
+ * received it (Playwright's request.sizes()), headers left out.
+ */
+export async function wireLoad(baseURL: string, path = '/'): Promise<WireLoad> {
+  const visitor = await openBrowser(baseURL);
+  try {
+    const page = visitor.page;
+    const seen: Array<Promise<WireLoad['rows'][number]>> = [];
+    page.on('requestfinished', (req) => {
+      seen.push(
+        (async () => {
+          const sizes = await req.sizes();
+          const res = await req.response();
+          const kind = req.resourceType();
+          return { kind, path: new URL(req.url()).pathname, bytes: Math.max(0, sizes.responseBodySize), encoding: (await res?.headerValue('content-encoding')) ?? '' };
+        })(),
+      );
+    });
+    await page.goto(path, { waitUntil: 'networkidle' });
+    const rows = await Promise.all(seen);
+    const sum = (kind?: string) => rows.filter((r) => !kind || r.kind === kind).reduce((n, r) => n + r.bytes, 0);
+    return { requests: rows.length, js: sum('script'), css: sum('stylesheet'), total: sum(), rows };
+  } finally {
+    await visitor.close();
+  }
+}
+
+/** formatWireLoad: one line of figures in KB (1,024 bytes). */
+export function formatWireLoad(w: WireLoad): string {
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+  return `JS ${kb(w.js)}, CSS ${kb(w.css)}, in all ${kb(w.total)} over ${w.requests} requests`;
+}
