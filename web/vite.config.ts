@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { execSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 
@@ -33,11 +34,40 @@ function versionFile(): Plugin {
   };
 }
 
+const I18N_MODULE = fileURLToPath(new URL('./src/lib/i18n.ts', import.meta.url));
+
+/** featureArea names the area of a module under src/features/<area>/ (tests and locale files aside). */
+export function featureArea(id: string): string | null {
+  const m = /\/src\/features\/([^/]+)\/(?:[^?]*\/)?[^/?]+\.tsx?(?:\?.*)?$/.exec(id);
+  if (!m || /\.test\.tsx?(\?|$)/.test(id)) return null;
+  return m[1]!;
+}
+
+// Strings per feature (src/lib/i18n.ts): every module of a feature starts
+// loading that feature's locale file in the current language as it is
+// imported (one line before its own code, so its line numbers stay), and
+// the lazy screens and panels resolve through withStrings once it is in. So
+// no feature's strings load before its code, and no screen renders before
+// its strings. (Not a top-level await: that makes Rolldown split the shared
+// code into many more chunks.) The unit tests get every string up front.
+function featureStrings(): Plugin {
+  return {
+    name: 'oficina-feature-strings',
+    apply: () => !process.env.VITEST,
+    transform(code, id) {
+      const area = featureArea(id);
+      if (!area) return null;
+      const prelude = `import { ensureStrings as __oficinaStrings } from ${JSON.stringify(I18N_MODULE)}; __oficinaStrings(${JSON.stringify(area)}); `;
+      return { code: prelude + code, map: null };
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
   // Every text file also as .br (quality 11) and .gz (level 9), kept only when
   // smaller: the Go server picks one by Accept-Encoding (shared/spa), so the
   // SPA leaves it compressed without compressing on each request.
-  plugins: [react(), versionFile(), compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' })],
+  plugins: [featureStrings(), react(), versionFile(), compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' })],
   define: {
     // The dev server and tests have no version.json to compare with.
     __BUILD_ID__: JSON.stringify(command === 'build' ? BUILD_ID : 'dev'),

@@ -4,6 +4,7 @@
 
 import { createBrowserRouter, matchRoutes, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { setRouteName } from '../lib/api';
+import { withStrings } from '../lib/i18n';
 import { getActiveDb, setActiveDb } from '../lib/active-db';
 import type { QueryClient } from '@tanstack/react-query';
 import { paths } from '../lib/paths';
@@ -62,7 +63,7 @@ function guard(qc: QueryClient, def: RouteDef) {
 export function buildRoutes(qc: QueryClient): RouteObject[] {
   const children: RouteObject[] = ROUTES.map((def) => {
     const handle: RouteHandle = { name: def.name, access: def.access, ...(def.set ? { set: def.set } : {}) };
-    const base = { handle, loader: guard(qc, def), lazy: def.load };
+    const base = { handle, loader: guard(qc, def), lazy: withStrings(def.load) };
     return def.path === '' ? { index: true, ...base } : { path: def.path, ...base };
   });
   const root: RouteObject = {

@@ -10,6 +10,7 @@ import { LimitsBanner } from '../../components/LimitsBanner';
 import { setActiveDb, useActiveDb } from '../../lib/active-db';
 import { useCurrentUser } from '../../lib/current-user';
 import { ApiError, asApiError } from '../../lib/errors';
+import { withStrings } from '../../lib/i18n';
 import { onAppEvent } from '../../lib/events';
 import { paths } from '../../lib/paths';
 import { needsSignIn, useRouteHandle } from '../../lib/route-handle';
@@ -21,7 +22,7 @@ import { useStartup } from './useStartup';
 import { VersionNotice } from './VersionNotice';
 
 // The re-login form is only needed once a session ends: its own chunk.
-const ReloginModal = lazy(() => import('../../features/auth/components/ReloginModal').then((m) => ({ default: m.ReloginModal })));
+const ReloginModal = lazy(withStrings(() => import('../../features/auth/components/ReloginModal').then((m) => ({ default: m.ReloginModal }))));
 
 export function RootLayout() {
   const qc = useQueryClient();
