@@ -67,3 +67,27 @@ describe('amplify.css', () => {
     for (const name of imported) expect(existsSync(join(PACKAGE, 'styles', `${name}.css`)), name).toBe(true);
   });
 });
+
+describe("the build's kebabCase for Amplify UI (build-shims/kebab-case.ts)", () => {
+  it("names every token of the theme as lodash's does", async () => {
+    const { default: lodashKebab } = await import('lodash/kebabCase.js');
+    const { default: ours } = await import('../build-shims/kebab-case');
+    const { createTheme } = await import('@aws-amplify/ui');
+    const { oficinaTheme } = await import('./lib/theme');
+    const inputs = new Set<string>();
+    const walk = (node: unknown) => {
+      if (!node || typeof node !== 'object') return;
+      const token = node as { path?: unknown; value?: unknown };
+      if (Array.isArray(token.path) && 'value' in token) inputs.add(['amplify', ...token.path].join(' '));
+      for (const [k, v] of Object.entries(node)) {
+        inputs.add(k);
+        if (k !== 'path') walk(v);
+      }
+    };
+    walk(oficinaTheme.tokens);
+    walk(createTheme().tokens);
+    expect(inputs.size).toBeGreaterThan(1000);
+    const differ = [...inputs].filter((s) => ours(s) !== lodashKebab(s));
+    expect(differ).toEqual([]);
+  });
+});

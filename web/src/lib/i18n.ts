@@ -33,22 +33,36 @@ export function initialLocale(): AppLocale {
   return normalizeLocale(readStored(KEYS.locale)) ?? browserLocale();
 }
 
-// A language's strings come in parts: the shared file (locales/<lang>.json),
-// loaded at start, and each feature's own file
-// (features/<area>/locales/<lang>.json), loaded when that feature's code is
-// first imported: vite.config.ts makes every module under features/<area>/
-// begin with `ensureStrings('<area>')`, and the lazy screens and panels
-// resolve through `withStrings`, so none renders before its strings. Every
-// part is its own chunk.
+// A language's strings come in parts: the shared file (locales/<lang>.json)
+// and each feature's own file (features/<area>/locales/<lang>.json), loaded
+// when that feature's code is first imported: vite.config.ts makes every
+// module under features/<area>/ begin with `ensureStrings('<area>')`, and the
+// lazy screens and panels resolve through `withStrings`, so none renders
+// before its strings. The shared file itself is loaded in two parts
+// (locales/parts.ts): the shell's and the landing page's strings at start,
+// and the sections only the features' screens use with the first feature
+// other than the landing page's. Every part is its own chunk.
+
+/** The area of the shared file's APP_SECTIONS (locales/parts.ts). */
+const APP_PART = '@app';
+
+/** Features whose code needs only the strings loaded at start (the landing page). */
+const START_ONLY_AREAS = new Set(['home']);
+
 const baseFiles: Record<AppLocale, () => Promise<{ default: Tree }>> = {
-  en: () => import('../locales/en.json'),
-  'pt-BR': () => import('../locales/pt-BR.json'),
+  en: () => import('../locales/en.json?strings=start'),
+  'pt-BR': () => import('../locales/pt-BR.json?strings=start'),
+};
+
+const appParts: Record<AppLocale, () => Promise<Tree>> = {
+  en: () => import('../locales/en.json?strings=app').then((m) => m.default),
+  'pt-BR': () => import('../locales/pt-BR.json?strings=app').then((m) => m.default),
 };
 
 const areaFiles = import.meta.glob<Tree>('../features/*/locales/*.json', { import: 'default' });
 
 function areaFile(area: string, lng: AppLocale): (() => Promise<Tree>) | undefined {
-  return areaFiles[`../features/${area}/locales/${lng}.json`];
+  return area === APP_PART ? appParts[lng] : areaFiles[`../features/${area}/locales/${lng}.json`];
 }
 
 /** The areas whose code has asked for its strings, in the order asked. */
@@ -89,6 +103,7 @@ function isAppLocale(l: string): l is AppLocale {
  */
 export function ensureStrings(area: string): Promise<void> {
   if (allStringsGiven) return Promise.resolve();
+  if (area !== APP_PART && !START_ONLY_AREAS.has(area)) void ensureStrings(APP_PART);
   wantedAreas.add(area);
   const held = LOCALES.filter((l) => i18n.hasResourceBundle(l, 'translation'));
   const all = Promise.all(

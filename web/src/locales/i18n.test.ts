@@ -9,6 +9,7 @@ import sharedEn from './en.json';
 import { EN as en, PT_BR as ptBR } from './eager';
 import sharedPt from './pt-BR.json';
 import { mergeAll, mergeTrees } from './merge';
+import { APP_SECTIONS, splitStrings } from './parts';
 
 type Tree = { [k: string]: unknown };
 
@@ -70,11 +71,15 @@ describe('i18n resources', () => {
   });
 
   it('every literal key used in the code exists where that code can count on it', () => {
-    // The shared file is loaded at start; a feature's own file only with that
-    // feature's code (lib/i18n.ts). So code outside features/ may use only
-    // shared strings, and a feature its own and the shared ones.
+    // The shared file's start part is loaded at start, its other sections
+    // (locales/parts.ts) with any feature but the landing page, a feature's
+    // own file only with that feature's code (lib/i18n.ts). So the shell
+    // (app/, lib/, components/ but the record kit) and the landing page may
+    // use only the start part; a feature, the shared strings and its own.
     const src = join(__dirname, '..');
     const shared = new Map([...flatten(sharedEn as Tree)]);
+    // The shell and the landing page have only the start part of the shared strings.
+    const start = flatten(splitStrings(sharedEn as Tree).start);
     const own = (area: string) => flatten((featureEn[`../features/${area}/locales/en.json`] ?? {}) as Tree);
     const has = (keys: Map<string, unknown>, k: string) => keys.has(k) || [...keys.keys()].some((e) => e.startsWith(`${k}.`) || e.startsWith(`${k}[`));
     const patterns = [/\bt\(\s*['"]([a-zA-Z0-9_.#-]+)['"]/g, /i18nKey="([^"]+)"/g, /label: '((?:nav|fields|records|profile|home)\.[a-zA-Z0-9_.-]+)'/g];
@@ -82,12 +87,16 @@ describe('i18n resources', () => {
     const missing: string[] = [];
     for (const file of sourceFiles(src)) {
       const area = /[\\/]features[\\/]([^\\/]+)[\\/]/.exec(file.slice(src.length))?.[1];
-      const available = area ? new Map([...shared, ...own(area)]) : shared;
+      const landing = area === 'home' || (!area && !/[\\/]components[\\/]records[\\/]/.test(file));
+      const available = landing ? start : new Map([...shared, ...own(area ?? '')]);
       const text = readFileSync(file, 'utf8');
       for (const re of patterns) {
         for (const m of text.matchAll(re)) {
           used++;
-          if (!has(available, m[1]!)) missing.push(`${file.slice(src.length + 1)}: ${m[1]} (${has(enKeys, m[1]!) ? "in another feature's file" : 'nowhere'})`);
+          if (!has(available, m[1]!)) {
+            const where = has(shared, m[1]!) ? 'in a section locales/parts.ts loads with the features' : has(enKeys, m[1]!) ? "in another feature's file" : 'nowhere';
+            missing.push(`${file.slice(src.length + 1)}: ${m[1]} (${where})`);
+          }
         }
       }
     }
@@ -106,6 +115,19 @@ describe('i18n resources', () => {
     const financeKeys = [...flatten(featurePt['../features/finance/locales/pt-BR.json'] as Tree).keys()].filter((k) => !ptKeysShared.has(k));
     expect(financeKeys.length).toBeGreaterThan(10);
     for (const k of financeKeys) expect(keys.has(k), k).toBe(false);
-    expect(flatten((await languageStrings('en', [])).tree).size).toBe(flatten(sharedEn as Tree).size);
+    const startOnly = flatten((await languageStrings('en', [])).tree);
+    expect(startOnly.size).toBe(flatten(splitStrings(sharedEn as Tree).start).size);
+    expect(startOnly.has('home.hero.title')).toBe(true);
+    expect(startOnly.has('records.new')).toBe(false);
+  });
+
+  it("splits the shared strings into a start part and the features' part without losing one", () => {
+    for (const shared of [sharedEn, sharedPt] as Tree[]) {
+      const { start, app } = splitStrings(shared);
+      expect(mergeAll(start, { app })).toEqual(shared);
+      for (const section of APP_SECTIONS) expect(flatten(start).has(section) || [...flatten(start).keys()].some((k) => k.startsWith(`${section}.`))).toBe(false);
+    }
+    // Keys the shell asks for by prefix (languages.*, modules.*, plans.*, errors.titles.*) stay at start.
+    for (const prefix of ['languages', 'modules', 'plans', 'errors.titles']) expect(APP_SECTIONS.some((s) => prefix === s || prefix.startsWith(`${s}.`))).toBe(false);
   });
 });
