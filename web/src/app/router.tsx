@@ -63,7 +63,8 @@ function guard(qc: QueryClient, def: RouteDef) {
 export function buildRoutes(qc: QueryClient): RouteObject[] {
   const children: RouteObject[] = ROUTES.map((def) => {
     const handle: RouteHandle = { name: def.name, access: def.access, ...(def.set ? { set: def.set } : {}) };
-    const base = { handle, loader: guard(qc, def), lazy: withStrings(def.load) };
+    // Every screen but the landing page uses the features' shared strings.
+    const base = { handle, loader: guard(qc, def), lazy: withStrings(def.load, { featureScreen: def.name !== 'home' }) };
     return def.path === '' ? { index: true, ...base } : { path: def.path, ...base };
   });
   const root: RouteObject = {

@@ -135,9 +135,12 @@ export function ensureStrings(area: string): Promise<void> {
 /**
  * withStrings wraps a lazy import (a route's screen, a dashboard panel): it
  * resolves once the strings its modules asked for while loading are in.
+ * `featureScreen` starts the shared strings the features' screens use
+ * (locales/parts.ts) with the code rather than after it.
  */
-export function withStrings<T>(load: () => Promise<T>): () => Promise<T> {
+export function withStrings<T>(load: () => Promise<T>, { featureScreen = false } = {}): () => Promise<T> {
   return async () => {
+    if (featureScreen) void ensureStrings(APP_PART);
     const loaded = await load();
     while (inFlight.size) await Promise.all([...inFlight]);
     return loaded;
