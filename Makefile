@@ -9,7 +9,7 @@ GOFLAGS_TEST ?= -count=1
 # Explicit package roots: node_modules ships Go template files that ./... would pick up.
 GO_PKGS   := ./functions/... ./shared/...
 
-.PHONY: help deps run build test test-go vet bench clean web web-test e2e infra-test lambdas synth synth-check deploy localstack-deploy webdav-image
+.PHONY: help deps run build test test-go vet bench bench-peers clean web web-test e2e infra-test lambdas synth synth-check deploy localstack-deploy webdav-image
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-20s %s\n", $$1, $$2}'
@@ -63,9 +63,37 @@ e2e: build web ## end-to-end tests in headless Chromium against the real server
 
 test: test-go web-test infra-test e2e ## every test of the repo
 
-bench: deps ## benchmarks: HTTP on the embedded store, mango, DynamoDB capacity units, every module's targets
-	$(GO) test -run '^$$' -bench . -benchtime 2s ./shared/...
+bench: deps bench-peers ## benchmarks: HTTP on the embedded store side by side with pouchdb-server and an older build, the write path's stages, mango, DynamoDB capacity units, every module's targets; capacity per action, bytes per record, cost per tenant
+	$(GO) test -run '^$$' -bench . -skip 'Peers|WritePath' -benchtime 2s ./shared/...
+	$(GO) test -run '^$$' -bench WritePath -benchtime 200x ./shared/app/
 	$(GO) test -run '^$$' -bench ColdStart -benchtime 20x ./functions/api/
+	set -o pipefail; $(GO) test -count=1 -v -run 'TestCapacityPerAction|TestBytesPerRecord|TestReaderStorage|TestCostPerTenant' ./shared/capacity/ | grep -v '^=== RUN'
+
+# The side-by-side HTTP run (shared/httpload's BenchmarkPeers): pouchdb-server
+# from npm and the local server built from an older commit (the platform
+# before the modules), both made here under build/bench/ at bench time, next
+# to a build of the working tree; each server fresh, 16 connections, 8 s rounds.
+BENCH_DIR          := build/bench
+BENCH_OLD_COMMIT   ?= 7b6c642
+POUCHDB_SERVER_VERSION := 4.2.0
+
+$(BENCH_DIR)/pouchdb-server/.installed-$(POUCHDB_SERVER_VERSION):
+	rm -rf $(BENCH_DIR)/pouchdb-server && mkdir -p $(BENCH_DIR)/pouchdb-server
+	echo '{"private": true}' > $(BENCH_DIR)/pouchdb-server/package.json
+	cd $(BENCH_DIR)/pouchdb-server && $(NPM) install --no-audit --no-fund --no-save pouchdb-server@$(POUCHDB_SERVER_VERSION)
+	@touch $@
+
+$(BENCH_DIR)/oficina-$(BENCH_OLD_COMMIT):
+	rm -rf $(BENCH_DIR)/src-$(BENCH_OLD_COMMIT) && mkdir -p $(BENCH_DIR)/src-$(BENCH_OLD_COMMIT)
+	git archive $(BENCH_OLD_COMMIT) | tar -x -C $(BENCH_DIR)/src-$(BENCH_OLD_COMMIT)
+	cd $(BENCH_DIR)/src-$(BENCH_OLD_COMMIT) && $(GO) build -o ../oficina-$(BENCH_OLD_COMMIT) ./functions/local
+	rm -rf $(BENCH_DIR)/src-$(BENCH_OLD_COMMIT)
+
+bench-peers: deps $(BENCH_DIR)/pouchdb-server/.installed-$(POUCHDB_SERVER_VERSION) $(BENCH_DIR)/oficina-$(BENCH_OLD_COMMIT) ## PUT and GET side by side: pouchdb-server 4.2, the 7b6c642 build and this one (about 2 minutes)
+	$(GO) build -o $(BENCH_DIR)/oficina-current ./functions/local
+	OFICINA_BENCH_POUCHDB=$(BENCH_DIR)/pouchdb-server/node_modules/.bin/pouchdb-server \
+	OFICINA_BENCH_BUILDS=$(BENCH_OLD_COMMIT)=$(BENCH_DIR)/oficina-$(BENCH_OLD_COMMIT),current=$(BENCH_DIR)/oficina-current \
+	  $(GO) test -run '^$$' -bench Peers -benchtime 1x -timeout 30m ./shared/httpload/
 
 clean: ## remove build output and local data
 	rm -rf bin build data
@@ -74,7 +102,7 @@ clean: ## remove build output and local data
 STAGE            ?= dev
 CDK_ARGS         ?=
 # Keep in step with LAMBDA_FUNCTIONS in infra-cdk/lib/paths.ts (a test checks it).
-LAMBDA_FUNCTIONS ?= api stream schedule
+LAMBDA_FUNCTIONS ?= api stream schedule worker live
 LAMBDA_GOARCH    ?= arm64
 CDK              := cd infra-cdk && CDK_DISABLE_VERSION_CHECK=1 npx --no-install cdk
 

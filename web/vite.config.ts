@@ -22,6 +22,7 @@ function buildId(): string {
 }
 
 const BUILD_ID = buildId();
+const BUILT_AT = new Date().toISOString();
 
 function versionFile(): Plugin {
   return {
@@ -31,7 +32,7 @@ function versionFile(): Plugin {
       this.emitFile({
         type: 'asset',
         fileName: 'version.json',
-        source: JSON.stringify({ build: BUILD_ID, built_at: new Date().toISOString() }) + '\n',
+        source: JSON.stringify({ build: BUILD_ID, built_at: BUILT_AT }) + '\n',
       });
     },
   };
@@ -121,6 +122,8 @@ export default defineConfig(({ command }) => ({
   define: {
     // The dev server and tests have no version.json to compare with.
     __BUILD_ID__: JSON.stringify(command === 'build' ? BUILD_ID : 'dev'),
+    // The footer's release: the build's commit and day (issue 22 item 15).
+    __BUILT_AT__: JSON.stringify(command === 'build' ? BUILT_AT : ''),
   },
   resolve: {
     alias:
@@ -137,12 +140,14 @@ export default defineConfig(({ command }) => ({
   server: {
     port: 5173,
     proxy: {
-      '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false },
+      // ws: the live-updates WebSocket (/api/_live) goes through too; the Origin stays the dev server's,
+      // which the Go server accepts as the request's own host (changeOrigin false keeps Host as sent).
+      '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false, ws: true },
     },
   },
   preview: {
     proxy: {
-      '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false },
+      '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false, ws: true },
     },
   },
   build: {

@@ -14,8 +14,35 @@ import (
 	"testing"
 	"time"
 
+	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/store/bolt"
 )
+
+// signIn registers a user through the API and signs in, returning the
+// session cookie and the user's own db.
+func signIn(t *testing.T, base string) (cookie, db string) {
+	t.Helper()
+	id := ids.New("usr")
+	post := func(path, body string) *http.Response {
+		res, err := http.Post(base+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res
+	}
+	if res := post("/api/_users", `{"_id":"`+id+`","fullname":"Ana","unconfirmed_email":"ana@example.com","password":"correct horse battery","locale":"en"}`); res.StatusCode != http.StatusCreated {
+		t.Fatalf("register: %d", res.StatusCode)
+	}
+	res := post("/api/_session", `{"name":"ana@example.com","password":"correct horse battery"}`)
+	for _, c := range res.Cookies() {
+		if c.Name == "AuthSession" {
+			return c.Name + "=" + c.Value, id
+		}
+	}
+	t.Fatalf("sign-in: %d, no session cookie", res.StatusCode)
+	return "", ""
+}
 
 // TestGracefulShutdown builds the real binary, starts it, holds a request
 // in flight (a long poll), sends SIGTERM and checks that the request is
@@ -61,10 +88,14 @@ func TestGracefulShutdown(t *testing.T) {
 		}
 	}
 
-	// A long poll on the public prices db stays in flight until shutdown.
+	// A signed-in user's long poll on their own db stays in flight until
+	// shutdown (anonymous callers may not wait).
+	cookie, userDB := signIn(t, base)
 	polled := make(chan int, 1)
 	go func() {
-		res, err := http.Get(base + "/api/prices/_changes?feed=longpoll&since=now&timeout=30000")
+		req, _ := http.NewRequest("GET", base+"/api/"+userDB+"/_changes?feed=longpoll&since=now&timeout=30000", nil)
+		req.Header.Set("Cookie", cookie)
+		res, err := http.DefaultClient.Do(req)
 		if err != nil {
 			polled <- -1
 			return

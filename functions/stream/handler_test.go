@@ -152,6 +152,7 @@ func (m *meter) middleware(stack *middleware.Stack) error {
 func TestStreamFromDynamoDBLocal(t *testing.T) {
 	endpoint, client, table := newTable(t)
 	st := dynamo.New(client, table)
+	newConsumer(st) // notes the writes, as the API's consumer does
 	w := streamtest.NewWriter(t, st, db)
 	w.RandomMix(11, 400)
 
@@ -289,17 +290,19 @@ func sampleEvent(t *testing.T, name string) events.DynamoDBEvent {
 }
 
 // TestSampleEvents runs the sample batches of events/ through the handler
-// on a DynamoDB Local table: the ticket's create, update and deletion
-// become three history entries and, in the end, no counted records;
-// everything else in the samples (a TTL expiry, the consumer's own
-// writes, the db meta item) is skipped.
+// on a DynamoDB Local table: everything in them that is not a document
+// write (a TTL expiry, the consumer's own writes, the db meta item, log
+// rows) is skipped, and the ticket's create, update and deletion — here
+// committed through the store first, as the API does, so the table's log
+// holds them with their notes — end as three history entries and no
+// counted records.
 func TestSampleEvents(t *testing.T) {
 	_, client, table := newTable(t)
 	st := dynamo.New(client, table)
+	h := NewHandler(newConsumer(st), nil)
 	if err := st.CreateDB(t.Context(), db); err != nil {
 		t.Fatal(err)
 	}
-	h := NewHandler(newConsumer(st), nil)
 	batch := sampleEvent(t, "dynamodb-stream-batch.json")
 	del := sampleEvent(t, "dynamodb-stream-delete.json")
 
@@ -315,9 +318,21 @@ func TestSampleEvents(t *testing.T) {
 			}
 		}
 	}
-	// INSERT, MODIFY, tombstone MODIFY, and the history entry's INSERT.
+	// INSERT, MODIFY, tombstone MODIFY, and the history entry's INSERT (a
+	// document, in the layout before the log).
 	if len(changes) != 4 || changes[0].Old != nil || changes[1].Old == nil || !changes[2].New.Deleted || changes[3].New.Klass != "DocumentChange" {
 		t.Fatalf("changes from the samples: %+v", changes)
+	}
+	ticket := changes[0].New.ID
+	rev := ""
+	for _, ch := range changes[:3] {
+		d := ch.New
+		d.Rev = rev
+		saved, err := st.Put(t.Context(), db, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rev = saved.Rev
 	}
 
 	for _, ev := range []events.DynamoDBEvent{batch, del} {
@@ -326,8 +341,6 @@ func TestSampleEvents(t *testing.T) {
 			t.Fatalf("Handle: %v %+v", err, resp)
 		}
 	}
-	// After the first batch alone the ticket counted; after the deletion it
-	// does not, and the aggregate is empty again.
 	counts, err := stream.Read(t.Context(), st, db)
 	if err != nil {
 		t.Fatal(err)
@@ -335,12 +348,12 @@ func TestSampleEvents(t *testing.T) {
 	if len(counts.Klass) != 0 || len(counts.Tallies) != 0 {
 		t.Fatalf("counts after the deletion: %+v", counts)
 	}
+	entries, err := stream.HistoryOf(t.Context(), st, db, ticket)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var kinds []string
-	for _, ch := range changes[:3] {
-		d, err := st.Get(t.Context(), db, stream.HistoryID(db, ch.New.ID, ch.New.Rev))
-		if err != nil {
-			t.Fatalf("history of %s: %v", ch.New.Rev, err)
-		}
+	for _, d := range slices.Backward(entries) {
 		var hist stream.History
 		if err := json.Unmarshal(d.Body, &hist); err != nil {
 			t.Fatal(err)
@@ -353,13 +366,13 @@ func TestSampleEvents(t *testing.T) {
 	if want := []string{"create", "update", "status", "destroy"}; !slices.Equal(kinds, want) {
 		t.Fatalf("events %v, want %v", kinds, want)
 	}
-	snap := streamtest.Take(t, st, db, []string{changes[0].New.ID})
+	snap := streamtest.Take(t, st, db, []string{ticket})
 	for _, ev := range []events.DynamoDBEvent{batch, del} {
 		if _, err := h.Handle(t.Context(), ev); err != nil {
 			t.Fatal(err)
 		}
 	}
-	streamtest.Take(t, st, db, []string{changes[0].New.ID}).Equal(t, "samples again", snap)
+	streamtest.Take(t, st, db, []string{ticket}).Equal(t, "samples again", snap)
 }
 
 // TestWire builds the function as main does, from the environment, against
@@ -382,10 +395,22 @@ func TestWire(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := dynamo.New(client, table).CreateDB(t.Context(), db); err != nil {
+	writer := dynamo.New(client, table)
+	newConsumer(writer)
+	if err := writer.CreateDB(t.Context(), db); err != nil {
 		t.Fatal(err)
 	}
-	resp, err := h.Handle(t.Context(), sampleEvent(t, "dynamodb-stream-batch.json"))
+	ev := sampleEvent(t, "dynamodb-stream-batch.json")
+	// The sample's ticket, committed as the API would (the log holds it).
+	ch, _, err := dynamo.ChangeOf(ev.Records[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch.New.Rev = ""
+	if _, err := writer.Put(t.Context(), db, ch.New); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := h.Handle(t.Context(), ev)
 	if err != nil || len(resp.BatchItemFailures) > 0 {
 		t.Fatalf("Handle: %v %+v", err, resp)
 	}
@@ -463,6 +488,8 @@ func TestDelayedCreateAfterDelete(t *testing.T) {
 		o.Credentials, o.Region = client.Options().Credentials, client.Options().Region
 		o.APIOptions = append(o.APIOptions, g.middleware)
 	}), table)
+	newConsumer(slow) // both note their writes, as the API's stores do
+	h := NewHandler(newConsumer(fast), nil)
 	ctx := t.Context()
 	if err := fast.CreateDB(ctx, db); err != nil {
 		t.Fatal(err)
@@ -504,11 +531,11 @@ func TestDelayedCreateAfterDelete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.DocCount != 1 || info.DelCount != 0 || info.UpdateSeq != r.d.Seq {
-		t.Errorf("DBInfo = %+v, want 1 doc, 0 deleted, update_seq %d", info, r.d.Seq)
+	// The revival's history entry takes the seq after it.
+	if info.DocCount != 1 || info.DelCount != 0 || info.UpdateSeq != r.d.Seq+1 {
+		t.Errorf("DBInfo = %+v, want 1 doc, 0 deleted, update_seq %d", info, r.d.Seq+1)
 	}
 
-	h := NewHandler(newConsumer(fast), nil)
 	feed(t, h, readStream(t, endpoint, client, table))
 	counts := streamtest.CheckCounts(t, newConsumer(fast), fast, db)
 	if open := counts.Tally(ticket.TallyOpenByPriority); open["high"] != 1 {
@@ -575,6 +602,7 @@ func TestStreamNeedsOnlyGrantedActions(t *testing.T) {
 
 	endpoint, client, table := newTable(t)
 	st := dynamo.New(client, table)
+	newConsumer(st)
 	w := streamtest.NewWriter(t, st, db)
 	w.RandomMix(5, 120)
 	recs := readStream(t, endpoint, client, table)

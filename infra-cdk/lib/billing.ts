@@ -26,7 +26,7 @@ export interface BillingProps {
   readonly stage: Stage;
   /** functions/api: checkout, the webhook, the billing page. */
   readonly api: lambda.Function;
-  /** functions/schedule: the daily usage report (billing.usage). */
+  /** functions/worker: the daily usage report (billing.usage), one Group a task. */
   readonly schedule: lambda.Function;
 }
 

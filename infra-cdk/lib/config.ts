@@ -34,7 +34,34 @@ export interface OficinaConfig {
   readonly tableStreamArn?: string;
   /** The feed of product announcements dashboards show (OFICINA_SYSTEM_NOTIFICATIONS_URL); none when unset. */
   readonly systemNotificationsUrl?: string;
+  /**
+   * Reserved concurrency per function (0: none), so one function's flood
+   * never takes the others' share of the account's quota.
+   */
+  readonly concurrency?: Concurrency;
 }
+
+/** The functions that get reserved concurrency, and how much each. */
+export interface Concurrency {
+  readonly api: number;
+  readonly stream: number;
+  readonly schedule: number;
+  readonly worker: number;
+  readonly webdav: number;
+  readonly live: number;
+}
+
+/**
+ * Defaults that fit the account quota AWS gives by default (1,000) with the
+ * 100 it insists stay unreserved, and leave room for other stacks: 175 in
+ * all. A new account may start far lower (10): ask for the quota first, or
+ * set each to 0 (README, Settings).
+ */
+export const DEFAULT_CONCURRENCY: Concurrency = { api: 100, stream: 10, schedule: 5, worker: 20, webdav: 20, live: 20 };
+/** The account's concurrency quota assumed by the check (accountConcurrency). */
+export const DEFAULT_ACCOUNT_CONCURRENCY = 1000;
+/** What Lambda keeps unreserved in every account. */
+export const UNRESERVED_MINIMUM = 100;
 
 /** The context keys the app reads, with what each means (see infra-cdk/README.md). */
 export const CONTEXT_KEYS = {
@@ -49,6 +76,13 @@ export const CONTEXT_KEYS = {
   tableName: 'use this existing table (a restore) instead of creating one; needs tableStreamArn',
   tableStreamArn: "the existing table's stream (NEW_AND_OLD_IMAGES), for the stream function",
   systemNotificationsUrl: 'https URL of the feed of product announcements shown on dashboards',
+  apiConcurrency: `reserved concurrency of the api function (default ${DEFAULT_CONCURRENCY.api}; 0: none)`,
+  streamConcurrency: `reserved concurrency of the stream function (default ${DEFAULT_CONCURRENCY.stream}; 0: none)`,
+  scheduleConcurrency: `reserved concurrency of the jobs dispatcher (default ${DEFAULT_CONCURRENCY.schedule}; 0: none)`,
+  workerConcurrency: `reserved concurrency of the jobs worker (default ${DEFAULT_CONCURRENCY.worker}; 0: none)`,
+  webdavConcurrency: `reserved concurrency of the WebDAV function (default ${DEFAULT_CONCURRENCY.webdav}; 0: none)`,
+  liveConcurrency: `reserved concurrency of the live-updates function (default ${DEFAULT_CONCURRENCY.live}; 0: none)`,
+  accountConcurrency: `the account's Lambda concurrency quota, checked against the reservations (default ${DEFAULT_ACCOUNT_CONCURRENCY})`,
   lambdaDir: 'directory with <name>.zip for each function (default build/lambda)',
   webDir: 'the built SPA (default web/dist)',
   placeholderAssets: 'true: synth with placeholder code and web assets (never deploy this)',
@@ -117,6 +151,28 @@ export function configFromContext(get: (key: string) => unknown): OficinaConfig 
   const tableName = optionalString(get('tableName'), 'tableName');
   const tableStreamArn = optionalString(get('tableStreamArn'), 'tableStreamArn');
   const systemNotificationsUrl = optionalString(get('systemNotificationsUrl'), 'systemNotificationsUrl');
+  const whole = (key: string, dflt: number): number => {
+    const raw = get(key);
+    const v = raw === undefined || raw === null ? '' : String(raw).trim();
+    if (v === '') return dflt;
+    if (!/^\d+$/.test(v)) throw new ConfigError(`${key} must be a whole number, not ${v}`);
+    return Number(v);
+  };
+  const concurrency: Concurrency = {
+    api: whole('apiConcurrency', DEFAULT_CONCURRENCY.api),
+    stream: whole('streamConcurrency', DEFAULT_CONCURRENCY.stream),
+    schedule: whole('scheduleConcurrency', DEFAULT_CONCURRENCY.schedule),
+    worker: whole('workerConcurrency', DEFAULT_CONCURRENCY.worker),
+    webdav: whole('webdavConcurrency', DEFAULT_CONCURRENCY.webdav),
+    live: whole('liveConcurrency', DEFAULT_CONCURRENCY.live),
+  };
+  const accountConcurrency = whole('accountConcurrency', DEFAULT_ACCOUNT_CONCURRENCY);
+  const reserved = Object.values(concurrency).reduce((a, b) => a + b, 0);
+  if (reserved > accountConcurrency - UNRESERVED_MINIMUM) {
+    throw new ConfigError(
+      `the functions reserve ${reserved} concurrent executions, and an account of ${accountConcurrency} can reserve at most ${accountConcurrency - UNRESERVED_MINIMUM} (Lambda keeps ${UNRESERVED_MINIMUM} unreserved): raise the quota, or lower or zero the *Concurrency settings`,
+    );
+  }
   let mailFrom = optionalString(get('mailFrom'), 'mailFrom');
   if (mailFrom === undefined) {
     if (sesDomain) mailFrom = `Oficina <no-reply@${sesDomain}>`;
@@ -136,7 +192,14 @@ export function configFromContext(get: (key: string) => unknown): OficinaConfig 
     ...(tableName ? { tableName } : {}),
     ...(tableStreamArn ? { tableStreamArn } : {}),
     ...(systemNotificationsUrl ? { systemNotificationsUrl } : {}),
+    concurrency,
   });
+}
+
+/** A function's reserved concurrency, or undefined for none (0). */
+export function reservation(c: OficinaConfig, fn: keyof Concurrency): number | undefined {
+  const n = (c.concurrency ?? DEFAULT_CONCURRENCY)[fn];
+  return n > 0 ? n : undefined;
 }
 
 /** Checks a config; returns it unchanged or throws ConfigError. */

@@ -19,11 +19,19 @@ export interface FilesProps {
 export const NONCURRENT_VERSIONS_KEPT = 99;
 /** Days a version beyond NONCURRENT_VERSIONS_KEPT lives once noncurrent. */
 export const NONCURRENT_DAYS = 1;
+/**
+ * Days a version the drive retired (trimmed beyond a file's max_versions,
+ * or of a deleted file: tagged retired=drive by shared/blob) lives once
+ * noncurrent: a table restored to any point of the last week still finds
+ * every version it lists (README, disaster recovery).
+ */
+export const RETIRED_VERSION_GRACE_DAYS = 7;
+export const RETIRED_TAG = { retired: 'drive' } as const;
 /** Days before an upload a browser started and never completed is aborted. */
 export const ABORT_UPLOAD_DAYS = 1;
 
 /**
- * Group backups (shared/backup) live in this bucket under BACKUPS_PREFIX:
+ * Backups made before the backups bucket (lib/backups.ts) live in this bucket under BACKUPS_PREFIX:
  * the module deletes what its retention drops (3 / 8 / 14 newest per plan);
  * the rule expires those deleted versions after a day, and is the backstop
  * for anything older than BACKUP_MAX_DAYS.
@@ -41,6 +49,9 @@ export const BLOB_OBJECT_ACTIONS = [
   's3:DeleteObjectVersion',
   's3:AbortMultipartUpload',
   's3:ListMultipartUploadParts',
+  // Retiring versions (shared/blob Retirer) and telling retired ones apart.
+  's3:PutObjectVersionTagging',
+  's3:GetObjectVersionTagging',
 ] as const;
 export const BLOB_BUCKET_ACTIONS = ['s3:ListBucket', 's3:ListBucketVersions', 's3:GetBucketVersioning'] as const;
 
@@ -73,6 +84,11 @@ export class Files extends Construct {
           noncurrentVersionsToRetain: NONCURRENT_VERSIONS_KEPT,
           noncurrentVersionExpiration: Duration.days(NONCURRENT_DAYS),
           expiredObjectDeleteMarker: true,
+        },
+        {
+          id: 'retired-versions',
+          tagFilters: { ...RETIRED_TAG },
+          noncurrentVersionExpiration: Duration.days(RETIRED_VERSION_GRACE_DAYS),
         },
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(ABORT_UPLOAD_DAYS) },
         {

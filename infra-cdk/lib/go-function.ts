@@ -15,6 +15,8 @@ export interface GoFunctionProps {
   readonly memorySize: number;
   readonly timeout: Duration;
   readonly environment: Record<string, string>;
+  /** Reserved concurrency (undefined: none; lib/config.ts concurrency settings). */
+  readonly reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -57,6 +59,7 @@ export class GoFunction extends Construct {
       timeout: props.timeout,
       environment: props.environment,
       logGroup: this.logGroup,
+      ...(props.reservedConcurrentExecutions !== undefined ? { reservedConcurrentExecutions: props.reservedConcurrentExecutions } : {}),
     });
   }
 }

@@ -1,5 +1,6 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -25,6 +26,8 @@ export interface MonitoringProps {
 export class Monitoring extends Construct {
   readonly topic: sns.Topic;
   private readonly action: cwActions.SnsAction;
+  /** Every alarm made here, for the dashboard's status widget. */
+  readonly alarms: cloudwatch.Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
@@ -57,6 +60,7 @@ export class Monitoring extends Construct {
     });
     alarm.addAlarmAction(this.action);
     alarm.addOkAction(this.action);
+    this.alarms.push(alarm);
     return alarm;
   }
 
@@ -140,4 +144,130 @@ export class Monitoring extends Construct {
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     });
   }
+
+  /** Messages in a dead-letter queue: work that failed for good. */
+  watchDeadLetters(id: string, description: string, queue: sqs.IQueue): void {
+    this.alarm(id, {
+      alarmDescription: description,
+      metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: cloudwatch.Stats.MAXIMUM }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+  }
+
+  /**
+   * The table: requests throttled (on-demand tables throttle past their
+   * previous peak doubled, or a hot key) and DynamoDB's own errors.
+   */
+  watchTable(table: dynamodb.ITable): void {
+    this.alarm('TableThrottles', {
+      alarmDescription: 'DynamoDB: requests throttled (a hot key, or traffic past double the previous peak)',
+      metric: new cloudwatch.MathExpression({
+        expression: 'r + w',
+        usingMetrics: {
+          r: table.metric('ReadThrottleEvents', { period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
+          w: table.metric('WriteThrottleEvents', { period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
+        },
+        period: Duration.minutes(5),
+      }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+    this.alarm('TableSystemErrors', {
+      alarmDescription: 'DynamoDB: system errors (HTTP 500) on the table',
+      // The calls shared/store/dynamo makes (an alarm's expression takes 10 metrics at most).
+      metric: table.metricSystemErrorsForOperations({
+        operations: [
+          dynamodb.Operation.GET_ITEM,
+          dynamodb.Operation.BATCH_GET_ITEM,
+          dynamodb.Operation.QUERY,
+          dynamodb.Operation.PUT_ITEM,
+          dynamodb.Operation.UPDATE_ITEM,
+          dynamodb.Operation.DELETE_ITEM,
+          dynamodb.Operation.TRANSACT_WRITE_ITEMS,
+          dynamodb.Operation.GET_RECORDS,
+        ],
+        period: Duration.minutes(5),
+        statistic: cloudwatch.Stats.SUM,
+      }),
+      threshold: 1,
+      evaluationPeriods: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+  }
+
+  /** One dashboard with the key figures of every part. */
+  dashboard(p: DashboardParts): cloudwatch.Dashboard {
+    const period = Duration.minutes(5);
+    const fns: Array<[string, lambda.IFunction]> = [
+      ['api', p.api],
+      ['stream', p.stream],
+      ['dispatcher', p.dispatcher],
+      ['worker', p.worker],
+      ['webdav', p.webdav],
+      ['live', p.live],
+    ];
+    const perFn = (title: string, m: (fn: lambda.IFunction) => cloudwatch.IMetric) =>
+      new cloudwatch.GraphWidget({ title, width: 8, left: fns.map(([, fn]) => m(fn)) });
+    const d = new cloudwatch.Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(24) });
+    d.addWidgets(
+      new cloudwatch.GraphWidget({
+        title: 'HTTP API: requests, 4xx, 5xx',
+        width: 8,
+        left: [p.httpApi.metricCount({ period }), p.httpApi.metricClientError({ period }), p.httpApi.metricServerError({ period })],
+      }),
+      new cloudwatch.GraphWidget({ title: 'HTTP API: latency p50 / p99 (ms)', width: 8, left: [p.httpApi.metricLatency({ period, statistic: 'p50' }), p.httpApi.metricLatency({ period, statistic: 'p99' })] }),
+      new cloudwatch.GraphWidget({
+        title: 'DynamoDB: consumed RCU / WCU',
+        width: 8,
+        left: [p.table.metricConsumedReadCapacityUnits({ period }), p.table.metricConsumedWriteCapacityUnits({ period })],
+      }),
+    );
+    d.addWidgets(
+      perFn('Functions: invocations', (fn) => fn.metricInvocations({ period })),
+      perFn('Functions: errors', (fn) => fn.metricErrors({ period })),
+      perFn('Functions: throttles', (fn) => fn.metricThrottles({ period })),
+    );
+    d.addWidgets(
+      perFn('Functions: concurrent executions (max)', (fn) => fn.metric('ConcurrentExecutions', { period, statistic: cloudwatch.Stats.MAXIMUM })),
+      perFn('Functions: duration p99 (ms)', (fn) => fn.metricDuration({ period, statistic: 'p99' })),
+      new cloudwatch.GraphWidget({
+        title: 'Stream: iterator age (ms, max) · Jobs: queued / dead',
+        width: 8,
+        left: [p.stream.metric('IteratorAge', { period, statistic: cloudwatch.Stats.MAXIMUM })],
+        right: [
+          p.jobsQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: cloudwatch.Stats.MAXIMUM }),
+          p.jobsDeadLetters.metricApproximateNumberOfMessagesVisible({ period, statistic: cloudwatch.Stats.MAXIMUM }),
+        ],
+      }),
+    );
+    d.addWidgets(
+      new cloudwatch.GraphWidget({
+        title: 'DynamoDB: throttled requests, system errors',
+        width: 12,
+        left: [
+          p.table.metric('ReadThrottleEvents', { period, statistic: cloudwatch.Stats.SUM }),
+          p.table.metric('WriteThrottleEvents', { period, statistic: cloudwatch.Stats.SUM }),
+        ],
+      }),
+      new cloudwatch.AlarmStatusWidget({ title: 'Alarms', width: 12, alarms: this.alarms }),
+    );
+    return d;
+  }
+}
+
+/** What the dashboard shows. */
+export interface DashboardParts {
+  readonly api: lambda.IFunction;
+  readonly stream: lambda.IFunction;
+  readonly dispatcher: lambda.IFunction;
+  readonly worker: lambda.IFunction;
+  readonly webdav: lambda.IFunction;
+  readonly live: lambda.IFunction;
+  readonly httpApi: apigwv2.HttpApi;
+  readonly table: dynamodb.ITable;
+  readonly jobsQueue: sqs.IQueue;
+  readonly jobsDeadLetters: sqs.IQueue;
 }

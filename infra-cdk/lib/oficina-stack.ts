@@ -9,11 +9,13 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { type OficinaConfig, validateConfig } from './config';
+import { type OficinaConfig, reservation, validateConfig } from './config';
+import { Backups } from './backups';
 import { Billing, STRIPE_WEBHOOK_PATH } from './billing';
 import { GoFunction } from './go-function';
 import { Mail } from './mail';
 import { Files } from './files';
+import { LIVE_PATH, LiveUpdates } from './live-updates';
 import { WebDav } from './webdav';
 import { Monitoring } from './monitoring';
 import { type ScheduledJob, Schedules } from './schedules';
@@ -52,10 +54,11 @@ export const STREAM_SOURCE = {
 /** The api function's timeout; API Gateway gives up at 30 s. */
 export const API_TIMEOUT = Duration.seconds(25);
 /**
- * The longest _changes long poll (OFICINA_LONGPOLL_MAX): well inside
- * API_TIMEOUT, so a poll answers with no rows instead of being cut off.
+ * The longest _changes long poll (OFICINA_LONGPOLL_MAX): 2 s, so no 1 GB
+ * function is held waiting for changes (the SPA learns of them from the
+ * live channel, or polls); well inside API_TIMEOUT either way.
  */
-export const API_LONGPOLL_MAX = Duration.seconds(20);
+export const API_LONGPOLL_MAX = Duration.seconds(2);
 
 /** Stack outputs by logical id: localstack/deploy.sh and operators read these names. */
 export const OUTPUTS = {
@@ -71,6 +74,9 @@ export const OUTPUTS = {
   apiFunctionName: 'ApiFunctionName',
   streamFunctionName: 'StreamFunctionName',
   scheduleFunctionName: 'ScheduleFunctionName',
+  workerFunctionName: 'WorkerFunctionName',
+  jobsDeadLetterQueueUrl: 'JobsDeadLetterQueueUrl',
+  backupBucketName: 'BackupBucketName',
   streamFailureQueueUrl: 'StreamFailureQueueUrl',
   mailConfigurationSet: 'MailConfigurationSet',
   mailIdentity: 'MailIdentity',
@@ -101,6 +107,10 @@ export class OficinaStack extends Stack {
   readonly webdav: WebDav;
   readonly mail: Mail;
   readonly monitoring: Monitoring;
+  /** The Groups' backups: their own bucket with Object Lock (lib/backups.ts). */
+  readonly backups: Backups;
+  /** Live updates: the WebSocket API and functions/live (lib/live-updates.ts). */
+  readonly live: LiveUpdates;
 
   constructor(scope: Construct, id: string, props: OficinaStackProps) {
     const config = validateConfig(props.config);
@@ -183,8 +193,12 @@ export class OficinaStack extends Stack {
     });
     const originSecretValue = originSecret.secretValue.unsafeUnwrap();
 
+    // ── Live updates' WebSocket API (lib/live-updates.ts), which the site routes /api/_live to.
+    this.live = new LiveUpdates(this, 'Live', { stage: config.stage });
+
     // ── Site: S3 + CloudFront, /api/* to the HTTP API.
     this.site = new Site(this, 'Site', {
+      beforeApi: { [LIVE_PATH]: this.live.behavior(originSecretValue) },
       originSecret: originSecretValue,
       stage: config.stage,
       webDir: props.webDir,
@@ -196,6 +210,10 @@ export class OficinaStack extends Stack {
 
     // ── The drive's files: a versioned bucket (lib/files.ts).
     this.files = new Files(this, 'Files', { stage: config.stage, siteUrl: this.site.url });
+    this.backups = new Backups(this, 'Backups');
+    // Only the functions that make backups (the api on request, the worker
+    // on schedule) learn where they are.
+    const backupEnv = { OFICINA_BACKUP_BUCKET: this.backups.bucket.bucketName };
 
     // ── Functions.
     const store: Record<string, string> = {
@@ -222,8 +240,10 @@ export class OficinaStack extends Stack {
       // argon2id password hashing wants memory, and Lambda CPU grows with it.
       memorySize: 1024,
       timeout: API_TIMEOUT,
+      reservedConcurrentExecutions: reservation(config, 'api'),
       environment: {
         ...common,
+        ...backupEnv,
         OFICINA_SERVER_ADMINS: config.serverAdmins.join(','),
         OFICINA_COOKIE_SECURE: 'true',
         OFICINA_ORIGIN_SECRET: originSecretValue,
@@ -235,9 +255,10 @@ export class OficinaStack extends Stack {
     this.table.grant(api.fn, ...API_TABLE_ACTIONS);
     this.mail.grantSend(api.fn);
     this.files.grantBlobs(api.fn);
+    this.backups.grantWriter(api.fn);
     // ── The drive over WebDAV (lib/webdav.ts): the same product settings,
     // its own Function URL; the table and the bucket, no mail.
-    this.webdav = new WebDav(this, 'WebDav', { stage: config.stage, environment: common });
+    this.webdav = new WebDav(this, 'WebDav', { stage: config.stage, environment: common, reservedConcurrentExecutions: reservation(config, 'webdav') });
     this.table.grant(this.webdav.fn, ...API_TABLE_ACTIONS);
     this.files.grantBlobs(this.webdav.fn);
     // The drive's WebDAV help shows this address (CloudFront does not pass PROPFIND, MKCOL, LOCK…).
@@ -265,6 +286,7 @@ export class OficinaStack extends Stack {
       timeout: Duration.seconds(60),
       // It only reads and writes the table: no mail, no links.
       environment: store,
+      reservedConcurrentExecutions: reservation(config, 'stream'),
     });
     this.streamFunction = stream.fn;
     this.table.grant(stream.fn, ...STREAM_TABLE_ACTIONS);
@@ -297,18 +319,37 @@ export class OficinaStack extends Stack {
       }),
     );
 
-    // ── Scheduled jobs: functions/schedule and a rule per job (lib/schedules.ts).
+    // ── Live updates: functions/live behind the WebSocket API; the stream posts the notices.
+    this.live.attach({
+      lambdaDir: props.lambdaDir,
+      environment: {
+        ...common,
+        OFICINA_SERVER_ADMINS: config.serverAdmins.join(','),
+        OFICINA_COOKIE_SECURE: 'true',
+        OFICINA_ORIGIN_SECRET: originSecretValue,
+      },
+      table: this.table,
+      stream: stream.fn,
+      reservedConcurrentExecutions: reservation(config, 'live'),
+    });
+
+    // ── Scheduled jobs: a rule per job, the dispatcher, the jobs queue and
+    // the worker (lib/schedules.ts).
     this.schedules = new Schedules(this, 'Schedules', {
       lambdaDir: props.lambdaDir,
       stage: config.stage,
-      environment: common,
+      environment: { ...common, ...backupEnv },
+      dispatcherEnvironment: store,
       table: this.table,
+      dispatcherConcurrency: reservation(config, 'schedule'),
+      workerConcurrency: reservation(config, 'worker'),
       ...(props.scheduledJobs ? { jobs: props.scheduledJobs } : {}),
     });
-    // The drive's jobs (abandoned uploads, trash) and the backups reach the files too.
-    this.files.grantBlobs(this.schedules.fn);
+    // The drive's jobs (abandoned uploads) and the backups reach the files too.
+    this.files.grantBlobs(this.schedules.worker);
+    this.backups.grantWriter(this.schedules.worker);
     // The limit mail and the weekly summary (shared/limits) are sent by jobs.
-    this.mail.grantSend(this.schedules.fn);
+    this.mail.grantSend(this.schedules.worker);
 
     // ── Billing: the Stripe keys' secret (lib/billing.ts); the webhook is
     // /api/billing/webhook on the API, the daily usage report the
@@ -316,7 +357,7 @@ export class OficinaStack extends Stack {
     this.billing = new Billing(this, 'Billing', {
       stage: config.stage,
       api: api.fn,
-      schedule: this.schedules.fn,
+      schedule: this.schedules.worker,
     });
 
     // ── Alarms.
@@ -326,6 +367,23 @@ export class OficinaStack extends Stack {
     this.monitoring.watchFunction('Api', api.fn);
     this.monitoring.watchFunction('Stream', stream.fn);
     this.monitoring.watchFunction('Schedule', this.schedules.fn);
+    this.monitoring.watchFunction('Worker', this.schedules.worker);
+    this.monitoring.watchFunction('WebDav', this.webdav.fn);
+    this.monitoring.watchFunction('Live', this.live.fn);
+    this.monitoring.watchDeadLetters('JobsDeadLetters', 'jobs: tasks failed 5 times; read them in the dead-letter queue, fix, and redrive', this.schedules.deadLetterQueue);
+    this.monitoring.watchTable(this.table);
+    this.monitoring.dashboard({
+      api: api.fn,
+      stream: stream.fn,
+      dispatcher: this.schedules.fn,
+      worker: this.schedules.worker,
+      webdav: this.webdav.fn,
+      live: this.live.fn,
+      httpApi: this.httpApi,
+      table: this.table,
+      jobsQueue: this.schedules.queue,
+      jobsDeadLetters: this.schedules.deadLetterQueue,
+    });
     this.monitoring.watchStreamConsumer(stream.fn, this.streamFailureQueue);
     this.monitoring.watchHttpApi(this.httpApi);
     this.monitoring.watchMailReputation();
@@ -348,7 +406,10 @@ export class OficinaStack extends Stack {
     out(OUTPUTS.filesBucketName, this.files.bucket.bucketName, "The drive's files (OFICINA_BUCKET)");
     out(OUTPUTS.apiFunctionName, api.fn.functionName, 'functions/api');
     out(OUTPUTS.streamFunctionName, stream.fn.functionName, 'functions/stream');
-    out(OUTPUTS.scheduleFunctionName, this.schedules.fn.functionName, 'functions/schedule');
+    out(OUTPUTS.scheduleFunctionName, this.schedules.fn.functionName, 'functions/schedule (the jobs dispatcher)');
+    out(OUTPUTS.workerFunctionName, this.schedules.worker.functionName, 'functions/worker (one job for one Group a task)');
+    out(OUTPUTS.jobsDeadLetterQueueUrl, this.schedules.deadLetterQueue.queueUrl, 'Job tasks that failed 5 times: fix the cause, then redrive them to the jobs queue');
+    out(OUTPUTS.backupBucketName, this.backups.bucket.bucketName, "The Groups' backups (Object Lock, governance)");
     out(OUTPUTS.streamFailureQueueUrl, this.streamFailureQueue.queueUrl, 'Failed stream batches (shard and sequence ranges to replay)');
     out(OUTPUTS.mailConfigurationSet, this.mail.configurationSet.configurationSetName, 'OFICINA_SES_CONFIGURATION_SET');
     out(OUTPUTS.mailIdentity, this.mail.identity.emailIdentityName, 'The SES identity mail is sent from');

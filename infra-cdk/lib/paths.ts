@@ -23,7 +23,7 @@ export const DEFAULT_WEB_DIR = path.join(REPO_ROOT, 'web', 'dist');
 export const SCHEDULED_JOBS_FILE = path.join(REPO_ROOT, 'functions', 'schedule', 'jobs.json');
 
 /** The Go Lambda functions this stack deploys: functions/<name> → build/lambda/<name>.zip. */
-export const LAMBDA_FUNCTIONS = ['api', 'stream', 'schedule'] as const;
+export const LAMBDA_FUNCTIONS = ['api', 'stream', 'schedule', 'worker', 'live'] as const;
 export type LambdaFunctionName = (typeof LAMBDA_FUNCTIONS)[number];
 
 /** The zip `make lambdas` builds for a function. */

@@ -4,6 +4,8 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { Stage } from './config';
 import { GoFunction } from './go-function';
@@ -72,41 +74,108 @@ export function scheduledEventInput(job: string): events.RuleTargetInput {
   });
 }
 
+/** The worker's timeout: one Group's job (a backup of a large Group is the longest). */
+export const WORKER_TIMEOUT = Duration.minutes(5);
+/**
+ * The jobs queue's settings: a message is invisible for six times the
+ * worker's timeout (AWS's advice for Lambda consumers), tried
+ * JOBS_MAX_RECEIVES times, then kept in the dead-letter queue for 14 days.
+ */
+export const JOBS_QUEUE = {
+  visibilityTimeout: Duration.seconds(WORKER_TIMEOUT.toSeconds() * 6),
+  retentionPeriod: Duration.days(4),
+  maxReceiveCount: 5,
+  deadLetterRetention: Duration.days(14),
+  batchSize: 10,
+} as const;
+
 export interface SchedulesProps {
   readonly lambdaDir: string;
   readonly stage: Stage;
+  /** The worker's settings: the product's (store, mail, blobs, base URL). */
   readonly environment: Record<string, string>;
+  /** The dispatcher's: the store's. */
+  readonly dispatcherEnvironment: Record<string, string>;
   readonly table: dynamodb.ITable;
   /** Default: functions/schedule/jobs.json. */
   readonly jobs?: readonly ScheduledJob[];
+  /** Reserved concurrency of the dispatcher and the worker (undefined: none). */
+  readonly dispatcherConcurrency?: number;
+  readonly workerConcurrency?: number;
 }
 
 /**
- * functions/schedule and one EventBridge rule per registered job. A round
- * that fails is retried once by Lambda's asynchronous invocation; a job
- * never overlaps itself (the dispatcher holds a lease record in the table).
+ * Scheduled jobs that fan out per Group: one EventBridge rule per job
+ * fires functions/schedule (the dispatcher), which puts one task per Group
+ * (one per round for a job that is not per Group) on the jobs queue;
+ * functions/worker runs them, ten a batch, reporting partial batch
+ * failures; a task that fails JOBS_QUEUE.maxReceiveCount times lands in
+ * the dead-letter queue (alarmed). The worker runs a task once per Group
+ * and firing however often it arrives (shared/schedule).
  */
 export class Schedules extends Construct {
+  /** The dispatcher (functions/schedule). */
   readonly fn: lambda.Function;
+  /** The worker (functions/worker). */
+  readonly worker: lambda.Function;
+  readonly queue: sqs.Queue;
+  readonly deadLetterQueue: sqs.Queue;
   readonly rules: Record<string, events.Rule> = {};
 
   constructor(scope: Construct, id: string, props: SchedulesProps) {
     super(scope, id);
+    this.deadLetterQueue = new sqs.Queue(this, 'JobsDeadLetterQueue', {
+      retentionPeriod: JOBS_QUEUE.deadLetterRetention,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    this.queue = new sqs.Queue(this, 'JobsQueue', {
+      visibilityTimeout: JOBS_QUEUE.visibilityTimeout,
+      retentionPeriod: JOBS_QUEUE.retentionPeriod,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: JOBS_QUEUE.maxReceiveCount },
+    });
     const fn = new GoFunction(this, 'Function', {
       name: 'schedule',
       lambdaDir: props.lambdaDir,
       stage: props.stage,
-      description: 'Oficina scheduled jobs: one EventBridge rule per job names it in detail.job (functions/schedule)',
+      description: 'Oficina scheduled jobs dispatcher: one EventBridge rule per job; queues one task per Group (functions/schedule)',
       memorySize: 512,
-      // A feed refresh round is seconds; the lease the dispatcher takes
-      // lasts the invocation, so a run longer than the rate skips a round.
+      // Listing the Groups and queuing their tasks: seconds for thousands.
       timeout: Duration.minutes(5),
-      environment: props.environment,
+      environment: { ...props.dispatcherEnvironment, OFICINA_JOBS_QUEUE_URL: this.queue.queueUrl },
+      ...(props.dispatcherConcurrency !== undefined ? { reservedConcurrentExecutions: props.dispatcherConcurrency } : {}),
     });
     this.fn = fn.fn;
-    // The jobs read and write documents and records like the API does.
+    // It lists the Groups; opening the product also seeds system dbs and prices.
     props.table.grant(this.fn, ...API_TABLE_ACTIONS);
+    this.queue.grantSendMessages(this.fn);
     this.fn.configureAsyncInvoke({ retryAttempts: 1, maxEventAge: Duration.minutes(30) });
+
+    const worker = new GoFunction(this, 'Worker', {
+      name: 'worker',
+      lambdaDir: props.lambdaDir,
+      stage: props.stage,
+      description: 'Oficina scheduled jobs worker: one job for one Group a message, from the jobs queue (functions/worker)',
+      memorySize: 512,
+      timeout: WORKER_TIMEOUT,
+      environment: props.environment,
+      ...(props.workerConcurrency !== undefined ? { reservedConcurrentExecutions: props.workerConcurrency } : {}),
+    });
+    this.worker = worker.fn;
+    // The jobs read and write documents and records like the API does.
+    props.table.grant(this.worker, ...API_TABLE_ACTIONS);
+    this.worker.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: JOBS_QUEUE.batchSize,
+        reportBatchItemFailures: true,
+        // No more pollers than the function may run: throttled batches
+        // would count against the messages' receive limit.
+        ...(props.workerConcurrency !== undefined && props.workerConcurrency >= 2 ? { maxConcurrency: props.workerConcurrency } : {}),
+      }),
+    );
+
     for (const job of props.jobs ?? loadScheduledJobs()) {
       this.rules[job.name] = new events.Rule(this, ruleId(job.name), {
         description: `Oficina job ${job.name} (${job.schedule})`,

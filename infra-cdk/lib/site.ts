@@ -25,6 +25,8 @@ export interface SiteProps {
    * dynamic reference to the generated secret, resolved at deploy time).
    */
   readonly originSecret: string;
+  /** Behaviors placed before /api/* (CloudFront takes the first that matches): live updates' WebSocket. */
+  readonly beforeApi?: Record<string, cloudfront.BehaviorOptions>;
 }
 
 /** The path the API is served under, on the site's own origin. */
@@ -113,6 +115,7 @@ export class Site extends Construct {
         functionAssociations: [{ function: spaRewrite, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
       },
       additionalBehaviors: {
+        ...Object.fromEntries(Object.entries(props.beforeApi ?? {}).map(([path, b]) => [path, { responseHeadersPolicy: headers.policy, ...b }])),
         [API_PATH_PATTERN]: {
           origin: new origins.HttpOrigin(apiHost, {
             protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,

@@ -26,13 +26,14 @@ export const WEBDAV_IMAGE_EXCLUDE = [
   'infra-cdk',
   'localstack',
   'events',
+  'notes',
   'bin',
   'build',
   'data',
   'test-results',
   '*.test',
   '*.md',
-  'notes',
+  'docs',
   'Makefile',
   'package.json',
   'package-lock.json',
@@ -40,6 +41,8 @@ export const WEBDAV_IMAGE_EXCLUDE = [
   'functions/local',
   'functions/schedule',
   'functions/stream',
+  'functions/worker',
+  'functions/live',
 ];
 
 /** The port the server listens on and the Lambda Web Adapter forwards to. */
@@ -57,6 +60,8 @@ export interface WebDavProps {
   readonly imageContext?: string;
   /** The product's settings (store, blobs, base URL), as the API has them. */
   readonly environment: Record<string, string>;
+  /** Reserved concurrency (undefined: none). */
+  readonly reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -102,6 +107,7 @@ export class WebDav extends Construct {
       timeout: WEBDAV_TIMEOUT,
       role: this.role,
       logGroup: this.logGroup,
+      ...(props.reservedConcurrentExecutions !== undefined ? { reservedConcurrentExecutions: props.reservedConcurrentExecutions } : {}),
       environment: {
         ...props.environment,
         PORT: WEBDAV_PORT,

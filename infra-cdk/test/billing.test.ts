@@ -15,6 +15,7 @@ import {
   functionRole,
   logicalIdOf,
   only,
+  onlyOfApi,
   PROD_CONTEXT,
   resourcesOfType,
   roleStatements,
@@ -27,7 +28,7 @@ describe('billing (Stripe)', () => {
   it('gives the api and schedule functions the secret by name, and no key', () => {
     for (const s of stacks()) {
       const stage = s.stack.node.tryGetContext('stage') === 'prod' ? 'prod' : 'dev';
-      for (const fn of [s.stack.apiFunction, s.stack.schedules.fn]) {
+      for (const fn of [s.stack.apiFunction, s.stack.schedules.worker]) {
         const env = s.json.Resources[logicalIdOf(s, fn)].Properties!.Environment.Variables;
         assert.equal(env.OFICINA_STRIPE_SECRETS_ARN, stripeSecretName(stage));
         for (const k of Object.keys(env)) {
@@ -48,7 +49,7 @@ describe('billing (Stripe)', () => {
         roleStatements(s.json, functionRole(s.json, logicalIdOf(s, fn))).filter((st) =>
           actions(st).some((a) => a.startsWith('secretsmanager:')),
         );
-      for (const fn of [s.stack.apiFunction, s.stack.schedules.fn]) {
+      for (const fn of [s.stack.apiFunction, s.stack.schedules.worker]) {
         const st = reads(fn);
         assert.equal(st.length, 1);
         assert.deepEqual(actions(st[0]).sort(), ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue']);
@@ -68,7 +69,7 @@ describe('billing (Stripe)', () => {
     assert.ok(behavior.AllowedMethods.includes('POST'));
     // The managed AllViewerExceptHostHeader policy: Stripe-Signature reaches the function.
     assert.equal(behavior.OriginRequestPolicyId, 'b689b0a8-53d0-40ab-baf2-68738e2966ac');
-    const [, route] = only(s.json, 'AWS::ApiGatewayV2::Route');
+    const [, route] = onlyOfApi(s.json, 'AWS::ApiGatewayV2::Route', logicalIdOf(s, s.stack.httpApi));
     assert.equal(route.Properties!.RouteKey, '$default');
     const outputs = s.json.Outputs as Record<string, { Value: unknown }>;
     assert.match(JSON.stringify(outputs[OUTPUTS.stripeWebhookUrl].Value), /\/api\/billing\/webhook/);

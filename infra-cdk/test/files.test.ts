@@ -68,7 +68,7 @@ describe("the drive's bucket", () => {
   it('gives the api and schedule functions the blob actions on this bucket only, and tells them where it is', () => {
     const s = dev();
     const bucket = logicalIdOf(s, s.stack.files.bucket);
-    for (const fn of [s.stack.apiFunction, s.stack.schedules.fn]) {
+    for (const fn of [s.stack.apiFunction, s.stack.schedules.worker]) {
       const fnId = logicalIdOf(s, fn);
       const st = roleStatements(s.json, functionRole(s.json, fnId)).filter((x) => JSON.stringify(x.Resource).includes(bucket));
       const granted = st.flatMap(actions).sort();

@@ -18,6 +18,7 @@ import {
   roleStatements,
   type Statement,
   synth,
+  streamMapping,
 } from './support';
 
 const dev = () => synth();
@@ -62,6 +63,12 @@ describe('long polls', () => {
     assert.ok(Number(wait[1]) === API_LONGPOLL_MAX.toSeconds() && Number(wait[1]) + 2 <= fn.Timeout, 'room to answer');
     assert.ok(fn.Timeout < 30, 'API Gateway HTTP APIs give up at 30 s');
   });
+
+  it('answer within 2 s on Lambda: no function is held waiting for changes', () => {
+    const s = dev();
+    const fn = s.json.Resources[logicalIdOf(s, s.stack.apiFunction)].Properties!;
+    assert.equal(fn.Environment.Variables.OFICINA_LONGPOLL_MAX, '2s');
+  });
 });
 
 describe('a restored table', () => {
@@ -90,7 +97,7 @@ describe('a restored table', () => {
 
   it("feeds the stream function from the restored table's stream", () => {
     const s = onRestore();
-    const [, esm] = only(s.json, 'AWS::Lambda::EventSourceMapping');
+    const [, esm] = streamMapping(s.json);
     assert.equal(esm.Properties!.EventSourceArn, streamArn);
     const sts = roleStatements(s.json, functionRole(s.json, logicalIdOf(s, s.stack.streamFunction)));
     const read = sts.find((st) => actions(st).includes('dynamodb:GetRecords'))!;

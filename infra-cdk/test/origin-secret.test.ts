@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import * as vm from 'node:vm';
 import { ORIGIN_SECRET_HEADER, VIEWER_ADDRESS_CODE, VIEWER_ADDRESS_HEADER } from '../lib/edge-headers';
+import { LIVE_PATH } from '../lib/live-updates';
 import { API_PATH_PATTERN } from '../lib/site';
 import { logicalIdOf, only, PROD_CONTEXT, REPO_DIR, resourcesOfType, synth } from './support';
 
@@ -51,7 +52,13 @@ describe('origin secret', () => {
       assert.deepEqual(api.OFICINA_ORIGIN_SECRET, header.HeaderValue);
       const stream = s.json.Resources[logicalIdOf(s, s.stack.streamFunction)].Properties!.Environment.Variables;
       assert.equal(stream.OFICINA_ORIGIN_SECRET, undefined, 'the stream consumer takes no HTTP requests');
-      const s3 = (c.Origins as any[]).filter((o) => o !== origin);
+      // Live updates' WebSocket API gets it too, and its function expects it (lib/live-updates.ts).
+      const liveBehavior = (c.CacheBehaviors as any[]).find((b) => b.PathPattern === LIVE_PATH);
+      const liveOrigin = (c.Origins as any[]).find((o) => o.Id === liveBehavior.TargetOriginId);
+      assert.deepEqual(liveOrigin.OriginCustomHeaders, [header]);
+      const live = s.json.Resources[logicalIdOf(s, s.stack.live.fn)].Properties!.Environment.Variables;
+      assert.deepEqual(live.OFICINA_ORIGIN_SECRET, header.HeaderValue);
+      const s3 = (c.Origins as any[]).filter((o) => o !== origin && o !== liveOrigin);
       for (const o of s3) assert.equal(o.OriginCustomHeaders, undefined, 'the SPA bucket must not see the secret');
     }
   });

@@ -104,7 +104,11 @@ describe('scheduled jobs', () => {
     assert.deepEqual(p.Architectures, ['arm64']);
     assert.equal(p.Handler, 'bootstrap');
     assert.equal(p.Timeout, 300);
-    assert.deepEqual(Object.keys(p.Environment.Variables).sort(), [
+    // The dispatcher: the store and the queue, nothing else.
+    assert.deepEqual(Object.keys(p.Environment.Variables).sort(), ['OFICINA_JOBS_QUEUE_URL', 'OFICINA_LOG_FORMAT', 'OFICINA_STORE', 'OFICINA_TABLE']);
+    const w = s.json.Resources[logicalIdOf(s, s.stack.schedules.worker)].Properties!;
+    assert.deepEqual(Object.keys(w.Environment.Variables).sort(), [
+      'OFICINA_BACKUP_BUCKET',
       'OFICINA_BASE_URL',
       'OFICINA_BLOBS',
       'OFICINA_BUCKET',
@@ -123,15 +127,15 @@ describe('scheduled jobs', () => {
     assert.equal(invoke[0][1].Properties!.MaximumRetryAttempts, 1);
     assert.equal(invoke[0][1].Properties!.MaximumEventAgeInSeconds, 1800);
     // Distinct code from the other functions.
-    const codes = [s.stack.apiFunction, s.stack.streamFunction, s.stack.schedules.fn].map(
+    const codes = [s.stack.apiFunction, s.stack.streamFunction, s.stack.schedules.fn, s.stack.schedules.worker].map(
       (f) => s.json.Resources[logicalIdOf(s, f)].Properties!.Code.S3Key,
     );
-    assert.equal(new Set(codes).size, 3);
+    assert.equal(new Set(codes).size, 4);
   });
 
-  it("grants the function the API's table actions, sending mail only (limit mail, weekly summary), no wildcards, its own log group only", () => {
+  it("grants the worker the API's table actions, sending mail only (limit mail, weekly summary), no wildcards, its own log group only", () => {
     const s = dev();
-    const fnId = logicalIdOf(s, s.stack.schedules.fn);
+    const fnId = logicalIdOf(s, s.stack.schedules.worker);
     const role = functionRole(s.json, fnId);
     const sts = roleStatements(s.json, role);
     assert.deepEqual(

@@ -11,6 +11,7 @@ import { App, Token } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { configFromContext } from '../lib/config';
 import { sesTagName } from '../lib/mail';
+import { LIVE_PATH } from '../lib/live-updates';
 import { ITERATOR_AGE_ALARM_MS } from '../lib/monitoring';
 import { OficinaStack, OUTPUTS } from '../lib/oficina-stack';
 import { TABLE_DEFINITION_FILE } from '../lib/paths';
@@ -22,12 +23,14 @@ import {
   functionRole,
   logicalIdOf,
   only,
+  onlyOfApi,
   PROD_CONTEXT,
   referencedIds,
   resourcesOfType,
   roleStatements,
   type Statement,
   synth,
+  streamMapping,
 } from './support';
 
 // CloudFront managed policy ids (fixed by AWS).
@@ -184,7 +187,8 @@ describe('functions', () => {
       OFICINA_LOG_FORMAT: 'json',
       // A deploy-time reference to the generated secret (origin-secret.test.ts).
       OFICINA_ORIGIN_SECRET: s.json.Resources[ids.api].Properties!.Environment.Variables.OFICINA_ORIGIN_SECRET,
-      OFICINA_LONGPOLL_MAX: '20s',
+      OFICINA_LONGPOLL_MAX: '2s',
+      OFICINA_BACKUP_BUCKET: { Ref: logicalIdOf(s, s.stack.backups.bucket) },
       // The Stripe keys' secret, read at run time (billing.test.ts).
       OFICINA_STRIPE_SECRETS_ARN: 'oficina/prod/stripe',
       // The WebDAV function's own address, shown by the drive's help (webdav.test.ts).
@@ -193,10 +197,10 @@ describe('functions', () => {
     assert.match(JSON.stringify(s.json.Resources[ids.api].Properties!.Environment.Variables.OFICINA_ORIGIN_SECRET), /resolve:secretsmanager/);
   });
 
-  it('give the stream function the store settings only', () => {
+  it('give the stream function the store settings only, and where live updates are posted', () => {
     const s = prod();
     const env = s.json.Resources[fnIds(s).stream].Properties!.Environment.Variables;
-    assert.deepEqual(Object.keys(env).sort(), ['OFICINA_LOG_FORMAT', 'OFICINA_STORE', 'OFICINA_TABLE']);
+    assert.deepEqual(Object.keys(env).sort(), ['OFICINA_LIVE_ENDPOINT', 'OFICINA_LOG_FORMAT', 'OFICINA_STORE', 'OFICINA_TABLE']);
   });
 
   it('use the CloudFront domain as base URL when there is no custom domain', () => {
@@ -213,13 +217,14 @@ describe('HTTP API', () => {
     const s = dev();
     const api = logicalIdOf(s, s.stack.apiFunction);
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
-    const [intId] = only(s.json, 'AWS::ApiGatewayV2::Integration');
+    const httpApi = logicalIdOf(s, s.stack.httpApi);
+    const [intId] = onlyOfApi(s.json, 'AWS::ApiGatewayV2::Integration', httpApi);
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
       IntegrationType: 'AWS_PROXY',
       PayloadFormatVersion: '2.0',
       IntegrationUri: { 'Fn::GetAtt': [api, 'Arn'] },
     });
-    const [, route] = only(s.json, 'AWS::ApiGatewayV2::Route');
+    const [, route] = onlyOfApi(s.json, 'AWS::ApiGatewayV2::Route', httpApi);
     assert.equal(route.Properties!.RouteKey, '$default');
     assert.deepEqual(route.Properties!.Target, { 'Fn::Join': ['', ['integrations/', { Ref: intId }]] });
     s.template.hasResourceProperties('AWS::Lambda::Permission', {
@@ -244,7 +249,7 @@ describe('stream consumer', () => {
     const s = dev();
     const table = logicalIdOf(s, s.stack.table);
     const queue = logicalIdOf(s, s.stack.streamFailureQueue);
-    const [, esm] = only(s.json, 'AWS::Lambda::EventSourceMapping');
+    const [, esm] = streamMapping(s.json);
     const p = esm.Properties!;
     assert.deepEqual(p.EventSourceArn, { 'Fn::GetAtt': [table, 'StreamArn'] });
     assert.deepEqual(p.FunctionName, { Ref: logicalIdOf(s, s.stack.streamFunction) });
@@ -311,12 +316,14 @@ describe('least-privilege IAM', () => {
     }
   });
 
-  it('lets the stream function read the stream and lists, write history/counters, but not delete or mail', () => {
+  it('lets the stream function read the stream and lists, write history/counters, forget live connections, but not mail', () => {
     const s = dev();
     const table = logicalIdOf(s, s.stack.table);
     const sts = roleStatements(s.json, functionRole(s.json, logicalIdOf(s, s.stack.streamFunction)));
     assert.deepEqual(dynamoActions(sts), [
       'dynamodb:BatchGetItem',
+      // Only the items of gone or refused live-update connections (lib/live-updates.ts).
+      'dynamodb:DeleteItem',
       'dynamodb:DescribeStream',
       'dynamodb:GetItem',
       'dynamodb:GetRecords',
@@ -338,7 +345,7 @@ describe('least-privilege IAM', () => {
     const s = dev();
     const identity = logicalIdOf(s, s.stack.mail.identity);
     const configSet = logicalIdOf(s, s.stack.mail.configurationSet);
-    for (const fn of [s.stack.apiFunction, s.stack.schedules.fn]) {
+    for (const fn of [s.stack.apiFunction, s.stack.schedules.worker]) {
       const sts = roleStatements(s.json, functionRole(s.json, logicalIdOf(s, fn))).filter((st) =>
         actions(st).some((a) => a.startsWith('ses:')),
       );
@@ -457,8 +464,12 @@ describe('SPA bucket and CloudFront', () => {
     const [, dist] = only(s.json, 'AWS::CloudFront::Distribution');
     const c = dist.Properties!.DistributionConfig;
     const behaviors = c.CacheBehaviors as any[];
-    assert.equal(behaviors.length, 1);
-    const api = behaviors[0];
+    // Live updates' WebSocket first: CloudFront takes the first pattern that matches.
+    assert.deepEqual(
+      behaviors.map((b) => b.PathPattern),
+      [LIVE_PATH, API_PATH_PATTERN],
+    );
+    const api = behaviors[1];
     assert.equal(api.PathPattern, API_PATH_PATTERN);
     assert.equal(api.PathPattern, '/api/*');
     assert.equal(api.CachePolicyId, CACHING_DISABLED);
@@ -499,7 +510,7 @@ describe('SPA bucket and CloudFront', () => {
     const [, dist] = only(s.json, 'AWS::CloudFront::Distribution');
     const c = dist.Properties!.DistributionConfig;
     assert.deepEqual(c.DefaultCacheBehavior.ResponseHeadersPolicyId, { Ref: policyId });
-    assert.deepEqual(c.CacheBehaviors[0].ResponseHeadersPolicyId, { Ref: policyId });
+    for (const b of c.CacheBehaviors as any[]) assert.deepEqual(b.ResponseHeadersPolicyId, { Ref: policyId });
   });
 
   it('uses the custom domain and certificate when given', () => {
@@ -604,7 +615,7 @@ describe('alarms', () => {
     assert.equal(age.Statistic, 'Maximum');
     assert.equal(age.Threshold, ITERATOR_AGE_ALARM_MS);
     assert.deepEqual(age.Dimensions, [{ Name: 'FunctionName', Value: { Ref: fn } }]);
-    const dlq = alarms(s.json).find((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible')!;
+    const dlq = alarms(s.json).find((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible' && JSON.stringify(a.Dimensions).includes(`"${queue}"`))!;
     assert.equal(dlq.Namespace, 'AWS/SQS');
     assert.equal(dlq.Threshold, 1);
     assert.deepEqual(dlq.Dimensions, [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queue, 'QueueName'] } }]);

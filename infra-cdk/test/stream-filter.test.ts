@@ -9,14 +9,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { matches, matchesAny, type Pattern } from './filter-pattern';
-import { only, REPO_DIR, synth } from './support';
+import { REPO_DIR, streamMapping, synth } from './support';
 
 const sample = (file: string): any[] =>
   JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'events', file), 'utf8')).Records;
 
 /** The filter patterns of the stack's one event source mapping. */
 function streamPatterns(): Pattern[] {
-  const [, esm] = only(synth().json, 'AWS::Lambda::EventSourceMapping');
+  const [, esm] = streamMapping(synth().json);
   return (esm.Properties!.FilterCriteria as { Filters: { Pattern: string }[] }).Filters.map((f) => JSON.parse(f.Pattern));
 }
 

@@ -89,6 +89,13 @@ export function only(json: CfnTemplate, type: string): [string, CfnResource] {
   return found[0];
 }
 
+/** The only resource of a type that belongs to the API with logical id apiId (the HTTP API's, not live updates'). */
+export function onlyOfApi(json: CfnTemplate, type: string, apiId: string): [string, CfnResource] {
+  const found = resourcesOfType(json, type).filter(([, r]) => JSON.stringify(r.Properties?.ApiId) === JSON.stringify({ Ref: apiId }));
+  if (found.length !== 1) throw new Error(`expected one ${type} of ${apiId}, found ${found.length}`);
+  return found[0];
+}
+
 /** The logical id of a construct's CloudFormation resource (e.g. of stack.apiFunction). */
 export function logicalIdOf(s: Synth, construct: IConstruct): string {
   const child = construct instanceof CfnElement ? construct : construct.node.defaultChild;
@@ -143,4 +150,11 @@ export function referencedIds(v: unknown): string[] {
   };
   walk(v);
   return out;
+}
+
+/** The table stream's event source mapping (the jobs queue has one too). */
+export function streamMapping(json: CfnTemplate): [string, CfnResource] {
+  const found = resourcesOfType(json, 'AWS::Lambda::EventSourceMapping').filter(([, r]) => r.Properties?.StartingPosition !== undefined);
+  if (found.length !== 1) throw new Error(`expected one stream mapping, found ${found.length}`);
+  return found[0];
 }

@@ -50,8 +50,10 @@ type Principal struct {
 	// For tokens: the permission and, when non-empty, the only dbs it may use.
 	TokenPerm string
 	TokenDBs  []string
-	// SessionKey identifies the session record (hash of the cookie secret).
+	// SessionKey identifies the session record (hash of the cookie secret);
+	// TokenKey the token's (its hash).
 	SessionKey string
+	TokenKey   string
 	// ConfirmBy is when an unconfirmed login address must be confirmed by
 	// (SPEC.md §9: 30 days after the confirmation mail); zero once it is.
 	// ConfirmExpired: that time has passed, so the user may only reach the
@@ -112,13 +114,8 @@ const (
 // members (e.g. "prices") is readable by anyone and writable by its admins
 // only. API tokens are further bounded by their permission and db list.
 func Decide(p *Principal, db string, sec Security, op Op) error {
-	if p != nil && p.Via == ViaToken {
-		if len(p.TokenDBs) > 0 && !slices.Contains(p.TokenDBs, db) {
-			return fault.New(fault.Forbidden, MsgNotAllowed)
-		}
-		if op != Read && p.TokenPerm != PermReadWrite {
-			return fault.New(fault.Forbidden, fault.MsgPermissionDenied)
-		}
+	if err := tokenBounds(p, db, op); err != nil {
+		return err
 	}
 	if p.IsServerAdmin() || sec.Admins.matches(p) {
 		return nil
@@ -141,6 +138,20 @@ func Decide(p *Principal, db string, sec Security, op Op) error {
 		return fault.New(fault.Forbidden, fault.MsgPermissionDenied)
 	}
 	return fault.New(fault.Forbidden, MsgNotAllowed)
+}
+
+// tokenBounds applies an API token's db list and permission.
+func tokenBounds(p *Principal, db string, op Op) error {
+	if p == nil || p.Via != ViaToken {
+		return nil
+	}
+	if len(p.TokenDBs) > 0 && !slices.Contains(p.TokenDBs, db) {
+		return fault.New(fault.Forbidden, MsgNotAllowed)
+	}
+	if op != Read && p.TokenPerm != PermReadWrite {
+		return fault.New(fault.Forbidden, fault.MsgPermissionDenied)
+	}
+	return nil
 }
 
 // MsgNotAllowed is the catalogue's reason for a db the principal has no part in.
@@ -170,9 +181,16 @@ func LoadSecurity(ctx context.Context, st store.Store, db string) (Security, err
 	return sec.normalized(), nil
 }
 
-// SaveSecurity replaces db's _security.
+// errOwnRole: a Group or personal db's _security without the db's own role.
+var errOwnRole = errors.New("the members of a Group or personal database keep the database's own role")
+
+// SaveSecurity replaces db's _security. The members of a Group's acc-<id>
+// or a user's usr-<id> always keep that role (see Check).
 func SaveSecurity(ctx context.Context, st store.Store, db string, sec Security) error {
 	sec = sec.normalized()
+	if ownRoleDB(db) && !slices.Contains(sec.Members.Roles, db) {
+		return fmt.Errorf("save security of %s: %w", db, errOwnRole)
+	}
 	b, err := json.Marshal(sec)
 	if err != nil {
 		return fmt.Errorf("encode security: %w", err)
@@ -217,11 +235,19 @@ func DropSecurity(ctx context.Context, st store.Store, db string) error {
 // adds to it (see Effective). The Group's account record is only read when
 // the _security alone refuses, so members' requests cost one lookup.
 func Check(ctx context.Context, st store.Store, p *Principal, db string, op Op) error {
+	if ownDB(p, db, op) {
+		return tokenBounds(p, db, op)
+	}
 	sec, err := LoadSecurity(ctx, st, db)
 	if err != nil {
 		return err
 	}
-	err = Decide(p, db, sec, op)
+	return decideWithGroups(ctx, st, p, db, sec, op)
+}
+
+// decideWithGroups is Check once db's own _security is read.
+func decideWithGroups(ctx context.Context, st store.Store, p *Principal, db string, sec Security, op Op) error {
+	err := Decide(p, db, sec, op)
 	if err == nil || p == nil || !isGroupDB(db) {
 		return err
 	}
@@ -286,6 +312,24 @@ func withGroupGrants(ctx context.Context, st store.Store, db string, sec Securit
 		out.Members.Roles = union(out.Members.Roles, psec.Members.Roles)
 	}
 	return out.normalized(), nil
+}
+
+// ownDB reports a read or write of a Group's or a user's own database by a
+// principal holding the database's own role (acc-<id>, which memberships
+// give, or usr-<id>, every user's own). The members of such a database's
+// _security always include that role — SaveSecurity refuses any other, and
+// a database without _security has no role holders (a Group's creator gets
+// the role last, and a failed creation takes it away before it drops the
+// _security) — so Decide would allow it: Check skips reading _security,
+// the read every member's request used to pay.
+func ownDB(p *Principal, db string, op Op) bool {
+	return p != nil && (op == Read || op == Write) && ownRoleDB(db) && p.HasRole(db)
+}
+
+// ownRoleDB reports a Group's acc-<id> or a user's usr-<id>.
+func ownRoleDB(db string) bool {
+	pfx, ok := ids.Parse(db)
+	return ok && (pfx == "acc" || pfx == "usr")
 }
 
 // isGroupDB reports whether db is a Group's "acc-<id>".

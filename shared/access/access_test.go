@@ -178,7 +178,9 @@ func TestCheckSecurityChange(t *testing.T) {
 		{"Group role dropped", acc, group, Security{Admins: group.Admins, Members: Names{Names: []string{usrB}}}, false},
 		{"Group admin dropped", acc, group, Security{Admins: Names{Names: []string{usrB}}, Members: group.Members}, false},
 		{"personal kept", usrA, PersonalSecurity(usrA), PersonalSecurity(usrA), true},
-		{"personal by name", usrA, PersonalSecurity(usrA), Security{Admins: Names{Names: []string{usrA}}, Members: Names{Names: []string{usrA}}}, true},
+		// Members by name only: the role must stay (a role holder is a member without a _security read).
+		{"personal by name only", usrA, PersonalSecurity(usrA), Security{Admins: Names{Names: []string{usrA}}, Members: Names{Names: []string{usrA}}}, false},
+		{"personal admin by name", usrA, PersonalSecurity(usrA), Security{Admins: Names{Names: []string{usrA}}, Members: Names{Roles: []string{usrA}}}, true},
 		{"personal owner dropped from members", usrA, PersonalSecurity(usrA), Security{Admins: Names{Roles: []string{usrA}}, Members: Names{Roles: []string{acc}}}, false},
 		{"public stays public", "prices", public, public, true},
 		{"closed system db opened", "accounts", locked, Security{Admins: locked.Admins}, false},
@@ -195,5 +197,70 @@ func TestCheckSecurityChange(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// counting counts the _security reads a Check makes.
+type counting struct {
+	store.Store
+	reads int
+}
+
+func (c *counting) GetRecord(ctx context.Context, kind, key string) (store.Record, error) {
+	if kind == securityKind {
+		c.reads++
+	}
+	return c.Store.GetRecord(ctx, kind, key)
+}
+
+// TestCheckOwnRoleWithoutReading: a holder of a Group's or personal db's
+// own role reads and writes it without Check reading _security, and every
+// decision equals the one made from the stored _security (which always
+// keeps that role: SaveSecurity refuses one that does not).
+func TestCheckOwnRoleWithoutReading(t *testing.T) {
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "a.db"), bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	ctx := context.Background()
+	acc, usr := ids.New("acc"), ids.New("usr")
+	c := &counting{Store: st}
+	if err := SaveSecurity(ctx, c, acc, Security{Admins: Names{Names: []string{"usr-owner"}}, Members: Names{Names: []string{"usr-guest"}}}); err == nil {
+		t.Fatal("a Group _security without its role was saved")
+	}
+	if err := SaveSecurity(ctx, c, usr, Security{Admins: Names{Names: []string{usr}}, Members: Names{Names: []string{usr}}}); err == nil {
+		t.Fatal("a personal _security without its role was saved")
+	}
+	if err := SaveSecurity(ctx, c, acc, Security{Admins: Names{Names: []string{"usr-owner"}}, Members: Names{Roles: []string{acc}, Names: []string{"usr-guest"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveSecurity(ctx, c, usr, PersonalSecurity(usr)); err != nil {
+		t.Fatal(err)
+	}
+	member := &Principal{UserID: "usr-m", Roles: []string{"usr-m", acc}, Via: ViaSession}
+	owner := &Principal{UserID: usr, Roles: []string{usr}, Via: ViaSession}
+	guest := &Principal{UserID: "usr-guest", Roles: []string{"usr-guest"}, Via: ViaSession}
+	stranger := &Principal{UserID: "usr-s", Roles: []string{"usr-s"}, Via: ViaSession}
+	readToken := &Principal{UserID: "usr-m", Roles: member.Roles, Via: ViaToken, TokenPerm: PermRead}
+	otherDBToken := &Principal{UserID: "usr-m", Roles: member.Roles, Via: ViaToken, TokenPerm: PermReadWrite, TokenDBs: []string{usr}}
+	for _, p := range []*Principal{member, owner, guest, stranger, readToken, otherDBToken, nil} {
+		for _, db := range []string{acc, usr} {
+			for _, op := range []Op{Read, Write, Admin} {
+				sec, err := LoadSecurity(ctx, st, db)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := Decide(p, db, sec, op)
+				c.reads = 0
+				got := Check(ctx, c, p, db, op)
+				if (got == nil) != (want == nil) || (got != nil && got.Error() != want.Error()) {
+					t.Fatalf("%v on %s op %d: Check %v, from _security %v", p, db, op, got, want)
+				}
+				if fast := p != nil && p.HasRole(db) && op != Admin; fast != (c.reads == 0) {
+					t.Fatalf("%v on %s op %d: %d _security reads", p, db, op, c.reads)
+				}
+			}
+		}
 	}
 }

@@ -40,7 +40,8 @@ func (n Names) ValidEntries() bool {
 //   - open a closed database to anonymous users (empty members): only a
 //     database that is public already (prices) may stay so;
 //   - take a personal db usr-<id> from its owner (the usr-<id> role or name
-//     must stay in admins and members);
+//     must stay in admins, the role in members: a role holder is a member
+//     without a _security read, see Check);
 //   - cut a Group db acc-<id> from its members (the acc-<id> role must stay
 //     in members) or remove an admin (admins are removed through the
 //     Group's memberships, which keep the account record in step).
@@ -52,8 +53,8 @@ func CheckSecurityChange(db string, old, next Security) error {
 	switch prefix {
 	case "usr":
 		owner := &Principal{UserID: db, Roles: []string{db}}
-		if !next.Admins.matches(owner) || !next.Members.matches(owner) {
-			return fault.Newf(fault.BadRequest, "the owner %s must stay in admins and members", db)
+		if !next.Admins.matches(owner) || !slices.Contains(next.Members.Roles, db) {
+			return fault.Newf(fault.BadRequest, "the owner %s must stay in admins, and the role %s in members", db, db)
 		}
 	case "acc":
 		if !slices.Contains(next.Members.Roles, db) {

@@ -11,6 +11,7 @@ import (
 	"github.com/oficina/oficina/shared/auth"
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/fault"
+	"github.com/oficina/oficina/shared/phones"
 	"github.com/oficina/oficina/shared/store"
 )
 
@@ -109,6 +110,11 @@ func (s *Service) adjustmentRule(ctx context.Context, w *docs.Write) error {
 	if err != nil {
 		return err
 	}
+	if group && key == "phones" {
+		if value, err = s.e164(ctx, w.DB, value); err != nil {
+			return err
+		}
+	}
 	w.New["value"] = value
 	if w.Old == nil {
 		return s.checkUniqueKey(ctx, w.DB, w.ID, key)
@@ -117,7 +123,7 @@ func (s *Service) adjustmentRule(ctx context.Context, w *docs.Write) error {
 }
 
 func isDefaultKey(key string) bool {
-	if key == "name" {
+	if key == "name" || key == "country" {
 		return true
 	}
 	for _, kv := range defaultSettings {
@@ -180,6 +186,12 @@ func checkValue(key string, v any) (any, error) {
 			return s, nil
 		}
 		return bad(fault.NotInList)
+	case key == "country":
+		s, _ := v.(string)
+		if c, ok := phones.Country(s); ok {
+			return c, nil
+		}
+		return bad(fault.NotInList)
 	case slices.Contains(switchKeys, key):
 		if s, ok := v.(string); ok && slices.Contains(switchValues, s) {
 			return s, nil
@@ -220,7 +232,7 @@ func checkValue(key string, v any) (any, error) {
 			return s, nil
 		}
 		return bad(fault.IsInvalid)
-	case key == "estimate-observation":
+	case key == "estimate-observation" || key == "receipt-terms":
 		if s, ok := v.(string); ok && len(s) <= maxLongText {
 			return s, nil
 		}
@@ -287,6 +299,24 @@ func checkList(v any, fields []string) (any, error) {
 		out = append(out, clean)
 	}
 	return out, nil
+}
+
+// e164 rewrites a Group's phone list with every number in E.164, read in
+// the Group's country; a number that is not one is refused under its item
+// ("value[1].number"), and nothing is written.
+func (s *Service) e164(ctx context.Context, db string, v any) (any, error) {
+	list, _ := v.([]any)
+	if len(list) == 0 {
+		return v, nil
+	}
+	country, err := phones.GroupCountry(func(key string) (any, error) { return s.Setting(ctx, db, key) })
+	if err != nil {
+		return nil, err
+	}
+	if fields := phones.NormalizeItems(list, country, "value"); len(fields) > 0 {
+		return nil, fault.Invalid(fields)
+	}
+	return list, nil
 }
 
 // adjustmentEffect carries a changed setting to where else it is read: a

@@ -16,6 +16,7 @@ import (
 	"github.com/oficina/oficina/shared/auth"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/ids"
+	"github.com/oficina/oficina/shared/phones"
 	"github.com/oficina/oficina/shared/store"
 )
 
@@ -186,7 +187,7 @@ var defaultSettings = []struct {
 	value any
 }{
 	{"admin", false},
-	{"checklist", "disabled"},
+	{"checklist", "enabled"}, // a category's checklist works from the first ticket (SPEC §3 says disabled; issue 22)
 	{"project-management", "disabled"},
 	{"budget", "enabled"},
 	{"rdisk", "enabled"},
@@ -277,6 +278,8 @@ func (s *Service) CreateGroup(ctx context.Context, p *access.Principal, in NewGr
 	}{
 		{"name", name}, {"created-by", p.Label}, {"created-by-id", p.UserID},
 		{"created-at", created}, {"confirmed-plan", plan},
+		// Phones are read in the Group's country; its creator's language suggests it.
+		{"country", phones.DefaultCountry(u.Locale)},
 	}
 	settings = append(settings, defaultSettings...)
 	if err := s.writeAdjustments(ctx, p, accID, settings, &rb); err != nil {
@@ -323,7 +326,15 @@ func (s *Service) CreateGroup(ctx context.Context, p *access.Principal, in NewGr
 	if err := access.SaveSecurity(ctx, s.st, accID, sec); err != nil {
 		return fail(err)
 	}
-	rb.add(func(ctx context.Context) error { return access.DropSecurity(ctx, s.st, accID) })
+	// While the creator may hold the Group's role, its _security stays: a
+	// role holder is a member without a _security read (access.Check).
+	roleHeld := false
+	rb.add(func(ctx context.Context) error {
+		if roleHeld {
+			return fmt.Errorf("group %s: its role could not be taken back, so its _security stays", accID)
+		}
+		return access.DropSecurity(ctx, s.st, accID)
+	})
 
 	if err := s.ensurePersonalDB(ctx, p.UserID); err != nil {
 		return fail(err)
@@ -332,7 +343,14 @@ func (s *Service) CreateGroup(ctx context.Context, p *access.Principal, in NewGr
 		return fail(fmt.Errorf("mirror membership: %w", err))
 	}
 	if err := s.users.AddRole(ctx, p.UserID, accID); err != nil {
-		rb.add(func(ctx context.Context) error { return s.users.RemoveRole(ctx, p.UserID, accID) })
+		roleHeld = true // the write may have applied
+		rb.add(func(ctx context.Context) error {
+			if err := s.users.RemoveRole(ctx, p.UserID, accID); err != nil {
+				return err
+			}
+			roleHeld = false
+			return nil
+		})
 		return fail(err)
 	}
 	s.log.InfoContext(ctx, "group created", "account", accID, "user", p.UserID, "parent", in.ParentID)

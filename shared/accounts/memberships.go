@@ -271,7 +271,7 @@ func (s *Service) afterInvite(ctx context.Context, p *access.Principal, db, id s
 			return fmt.Errorf("mirror invitation: %w", err)
 		}
 	}
-	s.sendInvite(ctx, p, addr, locale, greeting, str(body["name"]))
+	s.sendInvite(ctx, p, addr, locale, greeting, str(body["name"]), s.inviteLink(db, id))
 	return nil
 }
 
@@ -309,6 +309,7 @@ func (s *Service) afterRemove(ctx context.Context, p *access.Principal, db, id s
 		errs = append(errs, s.setAdmin(ctx, p, db, member, false))
 		errs = append(errs, s.dropFromSecurity(ctx, db, member))
 		errs = append(errs, s.users.RemoveRole(ctx, member, db))
+		errs = append(errs, s.rememberFormerMember(ctx, db, member))
 	}
 	if addr := str(old["email"]); addr != "" {
 		errs = append(errs, s.indexInvite(ctx, addr, inviteRef{DB: db, ID: id}, false))
@@ -519,58 +520,75 @@ type inviteRef struct {
 }
 
 func (s *Service) invites(ctx context.Context, email string) ([]inviteRef, error) {
-	rec, err := s.st.GetRecord(ctx, kindInvites, auth.NormEmail(email))
+	return readList[inviteRef](ctx, s.st, kindInvites, auth.NormEmail(email), "invitations of "+email)
+}
+
+// readList reads the JSON list a store record (kind, key) keeps; none when
+// there is no record.
+func readList[T any](ctx context.Context, st store.Store, kind, key, what string) ([]T, error) {
+	rec, err := st.GetRecord(ctx, kind, key)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("invitations of %s: %w", email, err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	var refs []inviteRef
-	if err := json.Unmarshal(rec.Value, &refs); err != nil {
-		return nil, fmt.Errorf("decode invitations: %w", err)
+	var list []T
+	if err := json.Unmarshal(rec.Value, &list); err != nil {
+		return nil, fmt.Errorf("decode %s: %w", what, err)
 	}
-	return refs, nil
+	return list, nil
 }
 
 // indexInvite adds or removes ref under email with a compare-and-set, so
 // concurrent invitations to one address all stay.
 func (s *Service) indexInvite(ctx context.Context, email string, ref inviteRef, add bool) error {
-	email = auth.NormEmail(email)
+	return updateList(ctx, s.st, kindInvites, auth.NormEmail(email), "invitation index", func(refs []inviteRef) ([]inviteRef, bool) {
+		if slices.Contains(refs, ref) == add {
+			return refs, false
+		}
+		if add {
+			return append(refs, ref), true
+		}
+		return slices.DeleteFunc(refs, func(r inviteRef) bool { return r == ref }), true
+	})
+}
+
+// updateList changes the JSON list a store record (kind, key) keeps, with
+// a compare-and-set that reads again when another writer came first.
+// change returns the new list and whether to write it; an empty list
+// deletes the record.
+func updateList[T any](ctx context.Context, st store.Store, kind, key, what string, change func([]T) ([]T, bool)) error {
 	for attempt := 0; attempt < 10; attempt++ {
-		w := store.RecordWrite{Record: store.Record{Kind: kindInvites, Key: email}}
-		var refs []inviteRef
-		rec, err := s.st.GetRecord(ctx, kindInvites, email)
+		w := store.RecordWrite{Record: store.Record{Kind: kind, Key: key}}
+		var list []T
+		rec, err := st.GetRecord(ctx, kind, key)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 			w.ExpectAbsent = true
 		case err != nil:
-			return fmt.Errorf("invitation index: %w", err)
+			return fmt.Errorf("%s: %w", what, err)
 		default:
-			if err := json.Unmarshal(rec.Value, &refs); err != nil {
-				return fmt.Errorf("invitation index: %w", err)
+			if err := json.Unmarshal(rec.Value, &list); err != nil {
+				return fmt.Errorf("%s: %w", what, err)
 			}
 			w.Expect = rec.Value
 		}
-		if slices.Contains(refs, ref) == add {
+		list, write := change(list)
+		if !write {
 			return nil
 		}
-		if add {
-			refs = append(refs, ref)
-		} else {
-			refs = slices.DeleteFunc(refs, func(r inviteRef) bool { return r == ref })
-		}
-		if len(refs) == 0 {
+		if len(list) == 0 {
 			w.Delete = true
-		} else if w.Value, err = json.Marshal(refs); err != nil {
-			return fmt.Errorf("invitation index: %w", err)
+		} else if w.Value, err = json.Marshal(list); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
 		}
-		err = s.st.Transact(ctx, []store.RecordWrite{w})
+		err = st.Transact(ctx, []store.RecordWrite{w})
 		if errors.Is(err, store.ErrConflict) {
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("invitation index: %w", err)
+			return fmt.Errorf("%s: %w", what, err)
 		}
 		return nil
 	}
@@ -585,7 +603,7 @@ const (
 // sendInvite mails the invitation, at most a few an hour to one address so
 // inviting and removing in a loop cannot flood a mailbox. Failures are
 // logged: the invitation stands and shows on the invitee's profile.
-func (s *Service) sendInvite(ctx context.Context, p *access.Principal, to, locale, greeting, group string) {
+func (s *Service) sendInvite(ctx context.Context, p *access.Principal, to, locale, greeting, group, link string) {
 	n, err := s.st.Incr(ctx, kindInviteMail, to, 1, time.Hour)
 	if err != nil {
 		s.log.ErrorContext(ctx, "invitation mail throttle", "err", err)
@@ -600,7 +618,7 @@ func (s *Service) sendInvite(ctx context.Context, p *access.Principal, to, local
 		inviter = p.Email
 	}
 	m, err := s.tpl.Render("invite", locale, to, mail.TemplateData{
-		Name: greeting, Email: to, Link: s.baseURL + "/invite",
+		Name: greeting, Email: to, Link: link,
 		Vars: map[string]string{"inviter": inviter, "group": group},
 	})
 	if err == nil {

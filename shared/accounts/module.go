@@ -28,11 +28,18 @@ func (s *Service) Name() string { return "accounts" }
 //	     403 with an API token (tokens cannot make tokens)
 //	     422 {"fields":{"permissions":["can't be blank"|"not in allowed list"],"dbs":["is invalid"]}}
 //	PUT  /api/usr-<id>/_design/token/_update/revoke/{tok id}            → 200 {"ok","id","rev"}
+//	GET  /api/acc-<id>/_members → 200 {"people":[{user_id,name,email,admin,left}]} (people.go)
+//	GET  /api/_public/invitations/{acc-…}/{mem-…}                        → 200 {"group","inviter","email"} of a pending invitation
+//	     (the invitation mail's link carries both ids); 404 "Invitation not found"
 //
 // Each decides access itself (an invitee accepts in a Group db they cannot
 // use yet). The body of accept, bookmark and revoke is ignored ({} is what
 // the SPA sends).
 func (s *Service) Register(r *module.Registry) error {
+	for _, k := range labels {
+		r.Labels(k)
+	}
+	r.Route(module.Route{Pattern: "GET /api/_public/invitations/{db}/{id}", Access: module.AccessPublic, Limit: &invitationPage, Handle: s.invitationPageHandler})
 	doc := func(d store.Doc, err error) (module.UpdateResult, error) {
 		return module.UpdateResult{Doc: d}, err
 	}
@@ -59,6 +66,7 @@ func (s *Service) Register(r *module.Registry) error {
 		Handle: func(ctx context.Context, c module.UpdateCall) (module.UpdateResult, error) {
 			return doc(s.RevokeToken(ctx, c.Principal, c.DB, c.DocID))
 		}})
+	r.Route(module.Route{Pattern: "GET /api/{db}/_members", Access: module.AccessRead, Handle: s.peopleRoute})
 	return nil
 }
 

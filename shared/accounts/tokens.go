@@ -25,9 +25,9 @@ const kindTokenRef = "token-ref" // tok-<id> → HashToken(secret)
 
 // TokenInput is the body of POST /{usr db}/_design/token/_update/create.
 type TokenInput struct {
-	Description string
-	Permissions string
-	DBs         []string
+	Description string   `json:"description"`
+	Permissions string   `json:"permissions"` // read | read-write
+	DBs         []string `json:"dbs,omitempty"`
 }
 
 const maxTokenDBs = 100

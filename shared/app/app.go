@@ -4,10 +4,12 @@
 package app
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -19,6 +21,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/oficina/oficina/shared/accounts"
 	"github.com/oficina/oficina/shared/auth"
@@ -28,6 +31,7 @@ import (
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/drive"
 	"github.com/oficina/oficina/shared/httpapi"
+	"github.com/oficina/oficina/shared/live"
 	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/mail/ses"
 	"github.com/oficina/oficina/shared/module"
@@ -57,16 +61,32 @@ type App struct {
 	Modules *module.Registry
 	API     *httpapi.Server
 	// Jobs dispatches the modules' scheduled jobs (functions/schedule on
-	// AWS, the in-process scheduler locally).
+	// AWS, the in-process scheduler locally): a firing becomes tasks, one
+	// per Group for a per-Group job, on the jobs queue.
 	Jobs *schedule.Dispatcher
+	// Worker runs the tasks (functions/worker on the SQS queue, the local
+	// queue's goroutines otherwise), each once per Group and firing.
+	Worker *schedule.Worker
+	// localJobs is the in-process queue when no SQS queue is configured.
+	localJobs *schedule.LocalQueue
+	// backupBlobs is the backups' own bucket (--backup-bucket); nil: they
+	// share the drive's store.
+	backupBlobs blob.Store
 	// Handler is API as served: gzipped for clients that accept it.
 	Handler http.Handler
 	// DAV is the drive over WebDAV (shared/dav), mounted at /dav/.
 	DAV *dav.Handler
+	// Live is the live-updates hub (shared/live): GET /api/_live locally,
+	// fed by the in-process change stream.
+	Live *live.Hub
+	// LiveCloud is live updates through API Gateway's WebSocket API, when
+	// the configuration names its endpoint (the live and stream functions).
+	LiveCloud *live.Cloud
 
-	cfg config.Config
-	log *slog.Logger
-	wg  sync.WaitGroup
+	cfg      config.Config
+	log      *slog.Logger
+	wg       sync.WaitGroup
+	consumer *stream.Consumer
 }
 
 // Logger builds the structured logger the configuration asks for.
@@ -81,10 +101,12 @@ func Logger(cfg config.Config, w io.Writer) *slog.Logger {
 // Overrides replace adapters that Open would build from the configuration:
 // tests use them to wire the whole product on a store and clock they control.
 type Overrides struct {
-	Store store.Store      // instead of cfg.Store's; the App closes it
-	Mail  mail.Sender      // instead of cfg.Mail's
-	Blobs blob.Store       // instead of cfg.Blobs's
-	Now   func() time.Time // the clock of every service (default time.Now)
+	Store store.Store // instead of cfg.Store's; the App closes it
+	Mail  mail.Sender // instead of cfg.Mail's
+	Blobs blob.Store  // instead of cfg.Blobs's
+	// Backups instead of cfg.BackupBucket's store.
+	Backups blob.Store
+	Now     func() time.Time // the clock of every service (default time.Now)
 	// Argon2 replaces the password hashing cost (tests use a cheap one).
 	Argon2 *auth.Argon2Params
 }
@@ -98,6 +120,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error
 func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Overrides) (*App, error) {
 	a := &App{log: log, cfg: cfg}
 	var awsCfg *aws.Config
+	var liveCloud *live.CloudOptions // on DynamoDB with --live-endpoint
 	loadAWS := func() (aws.Config, error) {
 		if awsCfg != nil {
 			return *awsCfg, nil
@@ -133,6 +156,9 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 			}
 		})
 		a.Store = dynamo.New(client, cfg.Table)
+		if cfg.LiveEndpoint != "" {
+			liveCloud = &live.CloudOptions{DB: client, Table: cfg.Table, Poster: live.NewManagement(cfg.LiveEndpoint, c), Log: log}
+		}
 	}
 
 	switch {
@@ -157,6 +183,7 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 	switch {
 	case over.Blobs != nil:
 		a.Blobs = over.Blobs
+		a.backupBlobs = over.Backups
 	case cfg.Blobs == "fs":
 		fsb, err := blob.NewFS(filepath.Join(cfg.DataDir, "blobs"))
 		if err != nil {
@@ -177,6 +204,9 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 			}
 		})
 		a.Blobs = blob.NewS3(client, cfg.Bucket, nil)
+		if cfg.BackupBucket != "" {
+			a.backupBlobs = blob.NewS3(client, cfg.BackupBucket, nil)
+		}
 	}
 
 	var argon auth.Argon2Params
@@ -210,21 +240,54 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 	a.Auth.OnPasswordReset(acc.PasswordReset) // token documents show the tokens a reset revoked
 	deps := module.Deps{Store: a.Store, Docs: a.Docs, Mail: a.Mail, Groups: acc, Log: log, BaseURL: cfg.BaseURL, Now: a.Docs.Now, Config: cfg, Blobs: a.Blobs}
 	a.Modules = module.NewRegistry(a.Docs, module.Refs(a.Store, acc))
-	mods := Modules(deps, acc)
+	mods := Modules(deps, acc, a.backupBlobs)
 	if err := a.Modules.Add(mods...); err != nil {
 		a.Store.Close()
 		return nil, err
 	}
+	// The consumer exists from here on: on a store with a change log it notes
+	// every write (history entries, counter deltas), the API's included.
+	// Live updates hear of each batch the consumer applied: the in-process
+	// hub locally, API Gateway's WebSocket API in the cloud.
+	a.Live = live.NewHub(live.HubOptions{Store: a.Store, Auth: a.Auth, Log: log})
+	if liveCloud != nil {
+		liveCloud.Store, liveCloud.Auth = a.Store, a.Auth
+		a.LiveCloud = live.NewCloud(*liveCloud)
+	}
+	opts := a.Modules.StreamOptions()
+	opts.Logger = log
+	opts.Observer = a.Live
+	if a.LiveCloud != nil {
+		opts.Observer = a.LiveCloud
+	}
+	a.consumer = stream.New(a.Store, opts)
 	for _, m := range mods {
 		if d, ok := m.(*drive.Module); ok {
 			a.DAV = dav.New(dav.Options{Store: a.Store, Tokens: a.Auth, Drive: d, Log: log})
 		}
 	}
-	if a.Jobs, err = schedule.NewDispatcher(a.Modules.Jobs(), schedule.DispatchOptions{Leases: a.Store, Log: log}); err != nil {
+	if a.Worker, err = schedule.NewWorker(a.Modules.Jobs(), schedule.WorkerOptions{Store: a.Store, Log: log}); err != nil {
+		a.Store.Close()
+		return nil, err
+	}
+	var queue schedule.Queue
+	if cfg.JobsQueueURL != "" {
+		c, err := loadAWS()
+		if err != nil {
+			a.Store.Close()
+			return nil, err
+		}
+		queue = schedule.NewSQSQueue(sqs.NewFromConfig(c), cfg.JobsQueueURL)
+	} else {
+		a.localJobs = schedule.NewLocalQueue(context.WithoutCancel(ctx), a.Worker.Handle, schedule.LocalQueueOptions{Log: log})
+		queue = a.localJobs
+	}
+	if a.Jobs, err = schedule.NewDispatcher(a.Modules.Jobs(), schedule.DispatchOptions{Queue: queue, Groups: schedule.StoreGroups(a.Store), Log: log}); err != nil {
 		a.Store.Close()
 		return nil, err
 	}
 	a.API = httpapi.New(httpapi.Deps{
+		Live:     live.Route(a.Live, a.LiveCloud),
 		Store:    a.Store,
 		Docs:     a.Docs,
 		Auth:     a.Auth,
@@ -241,6 +304,7 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 			LongpollMax:  cfg.LongpollMax,
 			PageMaxRows:  cfg.PageMaxRows,
 			PageMaxBytes: cfg.PageMaxBytes,
+			GroupBudget:  cfg.GroupBudget,
 		},
 	})
 	a.Handler = httpapi.Compress(a.API)
@@ -318,19 +382,35 @@ func (a *App) SeedPrices(ctx context.Context) {
 	}
 }
 
-// Consumer returns a change-stream consumer with every module's tallies,
+// Consumer returns the change-stream consumer, with every module's tallies,
 // event types and reactions.
-func (a *App) Consumer() *stream.Consumer {
-	opts := a.Modules.StreamOptions()
-	opts.Logger = a.log
-	return stream.New(a.Store, opts)
-}
+func (a *App) Consumer() *stream.Consumer { return a.consumer }
+
+// Cfg is the configuration the product was wired with.
+func (a *App) Cfg() config.Config { return a.cfg }
 
 // Wait waits for the background work to stop.
 func (a *App) Wait() { a.wg.Wait() }
 
-// Close closes the store.
-func (a *App) Close() error { return a.Store.Close() }
+// RunJob runs one whole round of job at t now, in the caller, with
+// neither the queue nor the once-per-firing records (tests and tools: a
+// per-Group job's round walks every Group, module.EachGroup).
+func (a *App) RunJob(ctx context.Context, job string, t time.Time) error {
+	j, ok := a.Modules.JobNamed(job)
+	if !ok {
+		return fmt.Errorf("%w %q", schedule.ErrUnknownJob, job)
+	}
+	return j.Run(ctx, module.JobEvent{Job: job, Time: t.UTC()})
+}
+
+// Close closes the live-updates connections, the local jobs, then the store.
+func (a *App) Close() error {
+	a.Live.Close()
+	if a.localJobs != nil {
+		a.localJobs.Close()
+	}
+	return a.Store.Close()
+}
 
 // AccessLog logs one line per request.
 func AccessLog(log *slog.Logger, next http.Handler) http.Handler {
@@ -356,3 +436,9 @@ func (r *statusRecorder) WriteHeader(code int) {
 
 // Unwrap lets http.ResponseController reach the real writer (flushes).
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// Hijack hands the connection to the live-updates WebSocket: the
+// compression wrapper in between asks the writer it wraps directly.
+func (r *statusRecorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	return http.NewResponseController(r.ResponseWriter).Hijack()
+}

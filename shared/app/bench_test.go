@@ -20,6 +20,7 @@ import (
 
 	"github.com/oficina/oficina/shared/app"
 	"github.com/oficina/oficina/shared/config"
+	"github.com/oficina/oficina/shared/httpload"
 	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/store"
 )
@@ -141,7 +142,7 @@ func run(b *testing.B, workers int, op func(worker, i int) error) {
 	var wg sync.WaitGroup
 	var failed atomic.Value
 	b.ResetTimer()
-	start := time.Now()
+	start, cpu0 := time.Now(), httpload.ProcessCPU()
 	for w := range workers {
 		wg.Add(1)
 		go func() {
@@ -161,7 +162,7 @@ func run(b *testing.B, workers int, op func(worker, i int) error) {
 		}()
 	}
 	wg.Wait()
-	elapsed := time.Since(start)
+	elapsed, cpu := time.Since(start), httpload.ProcessCPU()-cpu0
 	b.StopTimer()
 	if err, _ := failed.Load().(error); err != nil {
 		b.Fatal(err)
@@ -174,6 +175,11 @@ func run(b *testing.B, workers int, op func(worker, i int) error) {
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "req/s")
 	b.ReportMetric(pct(0.50), "p50-ms")
 	b.ReportMetric(pct(0.99), "p99-ms")
+	// CPU time of the whole process (server and clients) per request, which
+	// the machine's load distorts less than wall time.
+	if cpu > 0 {
+		b.ReportMetric(float64(cpu)/1e3/float64(b.N), "cpu-us/op")
+	}
 }
 
 func customer(i int) map[string]any {

@@ -54,6 +54,7 @@ var extraIsolationRoutes = []struct{ method, path string }{
 	{"GET", "/api/{B}/_maintenances/plan?days=366"},
 	{"GET", "/api/{B}/_tickets/{Ticket}/receipt.pdf?locale=pt-BR"},
 	{"GET", "/api/{B}/_estimates/{Estimate}/receipt.pdf?locale=en"},
+	{"GET", "/api/{B}/_equipment/labels.pdf?size=a4&ids={Equipment}"},
 	// The finance import with B's wallet, and its detection reset.
 	{"POST", "/api/{B}/_finance/import/check?wallet_id={Wallet}&detect=true"},
 	{"POST", "/api/{B}/_finance/import?wallet_id={Wallet}&keep=1"},

@@ -4,9 +4,11 @@ import (
 	"github.com/oficina/oficina/shared/accounts"
 	"github.com/oficina/oficina/shared/backup"
 	"github.com/oficina/oficina/shared/billing"
+	"github.com/oficina/oficina/shared/blob"
 	"github.com/oficina/oficina/shared/drive"
 	"github.com/oficina/oficina/shared/finance"
 	"github.com/oficina/oficina/shared/limits"
+	"github.com/oficina/oficina/shared/links"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/reader"
 	"github.com/oficina/oficina/shared/servicedocs"
@@ -17,7 +19,8 @@ import (
 
 // Modules lists every module of the product, in registration order. This is
 // the one place a new module is wired in.
-func Modules(d module.Deps, acc *accounts.Service) []module.Module {
+// backups, when not nil, keeps the backups apart from the drive's store.
+func Modules(d module.Deps, acc *accounts.Service, backups blob.Store) []module.Module {
 	rd := reader.New(d)
 	return []module.Module{
 		acc, // Groups: accept, bookmark, tokens
@@ -26,12 +29,12 @@ func Modules(d module.Deps, acc *accounts.Service) []module.Module {
 		finance.New(d),     // organize3: wallets, incomes, expenses, transfers, exchanges, balances
 		rd,                 // exoreader: feeds, items, labels, OPML
 		drive.New(d),       // rdisk: files, folders, versions, trash, quota, chunked uploads
-		// textnotes: handbooks, links and linked by, versions, search; the links
-		// app, whose bookmark titles come through the reader's fetch guard.
-		wiki.New(d).WithPageFetcher(rd.Fetcher()),
-		billing.New(d, acc), // Stripe: checkout, webhooks, plan switches, metered storage
-		specfields.Module{}, // SPEC §3 field rules of klasses whose module is still to come
-		limits.New(d),       // plan limits on every write, view-only Groups, usage snapshots, limit mail, weekly summary
-		backup.New(d, acc),  // backups per plan into the blob store, download, restore into a new Group
+		wiki.New(d),        // textnotes: handbooks, links and linked by, versions, search
+		// the links app: bookmarks, import and export, titles read through the reader's fetch guard
+		links.New(d).WithPageFetcher(rd.Fetcher()),
+		billing.New(d, acc),                      // Stripe: checkout, webhooks, plan switches, metered storage
+		specfields.Module{},                      // SPEC §3 field rules of klasses whose module is still to come
+		limits.New(d),                            // plan limits on every write, view-only Groups, usage snapshots, limit mail, weekly summary
+		backup.New(d, acc).WithArchives(backups), // backups per plan into their own store, download, restore into a new Group
 	}
 }

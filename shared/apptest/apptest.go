@@ -74,8 +74,10 @@ func Each(t *testing.T, fn func(t *testing.T, e *Env), opts ...Option) {
 	}
 }
 
-// Option adjusts the product's configuration before it is wired.
-type Option func(*config.Config)
+// Option adjusts the product's configuration before it is wired. It is a
+// plain function type (an alias), so helpers below apptest, such as
+// billing/billingtest, can hand one out without importing apptest.
+type Option = func(*config.Config)
 
 // S3Blobs keeps the drive's contents in a fresh versioned bucket of the S3
 // test server (blob/blobtest's gateway, started for tb) instead of the
@@ -85,6 +87,22 @@ func S3Blobs(tb testing.TB) Option {
 	client, bucket := blobtest.StartS3(tb)
 	endpoint := aws.ToString(client.Options().BaseEndpoint)
 	return func(c *config.Config) { c.Blobs, c.Bucket, c.S3Endpoint = "s3", bucket, endpoint }
+}
+
+// S3Backups keeps the backups in a fresh bucket of their own with Object
+// Lock on, as the stack does, on the S3Blobs server (give it after S3Blobs).
+func S3Backups(tb testing.TB) Option {
+	tb.Helper()
+	return func(c *config.Config) {
+		if c.S3Endpoint == "" {
+			tb.Fatal("apptest: S3Backups needs S3Blobs before it")
+		}
+		bucket := blobtest.BucketName(tb)
+		if err := blobtest.CreateLockedBucket(tb.Context(), blobtest.NewClient(c.S3Endpoint), bucket); err != nil {
+			tb.Fatal(err)
+		}
+		c.BackupBucket = bucket
+	}
 }
 
 // Env is one running product.
@@ -101,6 +119,13 @@ type Env struct {
 	// Meter adds up the capacity units the store consumes (DynamoDB only;
 	// nil on bolt): benchmarks print RCU per operation from it.
 	Meter *ddblocal.Meter
+	// Dynamo and Table are the DynamoDB Local client and the Env's table
+	// (DynamoDB only), for code that keeps its own items next to the store's.
+	Dynamo *dynamodb.Client
+	Table  string
+	// DynamoEndpoint is DynamoDB Local's address (DynamoDB only): a test that
+	// wants writes counted by AWS's rules sets Meter.Rules with a client of it.
+	DynamoEndpoint string
 
 	consumer *stream.Consumer
 	follow   func(ctx context.Context) ([]store.Change, error) // new committed changes
@@ -135,6 +160,7 @@ func New(t testing.TB, b Backend, opts ...Option) *Env {
 	case Dynamo:
 		endpoint, _ := ddblocal.Start(t)
 		e.Meter = &ddblocal.Meter{}
+		e.DynamoEndpoint = endpoint
 		client := ddblocal.NewClient(endpoint, func(o *dynamodb.Options) { o.APIOptions = append(o.APIOptions, e.Meter.Middleware) })
 		table := ddblocal.TableName(t)
 		cctx, cancel := context.WithTimeout(ctx, time.Minute)
@@ -150,21 +176,26 @@ func New(t testing.TB, b Backend, opts ...Option) *Env {
 			t.Fatal(err)
 		}
 		e.Store = dynamo.New(client, table)
+		e.Dynamo, e.Table = client, table
 		e.follow, e.ack = dynamoFollower(reader), func(context.Context) error { return nil }
 	default:
 		t.Fatalf("apptest: unknown backend %q", b)
 	}
-	var blobs blob.Store
+	var blobs, backups blob.Store
 	if cfg.Blobs == "s3" {
 		// The test server's dummy credentials, never the machine's.
 		blobs = blob.NewS3(blobtest.NewClient(cfg.S3Endpoint), cfg.Bucket, nil)
+		if cfg.BackupBucket != "" {
+			backups = blob.NewS3(blobtest.NewClient(cfg.S3Endpoint), cfg.BackupBucket, nil)
+		}
 	}
 	a, err := app.OpenWith(ctx, cfg, quiet, app.Overrides{
-		Store:  e.Store,
-		Blobs:  blobs,
-		Mail:   mail.NewOutbox(e.Outbox, "Oficina <no-reply@oficina.test>", quiet).WithClock(e.Clock.Now),
-		Now:    e.Clock.Now,
-		Argon2: &auth.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1},
+		Store:   e.Store,
+		Blobs:   blobs,
+		Backups: backups,
+		Mail:    mail.NewOutbox(e.Outbox, "Oficina <no-reply@oficina.test>", quiet).WithClock(e.Clock.Now),
+		Now:     e.Clock.Now,
+		Argon2:  &auth.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -243,6 +274,13 @@ func (e *Env) Drain() {
 		e.mu.Unlock()
 	}
 	e.T.Fatal("apptest: the stream did not settle after 50 rounds")
+}
+
+// Applied returns every change Drain has applied so far, in order.
+func (e *Env) Applied() []store.Change {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.applied)
 }
 
 // Replay applies every change drained so far once more, shuffled (seeded),

@@ -101,6 +101,16 @@ func (e *Env) Token(c *Client, perm string, dbs ...string) string {
 	return m["token"].(string)
 }
 
+// Cookies returns the client's cookies, for connections the harness does
+// not make itself (a WebSocket to a real listener).
+func (c *Client) Cookies() []*http.Cookie {
+	out := make([]*http.Cookie, 0, len(c.jar))
+	for _, ck := range c.jar {
+		out = append(out, &http.Cookie{Name: ck.Name, Value: ck.Value})
+	}
+	return out
+}
+
 // Response is an answer of the product.
 type Response struct {
 	Code   int

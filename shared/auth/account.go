@@ -422,9 +422,16 @@ func (s *Service) UpdateUser(ctx context.Context, p *access.Principal, in UserUp
 		}
 	}
 	if changePassword {
+		// Every session ends first, so no session outlives the old password.
+		ended, err := s.endSessions(ctx, u.ID, nil)
+		if err != nil {
+			return UpdateResult{}, err
+		}
 		remember := false
-		if sr, ok, err := s.loadSession(ctx, p.SessionKey); err == nil && ok {
-			remember = sr.Remember
+		for _, x := range ended {
+			if x.Hash == p.SessionKey {
+				remember = x.Remember
+			}
 		}
 		cred.PasswordHash = newHash
 		cred.SessionEpoch++
@@ -432,10 +439,7 @@ func (s *Service) UpdateUser(ctx context.Context, p *access.Principal, in UserUp
 		if err := s.saveCredential(ctx, u.ID, cred); err != nil {
 			return UpdateResult{}, err
 		}
-		if err := s.store.DeleteRecord(ctx, kindSession, p.SessionKey); err != nil {
-			s.log.ErrorContext(ctx, "update user: drop old session", "user", u.ID, "err", err)
-		}
-		sess, err := s.newSession(ctx, u.ID, cred.SessionEpoch, remember)
+		sess, err := s.newSession(ctx, saved, remember)
 		if err != nil {
 			return UpdateResult{}, err
 		}

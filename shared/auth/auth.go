@@ -2,9 +2,10 @@
 // passwords, cookie sessions, API-token verification, login throttling, and
 // the e-mail confirmation and password-reset flows (DESIGN.md §6).
 //
-// Secrets never live in documents: password hashes and the session epoch sit
-// in "credential" records, and sessions and one-time tokens are stored only
-// as SHA-256 hashes, so no document endpoint can ever return them.
+// Secrets never live in documents: password hashes and the token epoch sit
+// in "credential" records, and sessions (in each user's "signin" record,
+// signin.go) and one-time tokens are stored only as SHA-256 hashes, so no
+// document endpoint can ever return them.
 package auth
 
 import (
@@ -35,7 +36,6 @@ const (
 
 // Record kinds this package owns.
 const (
-	kindSession      = "session"       // sha256(cookie secret) → sessionRecord
 	kindCredential   = "credential"    // user id → credential
 	kindEmail        = "email"         // lowercased login email → emailClaim (uniqueness)
 	kindPendingEmail = "pending-email" // lowercased unconfirmed_email → user id (resend lookups)
@@ -149,6 +149,9 @@ type Service struct {
 	log    *slog.Logger
 	admins map[string]bool
 	hashes hashGate
+	// sessions caches session principals; nil over a store shared by
+	// several processes (sessioncache.go).
+	sessions *sessionCache
 
 	// dummyHash is verified against when the user is unknown, so that a
 	// login for an unknown e-mail costs as much as one for a known one. It
@@ -179,7 +182,8 @@ func New(st store.Store, sender mail.Sender, cfg Config) *Service {
 			admins[e] = true
 		}
 	}
-	return &Service{store: st, mail: sender, tpl: tpl, cfg: cfg, log: cfg.Logger, admins: admins, hashes: newHashGate(cfg.HashConcurrency)}
+	return &Service{store: st, mail: sender, tpl: tpl, cfg: cfg, log: cfg.Logger, admins: admins, hashes: newHashGate(cfg.HashConcurrency),
+		sessions: newSessionCache(st)}
 }
 
 func (s *Service) now() time.Time { return s.cfg.Now().UTC() }

@@ -238,14 +238,24 @@ func TestRolesComeFromTheCurrentUserDocument(t *testing.T) {
 		t.Fatal(err)
 	}
 	acc := ids.New("acc")
-	// Membership code (next issue) maintains roles; only acc- roles count.
+	// Another writer's field in the document is kept by later updates.
 	doc, _ := e.st.Get(ctx, ids.UsersDB, u.ID)
 	var body map[string]any
 	_ = json.Unmarshal(doc.Body, &body)
-	body["roles"] = []string{acc, "_admin", "acc-bad", ids.New("usr")}
 	body["memberships_seen"] = 3
 	doc.Body, _ = json.Marshal(body)
 	if _, err := e.st.Put(ctx, ids.UsersDB, doc); err != nil {
+		t.Fatal(err)
+	}
+	// Membership code maintains roles (AddRole); only acc- roles count,
+	// whatever else the document holds.
+	if err := e.svc.AddRole(ctx, u.ID, acc); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.updateUser(ctx, u.ID, func(u *User) error {
+		u.Roles = append(u.Roles, "_admin", "acc-bad", ids.New("usr"))
+		return nil
+	}); err != nil {
 		t.Fatal(err)
 	}
 	p, err := e.svc.SessionPrincipal(ctx, sess.Secret)

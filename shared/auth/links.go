@@ -324,8 +324,12 @@ func (s *Service) ResetPassword(ctx context.Context, in PasswordReset) (User, er
 		return User{}, err
 	}
 	now := fmtTime(s.now())
+	// Every session ends first; then one write changes the password and
+	// ends every API token.
+	if _, err := s.endSessions(ctx, u.ID, nil); err != nil {
+		return User{}, err
+	}
 	cred.PasswordHash, cred.PasswordChangedAt = hash, now
-	// One write ends every session and every API token.
 	cred.SessionEpoch++
 	cred.TokenEpoch++
 	if err := s.saveCredential(ctx, u.ID, cred); err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,7 +17,8 @@ import (
 
 // Session is a signed-in browser session as the HTTP layer needs it.
 type Session struct {
-	// Secret is the AuthSession cookie value. Only its hash is stored.
+	// Secret is the AuthSession cookie value ("<user id>:<secret>"). Only
+	// the secret's hash is stored (signin.go).
 	Secret   string
 	UserID   string
 	Roles    []string
@@ -32,15 +34,6 @@ type LoginInput struct {
 	Password string
 	Remember bool
 	IP       string // client address, for per-IP throttling
-}
-
-// sessionRecord is the stored session (key: hash of the secret).
-type sessionRecord struct {
-	UserID   string    `json:"user_id"`
-	Created  string    `json:"created"`
-	Remember bool      `json:"remember"`
-	Epoch    int64     `json:"epoch"`
-	Expires  time.Time `json:"expires"`
 }
 
 // lockRecord is a login lock on an account or IP.
@@ -99,7 +92,7 @@ func (s *Service) Login(ctx context.Context, in LoginInput) (Session, error) {
 	if err := s.ensurePersonalDB(ctx, u.ID); err != nil {
 		return Session{}, err
 	}
-	sess, err := s.newSession(ctx, u.ID, cred.SessionEpoch, in.Remember)
+	sess, err := s.newSession(ctx, u, in.Remember)
 	if err != nil {
 		return Session{}, err
 	}
@@ -222,8 +215,9 @@ func (s *Service) unlock(ctx context.Context, email string) error {
 
 func seconds(d time.Duration) int { return int(math.Ceil(d.Seconds())) }
 
-// newSession stores a fresh session for userID under the given epoch.
-func (s *Service) newSession(ctx context.Context, userID string, epoch int64, remember bool) (Session, error) {
+// newSession opens a fresh session for u (as its document reads now) in
+// u's sign-in record.
+func (s *Service) newSession(ctx context.Context, u User, remember bool) (Session, error) {
 	secret, err := randomSecret()
 	if err != nil {
 		return Session{}, err
@@ -232,43 +226,20 @@ func (s *Service) newSession(ctx context.Context, userID string, epoch int64, re
 	if remember {
 		ttl = s.cfg.RememberTTL
 	}
-	now := s.now()
-	rec := sessionRecord{UserID: userID, Created: fmtTime(now), Remember: remember, Epoch: epoch, Expires: now.Add(ttl)}
-	b, err := json.Marshal(rec)
-	if err != nil {
-		return Session{}, fmt.Errorf("encode session: %w", err)
-	}
-	if err := s.store.PutRecord(ctx, store.Record{Kind: kindSession, Key: hashSecret(secret), Value: b, ExpiresAt: rec.Expires}, false); err != nil {
+	if err := s.addSession(ctx, u, sessionHash(secret), s.now().Add(ttl), remember); err != nil {
 		return Session{}, fmt.Errorf("save session: %w", err)
 	}
-	return Session{Secret: secret, UserID: userID, Remember: remember, TTL: ttl}, nil
-}
-
-// loadSession returns the live session stored under key.
-func (s *Service) loadSession(ctx context.Context, key string) (sessionRecord, bool, error) {
-	rec, err := s.store.GetRecord(ctx, kindSession, key)
-	if errors.Is(err, store.ErrNotFound) {
-		return sessionRecord{}, false, nil
-	}
-	if err != nil {
-		return sessionRecord{}, false, fmt.Errorf("load session: %w", err)
-	}
-	var sr sessionRecord
-	if err := json.Unmarshal(rec.Value, &sr); err != nil {
-		return sessionRecord{}, false, fmt.Errorf("decode session: %w", err)
-	}
-	if !s.now().Before(sr.Expires) {
-		return sessionRecord{}, false, nil
-	}
-	return sr, true, nil
+	return Session{Secret: cookieValue(u.ID, secret), UserID: u.ID, Remember: remember, TTL: ttl}, nil
 }
 
 // Logout ends the session whose cookie value is secret; an unknown one is fine.
 func (s *Service) Logout(ctx context.Context, secret string) error {
-	if secret == "" {
+	userID, sec, ok := parseCookie(secret)
+	if !ok {
 		return nil
 	}
-	if err := s.store.DeleteRecord(ctx, kindSession, hashSecret(secret)); err != nil {
+	h := sessionHash(sec)
+	if _, err := s.endSessions(ctx, userID, func(x signinSession) bool { return x.Hash != h }); err != nil {
 		return fmt.Errorf("logout: %w", err)
 	}
 	return nil
@@ -277,34 +248,58 @@ func (s *Service) Logout(ctx context.Context, secret string) error {
 // maxSecretLen bounds what is hashed and looked up for a cookie or token.
 const maxSecretLen = 256
 
-// SessionPrincipal resolves an AuthSession cookie. The user document is read
-// on every request so role and locale changes apply at once, and a session
-// from before the user's last password change or reset is refused.
+// SessionPrincipal resolves an AuthSession cookie with one read, the
+// user's sign-in record (signin.go): the session must be in it and not
+// expired, and the principal comes from its copy of the user document,
+// which is never more permissive than the document, so role and address
+// changes apply at once and an ended session is refused at once. On the
+// embedded store the principal is also kept in a cache that any change to
+// sign-in records or user documents empties (sessioncache.go).
 func (s *Service) SessionPrincipal(ctx context.Context, secret string) (*access.Principal, error) {
 	if secret == "" || len(secret) > maxSecretLen {
 		return nil, nil
 	}
-	key := hashSecret(secret)
-	sr, ok, err := s.loadSession(ctx, key)
-	if err != nil || !ok {
-		return nil, err
-	}
-	u, err := s.loadUser(ctx, sr.UserID)
-	if errors.Is(err, errNoUser) {
+	userID, sec, ok := parseCookie(secret)
+	if !ok {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	cred, err := s.loadCredential(ctx, u.ID)
-	if err != nil {
-		return nil, err
-	}
-	if sr.Epoch != cred.SessionEpoch {
+	return s.sessionPrincipal(ctx, userID, sessionHash(sec))
+}
+
+// SessionKeyPrincipal is SessionPrincipal by "<user id>:<session hash>"
+// (Principal.Name and Principal.SessionKey): live-update connections ask
+// again who they serve without keeping the secret.
+func (s *Service) SessionKeyPrincipal(ctx context.Context, key string) (*access.Principal, error) {
+	userID, h, ok := strings.Cut(key, ":")
+	if !ok || !isUserID(userID) || h == "" {
 		return nil, nil
 	}
-	p := s.principal(u, access.ViaSession)
-	p.SessionKey = key
+	return s.sessionPrincipal(ctx, userID, h)
+}
+
+func (s *Service) sessionPrincipal(ctx context.Context, userID, h string) (*access.Principal, error) {
+	key := userID + ":" + h
+	var ver sessionVersions
+	if s.sessions != nil {
+		if p, ok := s.sessions.get(key, s.now()); ok {
+			return p, nil
+		}
+		ver = s.sessions.versions()
+	}
+	si, raw, err := s.loadSignin(ctx, userID)
+	if err != nil || raw == nil {
+		return nil, err
+	}
+	now := s.now()
+	i := slices.IndexFunc(si.Sessions, func(x signinSession) bool { return x.Hash == h && now.Before(x.Expires) })
+	if i < 0 || si.User.ID != userID {
+		return nil, nil
+	}
+	p := s.principal(si.User, access.ViaSession)
+	p.SessionKey = h
+	if s.sessions != nil {
+		s.sessions.put(key, p, si.Sessions[i].Expires, ver)
+	}
 	return p, nil
 }
 
@@ -342,7 +337,13 @@ func (s *Service) TokenPrincipal(ctx context.Context, token string) (*access.Pri
 	if !strings.HasPrefix(token, TokenPrefix) || len(token) > maxSecretLen {
 		return nil, nil
 	}
-	rec, err := s.store.GetRecord(ctx, TokenRecordKind, HashToken(token))
+	return s.TokenKeyPrincipal(ctx, HashToken(token))
+}
+
+// TokenKeyPrincipal is TokenPrincipal by the token's key (HashToken, kept
+// in Principal.TokenKey), for the same reason as SessionKeyPrincipal.
+func (s *Service) TokenKeyPrincipal(ctx context.Context, key string) (*access.Principal, error) {
+	rec, err := s.store.GetRecord(ctx, TokenRecordKind, key)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
@@ -376,6 +377,7 @@ func (s *Service) TokenPrincipal(ctx context.Context, token string) (*access.Pri
 		p.TokenPerm = access.PermReadWrite
 	}
 	p.TokenDBs = append([]string(nil), tr.DBs...)
+	p.TokenKey = key
 	return p, nil
 }
 

@@ -160,11 +160,18 @@ func (s *Service) saveUser(ctx context.Context, u User) (User, error) {
 	if err != nil {
 		return User{}, err
 	}
+	// The sign-in copy is made no more permissive than either version
+	// before the document changes, and follows it after (signin.go).
+	step1, err := s.copyBeforeWrite(ctx, u)
+	if err != nil {
+		return User{}, fmt.Errorf("save user %s: %w", u.ID, err)
+	}
 	doc, err := s.store.Put(ctx, ids.UsersDB, store.Doc{ID: u.ID, Rev: u.Rev, Klass: "User", SortKey: u.CreatedAt, Body: body})
 	if err != nil {
 		return User{}, fmt.Errorf("save user %s: %w", u.ID, err)
 	}
 	u.Rev = doc.Rev
+	s.copyAfterWrite(ctx, u, step1)
 	return u, nil
 }
 

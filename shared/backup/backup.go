@@ -38,6 +38,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -48,7 +49,6 @@ import (
 	"github.com/oficina/oficina/shared/drive"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/httpjson"
-	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/store"
 )
@@ -104,9 +104,14 @@ type Groups interface {
 
 // Module is the backup module.
 type Module struct {
-	deps   module.Deps
-	st     store.Store
-	blobs  blob.Store
+	deps  module.Deps
+	st    store.Store
+	blobs blob.Store
+	// archives keeps the backups: the drive's store under backups/ (the
+	// default), or a bucket of their own with Object Lock (WithArchives).
+	archives blob.Store
+	// locker writes archives locked (WithArchives of a blob.Retainer).
+	locker blob.Retainer
 	groups Groups
 	log    *slog.Logger
 	now    func() time.Time
@@ -122,8 +127,46 @@ func New(d module.Deps, groups Groups) *Module {
 	if now == nil {
 		now = time.Now
 	}
-	return &Module{deps: d, st: d.Store, blobs: d.Blobs, groups: groups, log: log.With("module", "backup"), now: now}
+	return &Module{deps: d, st: d.Store, blobs: d.Blobs, archives: d.Blobs, groups: groups, log: log.With("module", "backup"), now: now}
 }
+
+// WithArchives keeps the backups in st instead of the drive's store. When
+// st is a blob.Retainer (the stack's backups bucket), each backup is
+// written locked for its plan's RetentionDays and is never deleted by the
+// module: the bucket's lifecycle removes it by its retention class, and no
+// role of the product holds a delete permission there.
+func (m *Module) WithArchives(st blob.Store) *Module {
+	if st != nil {
+		m.archives = st
+		m.locker, _ = st.(blob.Retainer)
+	}
+	return m
+}
+
+// RetentionDays is how long a plan's backups are locked and kept: its
+// Retention backups at its cadence (a free Group's monthly request), and a
+// day. The stack's lifecycle rules (infra-cdk/lib/backups.ts,
+// BACKUP_RETENTION_DAYS) expire them by these classes.
+func RetentionDays(plan string) int {
+	every := Interval(plan)
+	if every == 0 {
+		every = FreeEvery
+	}
+	return Retention(plan)*int(every/(24*time.Hour)) + 1
+}
+
+// putArchive writes one blob of a backup: locked for the plan's retention
+// where the store can lock.
+func (m *Module) putArchive(ctx context.Context, key, plan string, r io.Reader) (blob.Version, error) {
+	if m.locker != nil {
+		days := RetentionDays(plan)
+		return m.locker.PutRetained(ctx, key, r, m.now().Add(time.Duration(days)*24*time.Hour), strconv.Itoa(days))
+	}
+	return m.archives.Put(ctx, key, r)
+}
+
+// retained reports whether backups are locked (never deleted by the module).
+func (m *Module) retained() bool { return m.locker != nil }
 
 // Name implements module.Module.
 func (m *Module) Name() string { return "backup" }
@@ -139,7 +182,7 @@ func (m *Module) Register(r *module.Registry) error {
 	r.Route(module.Route{Pattern: "POST /api/{db}/_backups", Access: module.AccessAdmin, Handle: m.start})
 	r.Route(module.Route{Pattern: "GET /api/{db}/_backups/{id}", Access: module.AccessAdmin, Handle: m.download})
 	r.Route(module.Route{Pattern: "POST /api/{db}/_backups/{id}/restore", Access: module.AccessAdmin, Handle: m.restore})
-	r.Job(module.Job{Name: JobScheduled, Schedule: "cron(0 2 * * ? *)", Run: m.runScheduled})
+	r.Job(module.Job{Name: JobScheduled, Schedule: "cron(0 2 * * ? *)", Group: m.scheduledGroup, Run: module.EachGroup(m.st, m.scheduledGroup)})
 	return nil
 }
 
@@ -212,12 +255,15 @@ func (m *Module) record(ctx context.Context, db, plan string, info Info) error {
 }
 
 func (m *Module) deleteBlobs(ctx context.Context, db string, info Info) {
+	if m.retained() {
+		return // locked: the bucket's lifecycle expires them
+	}
 	keys := []string{archiveKey(db, info.ID)}
 	if info.WithContents {
 		keys = append(keys, contentsKey(db, info.ID))
 	}
 	for _, k := range keys {
-		if err := m.blobs.Delete(context.WithoutCancel(ctx), k); err != nil && !errors.Is(err, blob.ErrNotFound) {
+		if err := m.archives.Delete(context.WithoutCancel(ctx), k); err != nil && !errors.Is(err, blob.ErrNotFound) {
 			m.log.ErrorContext(ctx, "delete an expired backup", "db", db, "key", k, "err", err)
 		}
 	}
@@ -268,7 +314,7 @@ func (m *Module) Create(ctx context.Context, db, trigger string) (Info, error) {
 	go func() {
 		pw.CloseWithError(m.writeArchive(ctx, db, plan, &info, &files, pw))
 	}()
-	v, err := m.blobs.Put(ctx, archiveKey(db, info.ID), pr)
+	v, err := m.putArchive(ctx, archiveKey(db, info.ID), plan, pr)
 	pr.CloseWithError(err)
 	if err != nil {
 		return Info{}, fmt.Errorf("backup: write archive of %s: %w", db, err)
@@ -277,7 +323,7 @@ func (m *Module) Create(ctx context.Context, db, trigger string) (Info, error) {
 	if info.WithContents && len(files) > 0 {
 		pr, pw := io.Pipe()
 		go func() { pw.CloseWithError(m.writeContents(ctx, db, files, pw)) }()
-		cv, err := m.blobs.Put(ctx, contentsKey(db, info.ID), pr)
+		cv, err := m.putArchive(ctx, contentsKey(db, info.ID), plan, pr)
 		pr.CloseWithError(err)
 		if err != nil {
 			m.deleteBlobs(ctx, db, Info{ID: info.ID})
@@ -382,34 +428,15 @@ func (m *Module) writeContents(ctx context.Context, db string, files []fileVersi
 	return tw.Close()
 }
 
-// runScheduled backs up the paying Groups whose interval has passed since
-// their last scheduled backup. A re-run finds the backup just made and
-// skips; a failed Group does not stop the others.
-func (m *Module) runScheduled(ctx context.Context, ev module.JobEvent) error {
+// scheduledGroup is the backup.scheduled job for one Group: a paying
+// Group whose interval has passed since its last scheduled backup is backed
+// up. A re-run finds the backup just made and skips.
+func (m *Module) scheduledGroup(ctx context.Context, ev module.JobEvent, db string) error {
 	now := ev.Time
 	if now.IsZero() {
 		now = m.now()
 	}
-	var errs []error
-	q := store.ListQuery{Klass: "Account", Limit: 200}
-	for {
-		page, err := m.st.List(ctx, ids.AccountsDB, q)
-		if err != nil {
-			return err
-		}
-		for _, d := range page.Docs {
-			if d.Deleted {
-				continue
-			}
-			if err := m.scheduled(ctx, d.ID, now); err != nil {
-				errs = append(errs, fmt.Errorf("%s: %w", d.ID, err))
-			}
-		}
-		if page.Next == "" {
-			return errors.Join(errs...)
-		}
-		q.After = page.Next
-	}
+	return m.scheduled(ctx, db, now)
 }
 
 func (m *Module) scheduled(ctx context.Context, db string, now time.Time) error {
@@ -516,7 +543,7 @@ func (m *Module) download(w http.ResponseWriter, r *http.Request) error {
 		return fault.New(fault.BadRequest, MsgNoBlobs)
 	}
 	name := "oficina-" + db + "-" + info.ID + ".ndjson.gz"
-	if ps, ok := m.blobs.(blob.Presigner); ok {
+	if ps, ok := m.archives.(blob.Presigner); ok {
 		// S3: the browser fetches it from the bucket (a Lambda answer stops at 6 MB).
 		u, err := ps.PresignGet(ctx, archiveKey(db, info.ID), "", name, 5*time.Minute)
 		if err != nil {
@@ -527,7 +554,7 @@ func (m *Module) download(w http.ResponseWriter, r *http.Request) error {
 		w.WriteHeader(http.StatusFound)
 		return nil
 	}
-	rc, v, err := m.blobs.Get(ctx, archiveKey(db, info.ID), "", nil)
+	rc, v, err := m.archives.Get(ctx, archiveKey(db, info.ID), "", nil)
 	if errors.Is(err, blob.ErrNotFound) {
 		return fault.New(fault.NotFound, MsgNoBackup)
 	}

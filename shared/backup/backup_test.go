@@ -14,9 +14,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	s3types "github.com/aws/aws-sdk-go-v2/service/s3/types"
+
 	"github.com/oficina/oficina/shared/apptest"
 	"github.com/oficina/oficina/shared/backup"
 	"github.com/oficina/oficina/shared/billing/billingtest"
+	"github.com/oficina/oficina/shared/blob/blobtest"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/store"
 )
@@ -334,4 +339,88 @@ func TestBackupAccess(t *testing.T) {
 		}
 		zed.Do("GET", "/api/"+db+"/_backups", nil).ExpectError(t, http.StatusForbidden, "")
 	})
+}
+
+// TestBackupRestoreLockedBucket: the whole flow with the backups in a
+// bucket of their own with Object Lock, as the stack has them: made,
+// downloaded (a presigned GET of that bucket) and restored from there.
+func TestBackupRestoreLockedBucket(t *testing.T) {
+	backupRestore(t, apptest.New(t, apptest.Bolt, apptest.S3Blobs(t), apptest.S3Backups(t)))
+}
+
+// TestBackupsLocked: with a backups bucket, every backup is written there
+// (nothing under the drive's backups/), locked in governance mode for its
+// plan's RetentionDays and tagged with that class for the lifecycle rules;
+// when the plan's retention drops a backup from the list, its objects stay
+// (no role may delete them: the lifecycle does, after the lock).
+func TestBackupsLocked(t *testing.T) {
+	e := apptest.New(t, apptest.Bolt, apptest.S3Blobs(t), apptest.S3Backups(t))
+	ctx := context.Background()
+	ana := e.SignUp("ana@example.com")
+	db := e.Group(ana, "Oficina da Ana")
+	file := ana.Do("POST", "/api/"+db, map[string]any{"klass": "CloudFile", "kind": "file", "name": "a.txt", "dir_id": ""}).Expect(t, http.StatusCreated)["id"].(string)
+	ana.Do("PUT", "/api/"+db+"/_drive/files/"+file+"/content", []byte("contents")).Expect(t, http.StatusCreated)
+	setPlan(t, e, db, "pro")
+	e.Drain()
+	if got := backup.RetentionDays("pro"); got != 57 {
+		t.Fatalf("pro retention %d days, want 8 weekly backups and a day (57)", got)
+	}
+	for plan, want := range map[string]int{"free": 91, "corp": 15, "server": 15} {
+		if got := backup.RetentionDays(plan); got != want {
+			t.Errorf("%s retention %d days, want %d (infra-cdk/lib/backups.ts BACKUP_RETENTION_DAYS)", plan, got, want)
+		}
+	}
+	var first []string
+	for i := range backup.Retention("pro") + 1 {
+		if err := e.App.RunJob(ctx, backup.JobScheduled, e.Clock.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			l := ana.Do("GET", "/api/"+db+"/_backups", nil).Expect(t, http.StatusOK)["backups"].([]any)
+			id := l[0].(map[string]any)["id"].(string)
+			first = []string{"backups/" + db + "/" + id + ".ndjson.gz", "backups/" + db + "/" + id + ".files.tar"}
+		}
+		e.Clock.Advance(7 * 24 * time.Hour)
+	}
+	l, err := backupsOf(e, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l) != backup.Retention("pro") {
+		t.Fatalf("%d backups listed, want %d", len(l), backup.Retention("pro"))
+	}
+	client := blobtest.NewClient(e.App.Cfg().S3Endpoint)
+	bucket := e.App.Cfg().BackupBucket
+	for _, key := range first {
+		head, err := client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &bucket, Key: &key})
+		if err != nil {
+			t.Fatalf("%s, dropped from the list, is gone from the bucket: %v", key, err)
+		}
+		if head.ObjectLockMode != s3types.ObjectLockModeGovernance || head.ObjectLockRetainUntilDate == nil ||
+			head.ObjectLockRetainUntilDate.Sub(*head.LastModified) < 56*24*time.Hour {
+			t.Errorf("%s: lock %s until %v (written %v)", key, head.ObjectLockMode, head.ObjectLockRetainUntilDate, head.LastModified)
+		}
+		tags, err := client.GetObjectTagging(ctx, &s3.GetObjectTaggingInput{Bucket: &bucket, Key: &key})
+		if err != nil || len(tags.TagSet) != 1 || aws.ToString(tags.TagSet[0].Value) != "57" {
+			t.Errorf("%s: tags %+v (%v)", key, tags, err)
+		}
+	}
+	drive := e.App.Cfg().Bucket
+	out, err := client.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: &drive, Prefix: aws.String("backups/")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Versions) != 0 {
+		t.Fatalf("%d backup objects in the drive's bucket", len(out.Versions))
+	}
+}
+
+// backupsOf reads db's backup list as the module keeps it.
+func backupsOf(e *apptest.Env, db string) ([]backup.Info, error) {
+	r, err := e.Store.GetRecord(context.Background(), "backup.index", db)
+	if err != nil {
+		return nil, err
+	}
+	var l []backup.Info
+	return l, json.Unmarshal(r.Value, &l)
 }

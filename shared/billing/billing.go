@@ -143,6 +143,7 @@ var webhookLimit = ratelimit.Limit{Name: "stripe-webhook", Max: 600, Per: time.M
 //	PUT  /api/{db}/_design/subscription/_update/{free|cancel}/{db} (admin)
 //	POST /api/billing/webhook                        (public, Stripe-Signature)
 func (m *Module) Register(r *module.Registry) error {
+	r.Actor(module.Actor{ID: system.UserID, Name: module.L("Payments (Stripe)", "Pagamentos (Stripe)")})
 	r.Route(module.Route{Pattern: "GET /api/{db}/_billing", Access: module.AccessRead, Handle: m.status})
 	r.Route(module.Route{Pattern: "PUT /api/{db}/_billing/email", Access: module.AccessAdmin, Handle: m.setEmail})
 	r.Route(module.Route{Pattern: "POST /api/{db}/_billing/checkout", Access: module.AccessAdmin, Handle: m.checkout})
@@ -154,7 +155,7 @@ func (m *Module) Register(r *module.Registry) error {
 				return m.switchDown(ctx, c, fn)
 			}})
 	}
-	r.Job(module.Job{Name: JobUsage, Schedule: "cron(15 0 * * ? *)", Run: m.reportUsage})
+	r.Job(module.Job{Name: JobUsage, Schedule: "cron(15 0 * * ? *)", Group: m.reportGroupUsage, Run: module.EachGroup(m.st, m.reportGroupUsage)})
 	r.Events(accounts.KlassAdjustment, paymentEvents)
 	return nil
 }

@@ -34,43 +34,35 @@ func (m *Module) Storage(ctx context.Context, db string) (int64, error) {
 // MB is bytes in billed megabytes (1,000,000 bytes; a started one counts).
 func MB(bytes int64) int64 { return (bytes + BytesPerMB - 1) / BytesPerMB }
 
-// reportUsage is the daily job billing.usage: each paying Group's storage
-// in MB goes to Stripe as one meter event for the round's UTC day. The
-// event's identifier is the Group and the day, and a record remembers a
-// sent report, so a re-run (or an overlapping run on AWS) sends nothing
-// twice; a Group that failed is tried again by the next run of the day.
-func (m *Module) reportUsage(ctx context.Context, ev module.JobEvent) error {
-	day := ev.Time.UTC().Format("2006-01-02")
-	var errs []error
-	q := store.ListQuery{Klass: "Account", Limit: 500}
-	for {
-		page, err := m.st.List(ctx, ids.AccountsDB, q)
-		if err != nil {
-			return fmt.Errorf("list Groups: %w", err)
-		}
-		for _, d := range page.Docs {
-			var a struct {
-				Plan     string `json:"v7_plan"`
-				Customer string `json:"platform_customer_id"`
-				Livemode bool   `json:"livemode"`
-			}
-			if err := json.Unmarshal(d.Body, &a); err != nil {
-				errs = append(errs, fmt.Errorf("decode %s: %w", d.ID, err))
-				continue
-			}
-			if (a.Plan != PlanPro && a.Plan != PlanCorp) || a.Customer == "" {
-				continue
-			}
-			if err := m.reportGroup(ctx, d.ID, a.Customer, a.Livemode, day, ev); err != nil {
-				errs = append(errs, fmt.Errorf("usage of %s: %w", d.ID, err))
-			}
-		}
-		if page.Next == "" {
-			break
-		}
-		q.After = page.Next
+// reportGroupUsage is the daily job billing.usage for one Group: a paying
+// Group's storage in MB goes to Stripe as one meter event for the round's
+// UTC day. The event's identifier is the Group and the day, and a record
+// remembers a sent report, so a re-run (or an overlapping run on AWS)
+// sends nothing twice; a Group that failed is tried again by the next run
+// of the day.
+func (m *Module) reportGroupUsage(ctx context.Context, ev module.JobEvent, db string) error {
+	d, err := m.st.Get(ctx, ids.AccountsDB, db)
+	if errors.Is(err, store.ErrDeleted) || errors.Is(err, store.ErrNotFound) {
+		return nil // deleted since the tasks were queued
 	}
-	return errors.Join(errs...)
+	if err != nil {
+		return fmt.Errorf("usage of %s: %w", db, err)
+	}
+	var a struct {
+		Plan     string `json:"v7_plan"`
+		Customer string `json:"platform_customer_id"`
+		Livemode bool   `json:"livemode"`
+	}
+	if err := json.Unmarshal(d.Body, &a); err != nil {
+		return fmt.Errorf("decode %s: %w", db, err)
+	}
+	if (a.Plan != PlanPro && a.Plan != PlanCorp) || a.Customer == "" {
+		return nil
+	}
+	if err := m.reportGroup(ctx, db, a.Customer, a.Livemode, ev.Time.UTC().Format("2006-01-02"), ev); err != nil {
+		return fmt.Errorf("usage of %s: %w", db, err)
+	}
+	return nil
 }
 
 func (m *Module) reportGroup(ctx context.Context, db, customer string, live bool, day string, ev module.JobEvent) error {

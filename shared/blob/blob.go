@@ -218,3 +218,44 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	}
 	return c.r.Read(p)
 }
+
+// RetentionTag is the object tag a retained version carries: the
+// backups bucket's lifecycle rules expire versions by its value.
+const RetentionTag = "retention"
+
+// RetiredTag is the object tag, with value RetiredValue, of a version the
+// drive no longer lists: the bucket's lifecycle removes such versions a
+// grace period after they became noncurrent.
+const (
+	RetiredTag   = "retired"
+	RetiredValue = "drive"
+)
+
+// Retirer is a Store whose versions can be retired instead of deleted:
+// tagged RetiredTag, and removed by the bucket's lifecycle after a grace
+// period, so that a table restored to a point inside it still finds every
+// version it lists (README, disaster recovery).
+type Retirer interface {
+	// RetireVersion retires one noncurrent version.
+	RetireVersion(ctx context.Context, key, versionID string) error
+	// Retire retires every version of key and hides the key (a delete
+	// marker), so that its current version becomes noncurrent too.
+	Retire(ctx context.Context, key string) error
+	// LiveVersions is Versions without the retired ones.
+	LiveVersions(ctx context.Context, key string) ([]Version, error)
+}
+
+// Live lists the versions of key that are not retired, newest first.
+func Live(ctx context.Context, s Store, key string) ([]Version, error) {
+	if r, ok := s.(Retirer); ok {
+		return r.LiveVersions(ctx, key)
+	}
+	return s.Versions(ctx, key)
+}
+
+// Retainer is a Store that can write a version nobody may delete before a
+// date (S3 Object Lock, governance mode): the backups' store. Deleting is
+// then the bucket lifecycle's work, by the version's retention class.
+type Retainer interface {
+	PutRetained(ctx context.Context, key string, r io.Reader, until time.Time, class string) (Version, error)
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -81,6 +82,34 @@ func (s *S3) WithPartSize(size, parallel int) *S3 {
 
 // Put streams r to a new object version.
 func (s *S3) Put(ctx context.Context, key string, r io.Reader) (Version, error) {
+	return s.put(ctx, key, r, retention{})
+}
+
+// PutRetained implements Retainer: the version is written under S3 Object
+// Lock in governance mode until until (the bucket must have Object Lock
+// on), and tagged retention=<class>, the tag its lifecycle rules expire it
+// by once the lock has passed.
+func (s *S3) PutRetained(ctx context.Context, key string, r io.Reader, until time.Time, class string) (Version, error) {
+	if until.IsZero() || class == "" {
+		return Version{}, fmt.Errorf("blob: put %q: a retained version needs a date and a class", key)
+	}
+	return s.put(ctx, key, r, retention{until: until.UTC(), tagging: url.Values{RetentionTag: {class}}.Encode()})
+}
+
+// retention is how a version is locked and tagged (zero: neither).
+type retention struct {
+	until   time.Time
+	tagging string
+}
+
+func (rt retention) lock() (types.ObjectLockMode, *time.Time, *string) {
+	if rt.until.IsZero() {
+		return "", nil, nil
+	}
+	return types.ObjectLockModeGovernance, aws.Time(rt.until), aws.String(rt.tagging)
+}
+
+func (s *S3) put(ctx context.Context, key string, r io.Reader, rt retention) (Version, error) {
 	if err := ValidateKey(key); err != nil {
 		return Version{}, err
 	}
@@ -101,11 +130,15 @@ func (s *S3) Put(ctx context.Context, key string, r io.Reader) (Version, error) 
 	switch {
 	case err == io.EOF || err == io.ErrUnexpectedEOF:
 		// The whole body fits one part: one request, no upload to abort.
+		mode, until, tagging := rt.lock()
 		out, perr := s.client.PutObject(ctx, &s3.PutObjectInput{
-			Bucket:        &s.bucket,
-			Key:           &key,
-			Body:          bytes.NewReader(first[:n]),
-			ContentLength: aws.Int64(int64(n)),
+			Bucket:                    &s.bucket,
+			Key:                       &key,
+			Body:                      bytes.NewReader(first[:n]),
+			ContentLength:             aws.Int64(int64(n)),
+			ObjectLockMode:            mode,
+			ObjectLockRetainUntilDate: until,
+			Tagging:                   tagging,
 		})
 		if perr != nil {
 			return Version{}, s.fail("put", key, "", perr)
@@ -114,7 +147,7 @@ func (s *S3) Put(ctx context.Context, key string, r io.Reader) (Version, error) 
 	case err != nil:
 		return Version{}, fmt.Errorf("blob: put %q: read body: %w", key, err)
 	default:
-		done, perr := s.putMultipart(ctx, key, first, body)
+		done, perr := s.putMultipart(ctx, key, first, body, rt)
 		if perr != nil {
 			return Version{}, perr
 		}
@@ -144,8 +177,11 @@ func (s *S3) written(ctx context.Context, op, key string, id, etag *string) (Ver
 // putMultipart uploads first and the rest of body as parts, at most
 // s.parallel in flight, and completes the upload; any failure aborts it so
 // no parts linger (and cost) in the bucket.
-func (s *S3) putMultipart(ctx context.Context, key string, first []byte, body io.Reader) (*s3.CompleteMultipartUploadOutput, error) {
-	created, err := s.client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: &s.bucket, Key: &key})
+func (s *S3) putMultipart(ctx context.Context, key string, first []byte, body io.Reader, rt retention) (*s3.CompleteMultipartUploadOutput, error) {
+	mode, until, tagging := rt.lock()
+	created, err := s.client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{
+		Bucket: &s.bucket, Key: &key, ObjectLockMode: mode, ObjectLockRetainUntilDate: until, Tagging: tagging,
+	})
 	if err != nil {
 		return nil, s.fail("put", key, "", err)
 	}
@@ -371,6 +407,75 @@ func (s *S3) DeleteVersion(ctx context.Context, key, versionID string) error {
 	_, err := s.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &s.bucket, Key: &key, VersionId: &versionID})
 	if err != nil {
 		return s.fail("delete", key, versionID, err)
+	}
+	return nil
+}
+
+// RetireVersion implements Retirer: the version is tagged RetiredTag (a
+// version that does not exist is ErrNotFound).
+func (s *S3) RetireVersion(ctx context.Context, key, versionID string) error {
+	if err := ValidateKey(key); err != nil {
+		return err
+	}
+	if versionID == "" {
+		return fmt.Errorf("blob: retire %q version %q: %w", key, versionID, ErrNotFound)
+	}
+	_, err := s.client.PutObjectTagging(ctx, &s3.PutObjectTaggingInput{
+		Bucket: &s.bucket, Key: &key, VersionId: &versionID,
+		Tagging: &types.Tagging{TagSet: []types.Tag{{Key: aws.String(RetiredTag), Value: aws.String(RetiredValue)}}},
+	})
+	if err != nil {
+		return s.fail("retire", key, versionID, err)
+	}
+	return nil
+}
+
+// LiveVersions implements Retirer: Versions, less those tagged retired
+// (one tagging read per version).
+func (s *S3) LiveVersions(ctx context.Context, key string) ([]Version, error) {
+	vs, err := s.Versions(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	live := vs[:0]
+	for _, v := range vs {
+		out, err := s.client.GetObjectTagging(ctx, &s3.GetObjectTaggingInput{Bucket: &s.bucket, Key: &key, VersionId: &v.ID})
+		if err != nil {
+			return nil, s.fail("versions", key, v.ID, err)
+		}
+		if !slices.ContainsFunc(out.TagSet, func(t types.Tag) bool {
+			return aws.ToString(t.Key) == RetiredTag && aws.ToString(t.Value) == RetiredValue
+		}) {
+			live = append(live, v)
+		}
+	}
+	if len(live) == 0 {
+		return nil, fmt.Errorf("blob: versions of %q: %w", key, ErrNotFound)
+	}
+	return live, nil
+}
+
+// Retire implements Retirer: every version is tagged, then a delete marker
+// makes the current one noncurrent, so the lifecycle's grace applies to all.
+func (s *S3) Retire(ctx context.Context, key string) error {
+	if err := ValidateKey(key); err != nil {
+		return err
+	}
+	var versions []string
+	err := s.eachVersion(ctx, key, func(ov types.ObjectVersion) { versions = append(versions, aws.ToString(ov.VersionId)) }, func(types.DeleteMarkerEntry) {})
+	if err != nil {
+		return s.fail("retire", key, "", err)
+	}
+	if len(versions) == 0 {
+		return fmt.Errorf("blob: retire %q: %w", key, ErrNotFound)
+	}
+	for _, v := range versions {
+		if err := s.RetireVersion(ctx, key, v); err != nil {
+			return err
+		}
+	}
+	if _, err := s.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &s.bucket, Key: &key}); err != nil {
+		return s.fail("retire", key, "", err)
 	}
 	return nil
 }

@@ -28,6 +28,11 @@ type Config struct {
 	// is not <origin>/dav/ (in the cloud: the WebDAV function's own URL,
 	// since CloudFront does not pass WebDAV's methods).
 	DavURL string // --dav-url, OFICINA_DAV_URL
+	// LiveEndpoint is the management endpoint of API Gateway's WebSocket
+	// API (https://<id>.execute-api.<region>.amazonaws.com/<stage>): when
+	// set, live updates run in the cloud's way (shared/live.Cloud): the
+	// connections are in the table and notices are posted there.
+	LiveEndpoint string // --live-endpoint, OFICINA_LIVE_ENDPOINT
 
 	Store          string // --store, OFICINA_STORE: bolt | dynamo
 	Table          string // --table, OFICINA_TABLE: DynamoDB table name
@@ -60,6 +65,11 @@ type Config struct {
 	// _all_docs answer; Lambda answers at most 6 MB.
 	PageMaxRows  int
 	PageMaxBytes int
+	// GroupBudget (--group-budget, OFICINA_GROUP_BUDGET) is how many
+	// requests one Group may make per minute to one process (a minute's
+	// worth at once, then at that rate); beyond it 429 with Retry-After.
+	// 0 = no budget. Per process: see shared/budget.
+	GroupBudget int
 
 	LogLevel  slog.Level // --log-level, OFICINA_LOG_LEVEL: debug | info | warn | error
 	LogFormat string     // --log-format, OFICINA_LOG_FORMAT: text | json
@@ -68,6 +78,10 @@ type Config struct {
 	// OFICINA_SCHEDULE: on | off). Only functions/local reads it: on AWS
 	// EventBridge fires functions/schedule.
 	Schedule bool
+	// JobsQueueURL is the SQS queue the schedule function puts each
+	// firing's tasks on for the worker function (--jobs-queue-url,
+	// OFICINA_JOBS_QUEUE_URL); empty: the tasks run in-process.
+	JobsQueueURL string
 
 	// Fetching URLs users give the server (feeds, articles): networks let
 	// through besides the public internet (--fetch-allow-nets,
@@ -94,6 +108,11 @@ type Config struct {
 	// S3Endpoint overrides the S3 endpoint (--s3-endpoint,
 	// OFICINA_S3_ENDPOINT): an S3-compatible server, path-style addressing.
 	S3Endpoint string
+	// BackupBucket keeps the Groups' backups apart from the drive
+	// (--backup-bucket, OFICINA_BACKUP_BUCKET): a versioned bucket with
+	// Object Lock that only the backup-making role may write. Empty: the
+	// backups share the drive's blob store, under backups/.
+	BackupBucket string
 	// DriveFreeLimit is the drive limit of a free Group in bytes
 	// (--drive-free-limit, OFICINA_DRIVE_FREE_LIMIT); paid plans have
 	// SPEC §9's (1 GB for pro and corp).
@@ -142,16 +161,19 @@ type Defaults struct {
 	Mail        string
 	LongpollMax string
 	Blobs       string
+	GroupBudget string
 }
 
-// Local are the defaults of functions/local: CouchDB's own long-poll cap.
-var Local = Defaults{Store: "bolt", Mail: "outbox", LongpollMax: "60s", Blobs: "fs"}
+// Local are the defaults of functions/local: CouchDB's own long-poll cap,
+// and no Group budget (one process serves its own machine's users).
+var Local = Defaults{Store: "bolt", Mail: "outbox", LongpollMax: "60s", Blobs: "fs", GroupBudget: "0"}
 
-// Lambda are the defaults of the Lambda functions: a long poll ends well
-// inside the api function's 25 s timeout (the stack sets it explicitly too).
+// Lambda are the defaults of the Lambda functions: a long poll answers
+// within 2 s (a waiting function is a billed function; the stack sets it
+// explicitly too), and a Group gets 600 requests a minute per instance.
 // A function has no writable data directory, so the drive stores nothing
 // until the stack names its bucket (OFICINA_BLOBS=s3, OFICINA_BUCKET).
-var Lambda = Defaults{Store: "dynamo", Mail: "ses", LongpollMax: "20s", Blobs: "none"}
+var Lambda = Defaults{Store: "dynamo", Mail: "ses", LongpollMax: "2s", Blobs: "none", GroupBudget: "600"}
 
 // Load parses args (without the program name) over the environment.
 func Load(args []string, getenv func(string) string, def Defaults) (Config, error) {
@@ -163,7 +185,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 		return fallback
 	}
 	var c Config
-	var admins, level, maxBody, sessionTTL, rememberTTL, hashConcurrency, longpollMax, pageRows, pageBytes string
+	var admins, level, maxBody, sessionTTL, rememberTTL, hashConcurrency, longpollMax, pageRows, pageBytes, groupBudget string
 	var schedule, allowNets, ports, retention, driveFree, freeRecords string
 	var stripeTestCheckout, planPrices string
 	fs.StringVar(&c.Addr, "addr", env("OFICINA_ADDR", "127.0.0.1:8080"), "listen address (OFICINA_ADDR)")
@@ -186,12 +208,14 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	fs.StringVar(&longpollMax, "longpoll-max", env("OFICINA_LONGPOLL_MAX", def.LongpollMax), "longest wait of _changes?feed=longpoll (OFICINA_LONGPOLL_MAX)")
 	fs.StringVar(&pageRows, "page-max-rows", env("OFICINA_PAGE_MAX_ROWS", "1000"), "most rows in one _changes or _all_docs answer (OFICINA_PAGE_MAX_ROWS)")
 	fs.StringVar(&pageBytes, "page-max-bytes", env("OFICINA_PAGE_MAX_BYTES", "4194304"), "most bytes of rows in one _changes or _all_docs answer (OFICINA_PAGE_MAX_BYTES)")
+	fs.StringVar(&groupBudget, "group-budget", env("OFICINA_GROUP_BUDGET", def.GroupBudget), "requests one Group may make per minute to one process, 0 = no budget (OFICINA_GROUP_BUDGET)")
 	fs.StringVar(&level, "log-level", env("OFICINA_LOG_LEVEL", "info"), "debug, info, warn or error (OFICINA_LOG_LEVEL)")
 	fs.StringVar(&c.LogFormat, "log-format", env("OFICINA_LOG_FORMAT", "text"), "text or json (OFICINA_LOG_FORMAT)")
 	fs.StringVar(&schedule, "schedule", env("OFICINA_SCHEDULE", "on"), "run scheduled jobs in-process: on or off (OFICINA_SCHEDULE)")
 	fs.StringVar(&allowNets, "fetch-allow-nets", env("OFICINA_FETCH_ALLOW_NETS", ""), "comma-separated networks (CIDR) fetches may reach besides the public internet, e.g. 127.0.0.0/8 for tests (OFICINA_FETCH_ALLOW_NETS)")
 	fs.StringVar(&ports, "fetch-ports", env("OFICINA_FETCH_PORTS", "80,443"), "comma-separated ports fetches may use, or * (OFICINA_FETCH_PORTS)")
 	fs.StringVar(&c.DavURL, "dav-url", env("OFICINA_DAV_URL", ""), "WebDAV address shown to users when it is not <origin>/dav/ (OFICINA_DAV_URL)")
+	fs.StringVar(&c.LiveEndpoint, "live-endpoint", env("OFICINA_LIVE_ENDPOINT", ""), "management endpoint of the WebSocket API that carries live updates in the cloud (OFICINA_LIVE_ENDPOINT)")
 	fs.StringVar(&c.SystemNotificationsURL, "system-notifications-url", env("OFICINA_SYSTEM_NOTIFICATIONS_URL", ""), "feed of product announcements shown on dashboards (OFICINA_SYSTEM_NOTIFICATIONS_URL)")
 	fs.StringVar(&retention, "reader-retention", env("OFICINA_READER_RETENTION", "2160h"), "how long read, unstarred feed items are kept (OFICINA_READER_RETENTION)")
 	blobsDefault := def.Blobs
@@ -200,6 +224,8 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	}
 	fs.StringVar(&c.Blobs, "blobs", env("OFICINA_BLOBS", blobsDefault), "drive file storage: fs (under <data>/blobs), s3 or none (OFICINA_BLOBS)")
 	fs.StringVar(&c.Bucket, "bucket", env("OFICINA_BUCKET", ""), "the drive's S3 bucket, versioning enabled (OFICINA_BUCKET)")
+	fs.StringVar(&c.BackupBucket, "backup-bucket", env("OFICINA_BACKUP_BUCKET", ""), "S3 bucket of the Groups' backups, versioned with Object Lock; empty: the drive's store under backups/ (OFICINA_BACKUP_BUCKET)")
+	fs.StringVar(&c.JobsQueueURL, "jobs-queue-url", env("OFICINA_JOBS_QUEUE_URL", ""), "SQS queue of the scheduled jobs' tasks; empty: they run in-process (OFICINA_JOBS_QUEUE_URL)")
 	fs.StringVar(&c.S3Endpoint, "s3-endpoint", env("OFICINA_S3_ENDPOINT", ""), "S3 endpoint URL override, path-style, e.g. an S3-compatible server (OFICINA_S3_ENDPOINT)")
 	fs.StringVar(&driveFree, "drive-free-limit", env("OFICINA_DRIVE_FREE_LIMIT", "100000000"), "drive limit of a free Group in bytes (OFICINA_DRIVE_FREE_LIMIT)")
 	fs.StringVar(&freeRecords, "free-records", env("OFICINA_FREE_RECORDS", strconv.Itoa(DefaultFreeRecords)), "record limit of a free Group (OFICINA_FREE_RECORDS)")
@@ -233,6 +259,14 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 		bad("base-url %q: must be an absolute http(s) URL", c.BaseURL)
 	}
 	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	if c.LiveEndpoint != "" {
+		if u, err := url.Parse(c.LiveEndpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			bad("live-endpoint %q: must be an absolute http(s) URL", c.LiveEndpoint)
+		} else if c.Store != "dynamo" {
+			bad("live-endpoint needs --store=dynamo: the connections are kept in the table")
+		}
+		c.LiveEndpoint = strings.TrimRight(c.LiveEndpoint, "/")
+	}
 	if c.DavURL != "" {
 		if u, err := url.Parse(c.DavURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			bad("dav-url %q: must be an absolute http(s) URL", c.DavURL)
@@ -319,6 +353,14 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	} else {
 		c.PageMaxBytes = n
 	}
+	if groupBudget == "" {
+		groupBudget = "0"
+	}
+	if n, err := strconv.Atoi(groupBudget); err != nil || n < 0 || n > 1_000_000 {
+		bad("group-budget %q: must be a whole number between 0 and 1000000", groupBudget)
+	} else {
+		c.GroupBudget = n
+	}
 	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
 		bad("log-level %q: must be debug, info, warn or error", level)
 	}
@@ -382,6 +424,14 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	case "none":
 	default:
 		bad("blobs %q: must be fs, s3 or none", c.Blobs)
+	}
+	if c.BackupBucket != "" && c.Blobs != "s3" {
+		bad("backup-bucket: only with blobs=s3")
+	}
+	if c.JobsQueueURL != "" {
+		if u, err := url.Parse(c.JobsQueueURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			bad("jobs-queue-url %q: must be an SQS queue URL", c.JobsQueueURL)
+		}
 	}
 	if c.S3Endpoint != "" {
 		if u, err := url.Parse(c.S3Endpoint); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -32,8 +32,17 @@ func TestLambdaLongpollDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.LongpollMax <= 0 || c.LongpollMax >= 25*time.Second {
-		t.Fatalf("Lambda long-poll cap %v, want below the function's 25 s timeout", c.LongpollMax)
+	// And within 2 s: a waiting function is a 1 GB function billed to wait
+	// (the live channel tells the SPA of changes).
+	if c.LongpollMax <= 0 || c.LongpollMax > 2*time.Second {
+		t.Fatalf("Lambda long-poll cap %v, want at most 2 s", c.LongpollMax)
+	}
+	// Each Group gets a request budget per instance on Lambda; none locally.
+	if c.GroupBudget != 600 {
+		t.Fatalf("Lambda Group budget %d, want 600 a minute", c.GroupBudget)
+	}
+	if l, err := Load(nil, envOf(nil), Local); err != nil || l.GroupBudget != 0 {
+		t.Fatalf("local Group budget %d (%v), want none", l.GroupBudget, err)
 	}
 	c, err = Load(nil, envOf(map[string]string{
 		"OFICINA_LONGPOLL_MAX": "12s", "OFICINA_PAGE_MAX_ROWS": "250", "OFICINA_PAGE_MAX_BYTES": "1048576",

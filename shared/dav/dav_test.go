@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/oficina/oficina/shared/apptest"
+	"github.com/oficina/oficina/shared/blob"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/dav"
 	"github.com/oficina/oficina/shared/drive"
@@ -290,7 +291,7 @@ func countBlobs(t testing.TB, d *env) int {
 	n := 0
 	for _, x := range r["entries"].([]any) {
 		id := x.(map[string]any)["_id"].(string)
-		vs, err := d.e.Blobs.Versions(t.Context(), drive.BlobKey(d.db, id))
+		vs, err := blob.Live(t.Context(), d.e.Blobs, drive.BlobKey(d.db, id))
 		if err == nil {
 			n += len(vs)
 		}
@@ -324,7 +325,7 @@ func TestVersions(t *testing.T) {
 				t.Errorf("version %d is %v, want %s", i, v, want)
 			}
 		}
-		blobs, err := e.Blobs.Versions(t.Context(), drive.BlobKey(d.db, id))
+		blobs, err := blob.Live(t.Context(), e.Blobs, drive.BlobKey(d.db, id))
 		if err != nil || len(blobs) != 3 {
 			t.Errorf("blob store keeps %d versions (%v), want 3", len(blobs), err)
 		}

@@ -10,6 +10,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -34,6 +38,23 @@ type Write struct {
 	// Scratch carries what a rule tells the effects of the same write
 	// (a client's one-off instruction); it is never stored.
 	Scratch map[string]any
+
+	records []store.RecordWrite // Record
+	number  *store.Numbering    // Number
+}
+
+// Record adds a record write that commits with the document, in the same
+// transaction where the store can (store.DocCommitter): bookkeeping such as
+// a public link to the document, which must neither outlive a refused write
+// nor cost a transaction of its own.
+func (w *Write) Record(r store.RecordWrite) { w.records = append(w.records, r) }
+
+// Number numbers the document in its own write: field gets the next value
+// of the counter record kind/key (as store.Incr keeps it) once every rule
+// has passed, so a refused or conflicting write takes no number. Effects
+// find the number in w.New.
+func (w *Write) Number(field, kind, key string) {
+	w.number = &store.Numbering{Kind: kind, Key: key, Field: field}
 }
 
 // Rule validates (and may normalise) a write of one klass. It returns a
@@ -111,6 +132,51 @@ func (s *Service) Check(ctx context.Context, p *access.Principal, db, klass stri
 	return nil
 }
 
+// Stage is one check of the write path, a guard or a klass rule, named
+// after its function ("limits.guard", "ticket.ticketRule", "schema.Rule").
+type Stage struct {
+	Name  string
+	Check func(ctx context.Context, w *Write) error
+}
+
+// Stages returns the guards and the rules a write of klass passes, in the
+// order it passes them, so that a benchmark can measure each one's cost
+// (shared/app's BenchmarkWritePath).
+func (s *Service) Stages(klass string) []Stage {
+	var out []Stage
+	for _, g := range s.guards {
+		out = append(out, Stage{Name: funcName(g), Check: g})
+	}
+	for _, r := range s.rules[klass] {
+		out = append(out, Stage{Name: funcName(r), Check: r})
+	}
+	return out
+}
+
+// funcName names a function for Stages: the package it is written in and
+// its own name, without receiver or closure suffixes ("limits.guard", and
+// "schema.Rule" for the closure schema.Klass.Rule returns).
+func funcName(fn any) string {
+	f := runtime.FuncForPC(reflect.ValueOf(fn).Pointer())
+	name := strings.TrimSuffix(f.Name(), "-fm")
+	pkg := name[strings.LastIndex(name, "/")+1:]
+	pkg = pkg[:strings.Index(pkg, ".")]
+	// A closure inlined into its caller is named after the caller; the
+	// file it is written in names its package (method values' wrappers
+	// have no file of their own).
+	if file, _ := f.FileLine(f.Entry()); strings.HasSuffix(file, ".go") {
+		pkg = filepath.Base(filepath.Dir(file))
+	}
+	for {
+		i := strings.LastIndex(name, ".func")
+		if i < 0 || strings.Trim(name[i+len(".func"):], "0123456789.") != "" {
+			break
+		}
+		name = name[:i]
+	}
+	return pkg + "." + name[strings.LastIndex(name, ".")+1:]
+}
+
 // Now is the service's clock, for callers that stamp related records.
 func (s *Service) Now() time.Time { return s.now() }
 
@@ -170,15 +236,58 @@ func (s *Service) Save(ctx context.Context, p *access.Principal, db, id, rev str
 	if err := s.runRules(ctx, w); err != nil {
 		return store.Doc{}, err
 	}
+	if w.number != nil {
+		delete(w.New, w.number.Field)
+	}
 	raw, err := encode(w.New)
 	if err != nil {
 		return store.Doc{}, err
 	}
-	saved, err := s.st.Put(ctx, db, store.Doc{ID: id, Rev: rev, Klass: klass, SortKey: s.sortKey(klass, w.New), Body: raw})
+	saved, err := s.put(ctx, db, w, store.Doc{ID: id, Rev: rev, Klass: klass, SortKey: s.sortKey(klass, w.New), Body: raw})
 	if err != nil {
 		return saved, err
 	}
 	return saved, s.runEffects(ctx, w, saved)
+}
+
+// put stores doc with the write's records and number: in one transaction
+// where the store commits them together, otherwise with Incr before the
+// document and Transact after it.
+func (s *Service) put(ctx context.Context, db string, w *Write, doc store.Doc) (store.Doc, error) {
+	if err := store.CheckTransact(w.records); err != nil {
+		return store.Doc{}, err
+	}
+	var (
+		saved store.Doc
+		err   error
+	)
+	if c, ok := s.st.(store.DocCommitter); ok {
+		saved, err = c.PutDoc(ctx, db, store.DocWrite{Doc: doc, Records: w.records, Number: w.number})
+		if err != nil {
+			return saved, err
+		}
+	} else {
+		if w.number != nil {
+			n, err := s.st.Incr(ctx, w.number.Kind, w.number.Key, 1, 0)
+			if err != nil {
+				return store.Doc{}, fmt.Errorf("number %s/%s: %w", db, doc.ID, err)
+			}
+			w.number.Value = n
+			doc.Body = store.SetNumber(doc.Body, w.number.Field, n)
+		}
+		if saved, err = s.st.Put(ctx, db, doc); err != nil {
+			return saved, err
+		}
+		if len(w.records) > 0 {
+			if err := s.st.Transact(ctx, w.records); err != nil {
+				return saved, fmt.Errorf("records of %s/%s: %w", db, doc.ID, err)
+			}
+		}
+	}
+	if w.number != nil && w.New != nil {
+		w.New[w.number.Field] = json.Number(strconv.FormatInt(w.number.Value, 10))
+	}
+	return saved, nil
 }
 
 // Delete removes document id of db at revision rev.
@@ -218,7 +327,7 @@ func (s *Service) Delete(ctx context.Context, p *access.Principal, db, id, rev s
 	if err != nil {
 		return store.Doc{}, err
 	}
-	saved, err := s.st.Put(ctx, db, store.Doc{ID: id, Rev: rev, Deleted: true, Klass: klass, SortKey: s.sortKey(klass, oldBody), Body: raw})
+	saved, err := s.put(ctx, db, w, store.Doc{ID: id, Rev: rev, Deleted: true, Klass: klass, SortKey: s.sortKey(klass, oldBody), Body: raw})
 	if err != nil {
 		return saved, err
 	}
@@ -323,6 +432,28 @@ func Decode(raw []byte) (map[string]any, error) {
 		m = map[string]any{}
 	}
 	return m, nil
+}
+
+// Strings reads a decoded body's list of strings (its other members are
+// skipped; anything else is an empty list).
+func Strings(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, e := range list {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// List is ss as a body's list, the form Decode gives and rules expect.
+func List(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }
 
 func encode(body map[string]any) ([]byte, error) {

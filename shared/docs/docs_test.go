@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -137,5 +138,26 @@ func TestWithMeta(t *testing.T) {
 		if got := string(WithMeta(tt.doc)); got != tt.want {
 			t.Errorf("WithMeta = %s, want %s", got, tt.want)
 		}
+	}
+}
+
+func TestStringsAndList(t *testing.T) {
+	for _, tc := range []struct {
+		in   any
+		want []string
+	}{
+		{nil, []string{}},
+		{"a", []string{}},
+		{[]any{"a", 1, "b", nil}, []string{"a", "b"}},
+	} {
+		if got := Strings(tc.in); !slices.Equal(got, tc.want) {
+			t.Errorf("Strings(%v) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := Strings(List([]string{"x", "y"})); !slices.Equal(got, []string{"x", "y"}) {
+		t.Errorf("round trip %q", got)
+	}
+	if got := List(nil); got == nil || len(got) != 0 {
+		t.Errorf("List(nil) = %#v, want an empty list", got)
 	}
 }

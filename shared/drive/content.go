@@ -135,9 +135,15 @@ func (m *Module) addVersion(ctx context.Context, p *access.Principal, db, id, re
 	return saved, nil
 }
 
-// dropVersion deletes a blob version no document got to list.
+// dropVersion removes a blob version no document lists (retired where the
+// store can: it may be one a trim or a crash left, which a restored table
+// could list).
 func (m *Module) dropVersion(ctx context.Context, db, id, version string) {
-	if err := m.blobs.DeleteVersion(context.WithoutCancel(ctx), BlobKey(db, id), version); err != nil && !errors.Is(err, blob.ErrNotFound) {
+	remove := m.blobs.DeleteVersion
+	if r, ok := m.blobs.(blob.Retirer); ok {
+		remove = r.RetireVersion
+	}
+	if err := remove(context.WithoutCancel(ctx), BlobKey(db, id), version); err != nil && !errors.Is(err, blob.ErrNotFound) {
 		m.log.ErrorContext(ctx, "drop an uncommitted version", "db", db, "id", id, "version", version, "err", err)
 	}
 }
@@ -146,7 +152,7 @@ func (m *Module) dropVersion(ctx context.Context, db, id, version string) {
 // not list and that are older than orphanAge: left by a crash between a
 // blob write and its document write, or a failed effect.
 func (m *Module) dropOrphans(ctx context.Context, db, id string, listed []Version) {
-	vs, err := m.blobs.Versions(ctx, BlobKey(db, id))
+	vs, err := blob.Live(ctx, m.blobs, BlobKey(db, id))
 	if err != nil {
 		return
 	}

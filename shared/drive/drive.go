@@ -185,6 +185,8 @@ func (m *Module) Name() string { return "drive" }
 // and the job drive.uploads (hourly).
 func (m *Module) Register(r *module.Registry) error {
 	r.Schema(cloudFile)
+	r.Labels(labels)
+	r.Actor(module.Actor{ID: m.server.UserID, Name: module.L("Drive", "Drive")})
 	r.Rule(Klass, m.rule)
 	r.Effect(Klass, m.effect)
 	r.SortKey(Klass, sortKey)

@@ -117,7 +117,7 @@ func (d *drv) versionIDs(id string) []string {
 // blobVersions lists the blob store's versions of a file (nil for none).
 func (d *drv) blobVersions(id string) []string {
 	d.t.Helper()
-	vs, err := d.e.Blobs.Versions(context.Background(), drive.BlobKey(d.db, id))
+	vs, err := blob.Live(context.Background(), d.e.Blobs, drive.BlobKey(d.db, id))
 	if errors.Is(err, blob.ErrNotFound) {
 		return nil
 	}

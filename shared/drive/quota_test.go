@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/oficina/oficina/shared/apptest"
+	"github.com/oficina/oficina/shared/blob"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/drive"
@@ -170,7 +171,7 @@ func TestCountsUnderReplay(t *testing.T) {
 		for _, doc := range page.Docs {
 			body, _ := docs.Decode(doc.Body)
 			total += jsonNum(body["bytes"])
-			if vs, err := e.Blobs.Versions(context.Background(), drive.BlobKey(d.db, doc.ID)); err == nil {
+			if vs, err := blob.Live(context.Background(), e.Blobs, drive.BlobKey(d.db, doc.ID)); err == nil {
 				for _, v := range vs {
 					blobBytes += v.Size
 				}

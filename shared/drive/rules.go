@@ -271,8 +271,16 @@ func (m *Module) effect(ctx context.Context, w *docs.Write, _ store.Doc) error {
 		return nil
 	}
 	key := BlobKey(w.DB, w.ID)
+	// Where the store can, versions are retired rather than deleted: the
+	// bucket's lifecycle removes them after a grace period, so a table
+	// restored to a point inside it finds the versions it lists.
+	retirer, retire := m.blobs.(blob.Retirer)
 	if w.Deleting {
-		if err := m.blobs.Delete(ctx, key); err != nil && !errors.Is(err, blob.ErrNotFound) {
+		remove := m.blobs.Delete
+		if retire {
+			remove = retirer.Retire
+		}
+		if err := remove(ctx, key); err != nil && !errors.Is(err, blob.ErrNotFound) {
 			m.log.ErrorContext(ctx, "delete a file's contents", "db", w.DB, "id", w.ID, "err", err)
 		}
 		return nil
@@ -281,11 +289,15 @@ func (m *Module) effect(ctx context.Context, w *docs.Write, _ store.Doc) error {
 	for _, v := range versionsOf(w.New["versions"]) {
 		kept[v.ID] = true
 	}
+	removeVersion := m.blobs.DeleteVersion
+	if retire {
+		removeVersion = retirer.RetireVersion
+	}
 	for _, v := range versionsOf(w.Old["versions"]) {
 		if kept[v.ID] {
 			continue
 		}
-		if err := m.blobs.DeleteVersion(ctx, key, v.ID); err != nil && !errors.Is(err, blob.ErrNotFound) {
+		if err := removeVersion(ctx, key, v.ID); err != nil && !errors.Is(err, blob.ErrNotFound) {
 			m.log.ErrorContext(ctx, "delete a version", "db", w.DB, "id", w.ID, "version", v.ID, "err", err)
 		}
 	}

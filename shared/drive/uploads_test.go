@@ -12,7 +12,6 @@ import (
 
 	"github.com/oficina/oficina/shared/apptest"
 	"github.com/oficina/oficina/shared/drive"
-	"github.com/oficina/oficina/shared/schedule"
 )
 
 func (d *drv) chunk(up string, offset int, body any) apptest.Response {
@@ -131,7 +130,7 @@ func TestAbandonedUploads(t *testing.T) {
 	e.Clock.Advance(drive.UploadTTL - time.Hour)
 	fresh := d.ana.Do("POST", d.api("/_drive/uploads"), map[string]any{"name": "fresh.bin", "size": 10}).Expect(t, http.StatusCreated)["upload_id"].(string)
 	e.Clock.Advance(2 * time.Hour)
-	if err := e.App.Jobs.Handle(context.Background(), schedule.EventFor(drive.JobUploads, e.Clock.Now())); err != nil {
+	if err := e.App.RunJob(context.Background(), drive.JobUploads, e.Clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(staged); !os.IsNotExist(err) {

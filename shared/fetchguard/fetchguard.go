@@ -19,6 +19,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -123,6 +124,29 @@ var (
 func IsBlocked(err error) bool {
 	var b *BlockedError
 	return errors.As(err, &b)
+}
+
+// Failure words a failed Get for the person who named the URL; what is
+// what was fetched ("feed", "page"), for "the page is too large".
+func Failure(err error, what string) string {
+	var blocked *BlockedError
+	var dnsErr *net.DNSError
+	var ne net.Error
+	switch {
+	case errors.As(err, &blocked):
+		return "refused: " + blocked.Reason
+	case errors.Is(err, ErrTooLarge):
+		return "the " + what + " is too large"
+	case errors.Is(err, ErrTooManyRedirects):
+		return "too many redirects"
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return "timed out"
+	case errors.As(err, &dnsErr):
+		return "host not found"
+	case strings.Contains(err.Error(), "certificate"):
+		return "invalid TLS certificate"
+	}
+	return "could not connect"
 }
 
 // Response is a fetched answer with its whole body.

@@ -331,3 +331,22 @@ func fakeDNS(t *testing.T, addr netip.Addr) *net.Resolver {
 		return (&net.Dialer{}).DialContext(ctx, "udp", pc.LocalAddr().String())
 	}}
 }
+
+func TestFailure(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{&BlockedError{Reason: "loopback address"}, "refused: loopback address"},
+		{fmt.Errorf("get: %w", ErrTooLarge), "the page is too large"},
+		{ErrTooManyRedirects, "too many redirects"},
+		{context.DeadlineExceeded, "timed out"},
+		{&net.DNSError{Err: "no such host", Name: "x.invalid", IsNotFound: true}, "host not found"},
+		{errors.New("tls: failed to verify certificate: x509"), "invalid TLS certificate"},
+		{errors.New("connection refused"), "could not connect"},
+	} {
+		if got := Failure(tc.err, "page"); got != tc.want {
+			t.Errorf("Failure(%v) = %q, want %q", tc.err, got, tc.want)
+		}
+	}
+}

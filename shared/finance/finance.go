@@ -144,6 +144,9 @@ func (m *Module) Register(r *module.Registry) error {
 	for _, k := range schemas {
 		r.Schema(k)
 	}
+	for _, k := range labels {
+		r.Labels(k)
+	}
 	r.NotRecords(KlassCSV)
 	r.SortKey(KlassIncome, moneySortKey)
 	r.SortKey(KlassOutgo, moneySortKey)

@@ -572,7 +572,7 @@ func (m *Module) writeRow(ctx context.Context, p *access.Principal, j *job, dd *
 		body[map[string]string{KlassIncome: "paid_by", KlassOutgo: "paid_to"}[row.Klass]] = row.ThirdParty
 	}
 	if len(row.Categories) > 0 {
-		body["categories"] = anyList(row.Categories)
+		body["categories"] = docs.List(row.Categories)
 	}
 	_, err = m.deps.Docs.Save(ctx, p, j.db, dd.id(row), "", body)
 	if errors.Is(err, store.ErrConflict) {
@@ -734,20 +734,11 @@ func (m *Module) saveProfile(ctx context.Context, p *access.Principal, j *job) e
 	if err != nil {
 		return fmt.Errorf("finance: import profile: %w", err)
 	}
-	body["klass"], body["wallet"], body["headers"] = KlassCSV, j.wallet, anyList(j.headers)
+	body["klass"], body["wallet"], body["headers"] = KlassCSV, j.wallet, docs.List(j.headers)
 	body["ignore_line_one"] = j.opts.Skip > 0
 	delete(body, "format")
 	if _, err := m.deps.Docs.Save(ctx, p, j.db, id, rev, body); err != nil {
 		return fmt.Errorf("finance: save import profile: %w", err)
 	}
 	return nil
-}
-
-// anyList is a list as a decoded JSON body holds it.
-func anyList(s []string) []any {
-	out := make([]any, len(s))
-	for i, v := range s {
-		out[i] = v
-	}
-	return out
 }

@@ -209,6 +209,13 @@ func (rs rules) apply(r *Row) []string {
 	return fired
 }
 
+// mappingPreviewRequest is the body of POST _finance/mappings/preview: a
+// draft rule and how many of the last imported records to run it on.
+type mappingPreviewRequest struct {
+	Mapping Mapping `json:"mapping"`
+	Limit   int     `json:"limit"`
+}
+
 // previewRow is what a draft rule would do to one imported record.
 type previewRow struct {
 	ID          string   `json:"id"`
@@ -226,10 +233,7 @@ type previewRow struct {
 // {"mapping": {draft}, "limit": 20}: the draft run on the target's last
 // imported records (newest first), nothing written.
 func (m *Module) previewMapping(w http.ResponseWriter, r *http.Request) error {
-	var in struct {
-		Mapping Mapping `json:"mapping"`
-		Limit   int     `json:"limit"`
-	}
+	var in mappingPreviewRequest
 	if err := httpjson.Decode(w, r, 64<<10, &in); err != nil {
 		return err
 	}

@@ -82,9 +82,9 @@ func TestCreateGroup(t *testing.T) {
 	// Every configuration key of SPEC §3 with its default.
 	defaults := map[string]any{
 		"name": "Oficina do Zé", "created-by": "Ana Souza", "created-by-id": ana.id, "confirmed-plan": "free",
-		"admin": false, "checklist": "disabled", "project-management": "disabled", "budget": "enabled", "rdisk": "enabled",
+		"admin": false, "checklist": "enabled", "project-management": "disabled", "budget": "enabled", "rdisk": "enabled",
 		"textnotes": "enabled", "exoreader": "disabled", "maintenance": "disabled", "billing": "disabled",
-		"contract-receipt": "on-demand", "billing-email": "",
+		"contract-receipt": "on-demand", "billing-email": "", "country": "US",
 	}
 	adjs := g.find(ana, acc, map[string]any{"selector": map[string]any{"klass": "Adjustment"}, "limit": 100})
 	got := map[string]any{}

@@ -60,17 +60,18 @@ func TestGroupAdjustments(t *testing.T) {
 	a = g.adjustment(ana, acc, "checklist")
 	field(ana.b.do("PUT", "/api/"+acc+"/"+a["_id"].(string)+"?rev="+a["_rev"].(string), map[string]any{"key": "maintenance", "value": "enabled"}), "key", "is invalid")
 
-	// Phones and addresses: one adjustment each, the whole list as its value.
+	// Phones and addresses: one adjustment each, the whole list as its value;
+	// numbers in E.164, read in the Group's country (US: its creator's is en).
 	phones := []any{
 		map[string]any{"main": true, "description": "shop", "number": "+55 11 5555-0000"},
 		map[string]any{"main": false, "description": "old", "number": "1", "marktodelete": true},
-		map[string]any{"description": "cell", "number": 5511999990000},
+		map[string]any{"description": "cell", "number": 6502530000},
 	}
 	r := expect(t, post(ana, "phones", phones), http.StatusCreated, "")
 	stored := g.doc(acc, r["id"].(string))
 	want := []any{
-		map[string]any{"main": true, "description": "shop", "number": "+55 11 5555-0000"},
-		map[string]any{"description": "cell", "number": "5511999990000"},
+		map[string]any{"main": true, "description": "shop", "number": "+551155550000"},
+		map[string]any{"description": "cell", "number": "+16502530000"},
 	}
 	if !reflect.DeepEqual(stored["value"], want) {
 		t.Errorf("phones stored as %#v", stored["value"])

@@ -44,7 +44,7 @@ func (s *Server) authenticate(r *http.Request) (*access.Principal, error) {
 	if err != nil || p == nil {
 		return nil, err
 	}
-	if unsafeMethod(r.Method) && !xsrfOK(r) {
+	if (unsafeMethod(r.Method) || liveHandshake(r)) && !xsrfOK(r) {
 		return nil, fault.New(fault.Forbidden, "Missing or invalid XSRF token")
 	}
 	return p, nil
@@ -58,10 +58,14 @@ func unsafeMethod(m string) bool {
 	return true
 }
 
-// xsrfOK checks the double-submit token: the header must equal the cookie.
+// xsrfOK checks the double-submit token: the header (on the live-updates
+// handshake, else the query parameter) must equal the cookie.
 func xsrfOK(r *http.Request) bool {
 	c, err := r.Cookie(XSRFCookie)
 	h := r.Header.Get(XSRFHeader)
+	if h == "" && liveHandshake(r) {
+		h = r.URL.Query().Get(LiveXSRFParam)
+	}
 	return err == nil && c.Value != "" && h != "" && subtle.ConstantTimeCompare([]byte(c.Value), []byte(h)) == 1
 }
 

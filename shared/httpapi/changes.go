@@ -64,11 +64,20 @@ func (s *Server) changes(w http.ResponseWriter, r *http.Request) error {
 	rowCap := s.pageRows(limit)
 	// One row more than the page tells whether rows remain.
 	q := store.ChangesQuery{Since: since, Limit: rowCap + 1, Descending: descending, IncludeDocs: includeDocs}
+	if includeDocs {
+		// The store stops reading documents once their bodies fill a page.
+		q.MaxBytes = s.cfg.PageMaxBytes
+	}
 
 	var timeout time.Duration
 	switch feed := v.Get("feed"); feed {
 	case "", "normal":
 	case "longpoll":
+		if principalOf(r) == nil {
+			// A wait holds a connection (on Lambda a function) and re-reads
+			// the store: only signed-in callers may wait.
+			return fault.New(fault.Unauthorized, "You are not logged in.")
+		}
 		ms, err := intParam(v.Get("timeout"), "timeout", int(s.cfg.LongpollMax/time.Millisecond))
 		if err != nil {
 			return err
@@ -90,6 +99,9 @@ func (s *Server) changes(w http.ResponseWriter, r *http.Request) error {
 	more := len(rows) > rowCap
 	if more {
 		rows = rows[:rowCap]
+	}
+	if q.MaxBytes > 0 && bodyBytes(rows) >= q.MaxBytes {
+		more = true // the store stopped on the byte bound: rows may remain
 	}
 	pg := s.newPage()
 	last := since
@@ -114,14 +126,23 @@ func (s *Server) changes(w http.ResponseWriter, r *http.Request) error {
 		// Writes after last_seq: at least the rows left (a document
 		// written twice since counts twice), so above 0 until caught up.
 		pending = 1
-		if now, err := s.store.DBInfo(r.Context(), db); err == nil && now.UpdateSeq > last {
-			pending = now.UpdateSeq - last
+		if now, err := s.store.DBInfo(r.Context(), db); err == nil {
+			pending = now.UpdateSeq - min(last, now.UpdateSeq)
 		}
 	case len(rows) == 0 && timeout == 0:
 		last = max(since, info.UpdateSeq)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"results": pg.rows, "last_seq": last, "pending": pending})
 	return nil
+}
+
+// bodyBytes is the size of the rows' bodies.
+func bodyBytes(rows []store.Doc) int {
+	n := 0
+	for _, d := range rows {
+		n += len(d.Body)
+	}
+	return n
 }
 
 // waitForChanges reads the feed; with a timeout it waits until a change

@@ -20,6 +20,16 @@ func (s *Server) getRoot(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// getLabels serves the modules' labels (module.Vocabulary): the names of
+// klasses and fields in each language, the internal fields and the system
+// actors, which the timeline and History use to speak in plain words. They
+// change only with a deploy, so browsers may keep them a while.
+func (s *Server) getLabels(w http.ResponseWriter, r *http.Request) error {
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	writeJSON(w, http.StatusOK, s.modules.Vocabulary())
+	return nil
+}
+
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) error {
 	return fault.New(fault.NotFound, "missing")
 }
@@ -39,7 +49,7 @@ func (s *Server) dbAccess(r *http.Request, op access.Op) (string, *access.Princi
 		}
 		return "", nil, fault.New(fault.Forbidden, access.MsgNotAllowed)
 	}
-	if err := access.Check(r.Context(), s.store, p, db, op); err != nil {
+	if err := s.security.Check(r.Context(), s.store, p, db, op); err != nil {
 		return "", nil, err
 	}
 	return db, p, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"runtime"
 
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/mango"
@@ -38,14 +39,20 @@ func (s *Server) find(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	klass, byKlass := q.Equality("klass")
+	_, logged := s.store.(store.ChangeLog)
+	history := byKlass && klass == stream.KlassDocumentChange && logged
 	var res mango.Result
-	if scanner, ok := s.store.(klassScanner); ok && byKlass && klass != stream.KlassCounter {
+	if scanner, ok := s.store.(klassScanner); ok && byKlass && klass != stream.KlassCounter && !history {
 		res, err = runScan(r, scanner, db, klass, q)
 	} else {
 		var docs []store.Doc
 		switch {
 		case byKlass && klass == stream.KlassCounter:
 			docs, err = s.counterDocs(r.Context(), db) // virtual documents, views.go
+		case history:
+			// Kept in the store's log rows, found by the item they are about.
+			item, _ := q.Equality("item_id")
+			docs, err = stream.HistoryOf(r.Context(), s.store, db, item)
 		case byKlass:
 			docs, err = s.listKlass(r, db, klass)
 		default:
@@ -77,76 +84,59 @@ func (s *Server) find(w http.ResponseWriter, r *http.Request) error {
 // klassScanner is implemented by stores that can stream a klass without
 // copying it (the embedded store); the others are read page by page.
 type klassScanner interface {
-	ScanKlass(ctx context.Context, db, klass string, fn func(store.Doc) error) error
+	ViewKlass(ctx context.Context, db, klass string, fn func(next func() (store.Doc, bool, error)) error) error
 }
 
-// scanBatch is how many documents the scan hands to the matcher at a time.
+// scanBatch is how many documents the scan hands to the matchers at a time.
 const scanBatch = 256
 
-// runScan overlaps the store scan with mango's matching, one on each core:
-// a goroutine reads the klass inside the store's read transaction and
-// copies the bodies into one buffer per batch of documents (so nothing
-// points into the store's memory once its transaction ends), while Run
-// matches the previous batch.
+// runScan matches a klass on every core inside one read transaction of the
+// store: a goroutine walks the klass and hands batches of documents, their
+// bodies still in the store's memory (no copies), to mango's workers, and
+// the transaction stays open until they are done.
 func runScan(r *http.Request, sc klassScanner, db, klass string, q *mango.Find) (mango.Result, error) {
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	batches := make(chan []mango.Candidate, 4)
-	scanDone := make(chan error, 1)
-	go func() {
-		defer close(batches)
-		var (
-			batch []mango.Candidate
-			arena []byte
-		)
-		send := func() error {
-			select {
-			case batches <- batch:
-				batch, arena = nil, nil
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
+	var res mango.Result
+	err := sc.ViewKlass(r.Context(), db, klass, func(next func() (store.Doc, bool, error)) error {
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		batches := make(chan []mango.Candidate, 4)
+		scanned := make(chan error, 1)
+		go func() {
+			defer close(batches)
+			scanned <- func() error {
+				batch := make([]mango.Candidate, 0, scanBatch)
+				for {
+					d, ok, err := next()
+					if err != nil {
+						return err
+					}
+					if ok {
+						batch = append(batch, mango.Candidate{ID: d.ID, Rev: d.Rev, Body: d.Body})
+					}
+					if len(batch) == scanBatch || (!ok && len(batch) > 0) {
+						select {
+						case batches <- batch:
+							batch = make([]mango.Candidate, 0, scanBatch)
+						case <-ctx.Done():
+							return ctx.Err()
+						}
+					}
+					if !ok {
+						return nil
+					}
+				}
+			}()
+		}()
+		var err error
+		res, err = q.RunParallel(runtime.GOMAXPROCS(0), batches)
+		cancel()
+		for range batches { // unblock the scan if matching stopped early
 		}
-		err := sc.ScanKlass(ctx, db, klass, func(d store.Doc) error {
-			if batch == nil {
-				batch = make([]mango.Candidate, 0, scanBatch)
-				arena = make([]byte, 0, scanBatch*(len(d.Body)+64))
-			}
-			start := len(arena)
-			arena = append(arena, d.Body...)
-			batch = append(batch, mango.Candidate{ID: d.ID, Rev: d.Rev, Body: arena[start:len(arena):len(arena)]})
-			if len(batch) == scanBatch {
-				return send()
-			}
-			return nil
-		})
-		if err == nil && len(batch) > 0 {
-			err = send()
+		if scanErr := <-scanned; err == nil && scanErr != nil && !errors.Is(scanErr, context.Canceled) {
+			err = scanErr
 		}
-		scanDone <- err
-	}()
-	var (
-		cur []mango.Candidate
-		pos int
-	)
-	res, err := q.Run(func() (mango.Candidate, bool) {
-		for pos >= len(cur) {
-			b, ok := <-batches
-			if !ok {
-				return mango.Candidate{}, false
-			}
-			cur, pos = b, 0
-		}
-		pos++
-		return cur[pos-1], true
+		return err
 	})
-	cancel()
-	for range batches { // unblock the scan if Run stopped early
-	}
-	if scanErr := <-scanDone; err == nil && scanErr != nil && !errors.Is(scanErr, context.Canceled) {
-		err = scanErr
-	}
 	return res, err
 }
 

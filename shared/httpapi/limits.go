@@ -17,8 +17,7 @@ var (
 	registrationLimit = ratelimit.Limit{Name: "register", Max: 20, Per: time.Hour}
 	// _find by anonymous callers (the public prices db).
 	anonymousFindLimit = ratelimit.Limit{Name: "find", Max: 60, Per: time.Minute}
-	// _changes?feed=longpoll by anonymous callers: each holds a connection up to a minute.
-	anonymousLongPollLimit = ratelimit.Limit{Name: "longpoll", Max: 30, Per: time.Minute}
+	// (Anonymous _changes?feed=longpoll is refused outright: changes.go.)
 )
 
 // limited wraps the handler of pattern with its per-address limit, if it has one.
@@ -30,10 +29,6 @@ func (s *Server) limited(pattern string, h handlerFunc) handlerFunc {
 		lim, applies = registrationLimit, func(*http.Request) bool { return true }
 	case "POST /api/{db}/_find":
 		lim, applies = anonymousFindLimit, anonymous
-	case "GET /api/{db}/_changes":
-		lim, applies = anonymousLongPollLimit, func(r *http.Request) bool {
-			return anonymous(r) && r.URL.Query().Get("feed") == "longpoll"
-		}
 	default:
 		return h
 	}

@@ -4,9 +4,13 @@ package httpapi
 // newcomer finds the handler of any call here.
 func (s *Server) routes() {
 	s.handle("GET /api/{$}", s.getRoot)
+	s.handle("GET /api/_openapi.json", s.openAPI) // apidoc.go
+	s.handle("GET /api/_labels", s.getLabels)     // what the modules declared: klass and field labels, system actors (db.go)
 
 	s.userRoutes()    // _session, _users (session.go, users.go)
 	s.accountRoutes() // POST /api/accounts (accounts.go)
+
+	s.handle("GET "+LivePath, s.live) // the live-updates WebSocket (live.go)
 
 	s.handle("GET /api/{db}", s.getDB)
 	s.handle("PUT /api/{db}", s.putDB)

@@ -45,7 +45,7 @@ func TestPutSecurityIsValidated(t *testing.T) {
 			"admins must keep " + ana.id + ": administrators are removed through the Group's memberships"},
 		{"personal db opened", ana, ana.id, map[string]any{"admins": names(nil, []string{ana.id}), "members": names(nil, nil)}, open},
 		{"personal db owner dropped", ana, ana.id, map[string]any{"admins": names(nil, []string{other}), "members": names(nil, []string{ana.id})},
-			"the owner " + ana.id + " must stay in admins and members"},
+			"the owner " + ana.id + " must stay in admins, and the role " + ana.id + " in members"},
 		{"system db opened by a server admin", root, "accounts", map[string]any{"admins": names(nil, []string{"_admin"}), "members": names(nil, nil)}, open},
 		{"_users opened by a server admin", root, "_users", map[string]any{"admins": names(nil, []string{"_admin"}), "members": names(nil, nil)}, open},
 	}

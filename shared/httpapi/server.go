@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/oficina/oficina/shared/access"
+	"github.com/oficina/oficina/shared/budget"
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/fault"
+	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/ratelimit"
 	"github.com/oficina/oficina/shared/store"
@@ -52,6 +54,9 @@ type Config struct {
 	// _all_docs answer (pages.go).
 	PageMaxRows  int
 	PageMaxBytes int
+	// GroupBudget is how many requests one Group may make per minute to
+	// this process (shared/budget); 0 = no budget.
+	GroupBudget int
 }
 
 // Deps are the adapters and domain services the API is built from.
@@ -70,6 +75,9 @@ type Deps struct {
 	Config  Config
 	// Now is the clock of the rate limits (nil: time.Now).
 	Now func() time.Time
+	// Live serves the live-updates WebSocket (shared/live) once the core
+	// has authenticated the handshake; nil answers 404.
+	Live func(w http.ResponseWriter, r *http.Request) error
 }
 
 // Server is the API handler.
@@ -86,12 +94,22 @@ type Server struct {
 	// siteOrigin is Config.BaseURL's "scheme://host", for checkOrigin.
 	siteOrigin string
 	mux        *http.ServeMux
+	// security caches the databases' _security for dbAccess (nil on a
+	// store shared by several processes: access.SecurityCache).
+	security  *access.SecurityCache
+	liveRoute func(w http.ResponseWriter, r *http.Request) error
 	// Limiter counts requests per client address; handlers of public
 	// routes use it (see limits.go), and it knows the client address.
 	Limiter *ratelimit.Limiter
+	// budget spends each Group's requests (routes with {db}).
+	budget *budget.Budget
 	// stopping is closed when the server begins shutting down.
 	stopping     chan struct{}
 	stoppingOnce sync.Once
+	// patterns are the mux's patterns as module.OperationKey spells them,
+	// and apiDoc the OpenAPI document built from them (apidoc.go).
+	patterns []string
+	apiDoc   apiDocument
 }
 
 // BeginShutdown makes waiting requests (long polls) answer at once.
@@ -125,9 +143,11 @@ func New(d Deps) *Server {
 	if d.Modules == nil {
 		d.Modules = module.NewRegistry(d.Docs, nil)
 	}
-	s := &Server{store: d.Store, docs: d.Docs, auth: d.Auth, users: d.Users, groups: d.Accounts, modules: d.Modules, log: log, cfg: cfg, maxBody: cfg.MaxBodyBytes, mux: http.NewServeMux(), stopping: make(chan struct{})}
+	s := &Server{store: d.Store, docs: d.Docs, auth: d.Auth, users: d.Users, groups: d.Accounts, modules: d.Modules, log: log, cfg: cfg, maxBody: cfg.MaxBodyBytes, mux: http.NewServeMux(), stopping: make(chan struct{}), liveRoute: d.Live}
 	s.siteOrigin = originOf(cfg.BaseURL)
+	s.security = access.NewSecurityCache(d.Store)
 	s.Limiter = ratelimit.New(d.Store, ratelimit.Edge{OriginSecret: cfg.OriginSecret}, d.Now)
+	s.budget = budget.New(cfg.GroupBudget, d.Now)
 	s.routes() // GET patterns also answer HEAD
 	return s
 }
@@ -138,12 +158,37 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 // handle registers pattern with the error-writing wrapper and the route's
 // per-address limit, if limits.go gives it one.
 func (s *Server) handle(pattern string, h handlerFunc) {
+	if strings.Contains(pattern, " ") { // the /api/ catch-all has no method and no doc
+		s.patterns = append(s.patterns, module.OperationKey(pattern))
+	}
 	h = s.limited(pattern, h)
+	if strings.Contains(pattern, "{db}") {
+		h = s.budgeted(h)
+	}
 	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 		if err := h(w, r); err != nil {
 			writeError(w, r, s.log, err)
 		}
 	})
+}
+
+// budgeted spends one request of the budget of the Group a route's {db}
+// names, refusing it with 429 and Retry-After once the budget is spent.
+func (s *Server) budgeted(h handlerFunc) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if db := r.PathValue("db"); isGroupDB(db) {
+			if ok, wait := s.budget.Take(db); !ok {
+				return &fault.Error{Kind: fault.TooManyRequests, Reason: ratelimit.MsgTooManyRequests, RetryAfter: budget.Seconds(wait)}
+			}
+		}
+		return h(w, r)
+	}
+}
+
+// isGroupDB reports a Group's database, acc-<id>.
+func isGroupDB(db string) bool {
+	p, ok := ids.Parse(db)
+	return ok && p == "acc"
 }
 
 // ServeHTTP checks where the request comes from (the CloudFront origin

@@ -365,8 +365,10 @@ func TestLoginCookies(t *testing.T) {
 					t.Errorf("%s: HttpOnly=%v SameSite=%v Path=%q Secure=%v MaxAge=%d", name, c0.HttpOnly, c0.SameSite, c0.Path, c0.Secure, c0.MaxAge)
 				}
 			}
-			if len(b.jar[SessionCookie].Value) != 43 {
-				t.Errorf("session id %q is not 32 bytes base64url", b.jar[SessionCookie].Value)
+			// "<user id>:<32 random bytes, base64url>": the user id finds the
+			// sign-in record, the secret proves the session.
+			if uid, secret, ok := strings.Cut(b.jar[SessionCookie].Value, ":"); !ok || !strings.HasPrefix(uid, "usr-") || len(secret) != 43 {
+				t.Errorf("session id %q is not <user id>:<32 bytes base64url>", b.jar[SessionCookie].Value)
 			}
 		})
 	}

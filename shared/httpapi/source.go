@@ -45,7 +45,8 @@ func cleanPath(path string) bool {
 	return true
 }
 
-// checkOrigin refuses an unsafe request that a browser sent from another
+// checkOrigin refuses an unsafe request (or a live-updates handshake, which
+// carries the cookies as a write does) that a browser sent from another
 // site. Requests with a bearer token carry no ambient credentials and are
 // not checked; clients that send neither Sec-Fetch-Site nor Origin are not
 // browsers (or are too old to be attacked this way) and pass.
@@ -55,7 +56,7 @@ func cleanPath(path string) bool {
 // Otherwise the Origin must be the site's (Config.BaseURL) or the
 // request's own host.
 func (s *Server) checkOrigin(r *http.Request) error {
-	if !unsafeMethod(r.Method) || r.Header.Get("Authorization") != "" {
+	if (!unsafeMethod(r.Method) && !liveHandshake(r)) || r.Header.Get("Authorization") != "" {
 		return nil
 	}
 	switch strings.ToLower(r.Header.Get("Sec-Fetch-Site")) {

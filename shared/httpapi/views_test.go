@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/oficina/oficina/shared/ids"
@@ -212,9 +213,13 @@ func TestDeleteHistory(t *testing.T) {
 	tomb := r.json(t)["rev"].(string)
 	e.drain()
 
-	d, err := e.st.Get(t.Context(), db, stream.HistoryID(db, id, tomb))
-	if err != nil {
-		t.Fatalf("history of the delete: %v", err)
+	entries, err := stream.HistoryOf(t.Context(), e.st, db, id)
+	if err != nil || len(entries) != 2 {
+		t.Fatalf("history of %s: %d entries, %v", id, len(entries), err)
+	}
+	d := entries[0] // newest first
+	if !strings.Contains(string(d.Body), `"rev":"`+tomb+`"`) {
+		t.Fatalf("newest entry is not the delete's: %s", d.Body)
 	}
 	var h stream.History
 	if err := json.Unmarshal(d.Body, &h); err != nil {

@@ -142,18 +142,20 @@ func formatMoney(by map[string]int64, locale string) string {
 	return strings.Join(parts, "; ")
 }
 
-// runDigest sends the week's summary of every Group to each member who
-// wants it, once per member, Group and ISO week: a re-run (or a second
-// scheduler) finds the mark and skips.
-func (m *Module) runDigest(ctx context.Context, ev module.JobEvent) error {
+// digestGroup is the limits.digest job for one Group: the week's summary
+// to each member who wants it, once per member, Group and ISO week: a
+// re-run (or a second scheduler) finds the mark and skips.
+func (m *Module) digestGroup(ctx context.Context, ev module.JobEvent, db string) error {
 	when := ev.Time
 	if when.IsZero() {
 		when = m.now()
 	}
 	year, week := when.UTC().ISOWeek()
-	return m.forEachGroup(ctx, func(db string, account map[string]any) error {
-		return m.Digest(ctx, db, str(account["name"]), when, fmt.Sprintf("%d-W%02d", year, week))
-	})
+	name, live, err := m.groupName(ctx, db)
+	if err != nil || !live {
+		return err
+	}
+	return m.Digest(ctx, db, name, when, fmt.Sprintf("%d-W%02d", year, week))
 }
 
 // Digest mails db's summary up to `to` to its subscribed members who have

@@ -119,6 +119,7 @@ func (m *Module) Name() string { return "limits" }
 // and limit mail) and limits.snapshot (daily usage), and the weekly
 // summary (digest.go).
 func (m *Module) Register(r *module.Registry) error {
+	r.Actor(module.Actor{ID: system.UserID, Name: module.L("Plan limits", "Limites do plano")})
 	r.Guard(m.guard)
 	r.Effect("Adjustment", m.planChanged)
 	r.Route(module.Route{Pattern: "GET /api/{db}/_limits", Access: module.AccessRead, Handle: m.getLimits})
@@ -132,9 +133,10 @@ func (m *Module) Register(r *module.Registry) error {
 		// daily job does not run there.
 		r.Route(module.Route{Pattern: "POST /api/{db}/_limits/test/snapshot", Access: module.AccessAdmin, Handle: m.testSnapshot})
 	}
-	r.Job(module.Job{Name: JobCheck, Schedule: "rate(1 hour)", Run: m.runCheck})
-	r.Job(module.Job{Name: JobSnapshot, Schedule: "cron(15 0 * * ? *)", Run: m.runSnapshot})
-	r.Job(module.Job{Name: JobDigest, Schedule: "cron(0 9 ? * MON *)", Run: m.runDigest})
+	// Each runs per Group: the dispatcher fans a firing out, one task a Group.
+	r.Job(module.Job{Name: JobCheck, Schedule: "rate(1 hour)", Group: m.checkGroup, Run: module.EachGroup(m.st, m.checkGroup)})
+	r.Job(module.Job{Name: JobSnapshot, Schedule: "cron(15 0 * * ? *)", Group: m.snapshotGroup, Run: module.EachGroup(m.st, m.snapshotGroup)})
+	r.Job(module.Job{Name: JobDigest, Schedule: "cron(0 9 ? * MON *)", Group: m.digestGroup, Run: module.EachGroup(m.st, m.digestGroup)})
 	return nil
 }
 
@@ -414,36 +416,21 @@ func (m *Module) getLimits(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// forEachGroup calls fn with every Group's db, in pages of the accounts db.
-func (m *Module) forEachGroup(ctx context.Context, fn func(db string, account map[string]any) error) error {
-	q := store.ListQuery{Klass: "Account", Limit: 200}
-	var errs []error
-	for {
-		page, err := m.st.List(ctx, ids.AccountsDB, q)
-		if err != nil {
-			return fmt.Errorf("limits: list groups: %w", err)
-		}
-		for _, d := range page.Docs {
-			if d.Deleted {
-				continue
-			}
-			body, err := docs.Decode(d.Body)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("decode %s: %w", d.ID, err))
-				continue
-			}
-			if err := fn(d.ID, body); err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				errs = append(errs, fmt.Errorf("%s: %w", d.ID, err))
-			}
-		}
-		if page.Next == "" {
-			return errors.Join(errs...)
-		}
-		q.After = page.Next
+// groupName reads a Group's name from its account document; live is false
+// for a Group deleted since the job's tasks were queued.
+func (m *Module) groupName(ctx context.Context, db string) (name string, live bool, err error) {
+	d, err := m.st.Get(ctx, ids.AccountsDB, db)
+	if errors.Is(err, store.ErrDeleted) || errors.Is(err, store.ErrNotFound) {
+		return "", false, nil
 	}
+	if err != nil {
+		return "", false, fmt.Errorf("limits: the account of %s: %w", db, err)
+	}
+	body, err := docs.Decode(d.Body)
+	if err != nil {
+		return "", false, fmt.Errorf("limits: decode the account of %s: %w", db, err)
+	}
+	return str(body["name"]), true, nil
 }
 
 // admins returns the accepted administrators of a Group's db.

@@ -116,7 +116,7 @@ func TestViewOnly(t *testing.T) {
 		income := ana.Do("POST", api, map[string]any{"klass": "Income", "description": "Repair", "value": 1000, "wallet_id": wallet}).Expect(t, http.StatusCreated)["id"].(string)
 		file := ana.Do("POST", api, map[string]any{"klass": "CloudFile", "kind": "file", "name": "a.txt", "dir_id": ""}).Expect(t, http.StatusCreated)["id"].(string)
 		// A phone list does not count.
-		ana.Do("POST", api, map[string]any{"klass": "Adjustment", "key": "phones", "label": "phones", "value": []any{map[string]any{"number": "555"}}}).Expect(t, http.StatusCreated)
+		ana.Do("POST", api, map[string]any{"klass": "Adjustment", "key": "phones", "label": "phones", "value": []any{map[string]any{"number": "+55 11 5555-0000"}}}).Expect(t, http.StatusCreated)
 
 		e.Drain()
 		have := int(limitsOf(t, ana, db)["records"].(float64)) // the wallet and the income (not the file: the drive counts bytes)

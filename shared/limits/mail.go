@@ -46,11 +46,14 @@ func due(st Status) map[string]bool {
 	return out
 }
 
-// runCheck moves every Group's notice and sends the limit mail due.
-func (m *Module) runCheck(ctx context.Context, _ module.JobEvent) error {
-	return m.forEachGroup(ctx, func(db string, account map[string]any) error {
-		return m.Check(ctx, db, str(account["name"]))
-	})
+// checkGroup is the limits.check job for one Group: it moves the Group's
+// notice and sends the limit mail due.
+func (m *Module) checkGroup(ctx context.Context, _ module.JobEvent, db string) error {
+	name, live, err := m.groupName(ctx, db)
+	if err != nil || !live {
+		return err
+	}
+	return m.Check(ctx, db, name)
 }
 
 // Check evaluates one Group and mails its administrators the limit mail

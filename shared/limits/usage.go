@@ -106,13 +106,13 @@ func (m *Module) testSnapshot(w http.ResponseWriter, r *http.Request) error {
 	return m.getUsage(w, r)
 }
 
-// runSnapshot takes the day's snapshot of every Group.
-func (m *Module) runSnapshot(ctx context.Context, ev module.JobEvent) error {
+// snapshotGroup is the limits.snapshot job for one Group: the day's snapshot.
+func (m *Module) snapshotGroup(ctx context.Context, ev module.JobEvent, db string) error {
 	day := ev.Time
 	if day.IsZero() {
 		day = m.now()
 	}
-	return m.forEachGroup(ctx, func(db string, _ map[string]any) error { return m.Snapshot(ctx, db, day) })
+	return m.Snapshot(ctx, db, day)
 }
 
 // Usage returns the last days snapshots of db, oldest first.

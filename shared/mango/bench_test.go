@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/oficina/oficina/shared/httpload"
 )
 
 // benchDocs builds n ticket-like documents of about 500 bytes. The fields
@@ -47,7 +49,7 @@ func BenchmarkFind10k(b *testing.B) {
 	}
 	b.ReportAllocs()
 	var laps []time.Duration
-	cpu0 := cpuTime()
+	cpu0 := httpload.ProcessCPU()
 	b.ResetTimer()
 	for b.Loop() {
 		t0 := time.Now()
@@ -66,7 +68,7 @@ func BenchmarkFind10k(b *testing.B) {
 	b.ReportMetric(float64(laps[len(laps)/2].Nanoseconds()), "p50-ns")
 	// CPU time of the process (GC included) per op, which a shared,
 	// overloaded machine distorts less than wall time.
-	if cpu := cpuTime(); cpu > 0 {
+	if cpu := httpload.ProcessCPU(); cpu > 0 {
 		b.ReportMetric(float64(cpu-cpu0)/float64(b.N), "cpu-ns/op")
 	}
 	b.ReportMetric(float64(size)/float64(len(cs)), "B/doc")

@@ -11,12 +11,14 @@ package mango
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 const (
@@ -285,15 +287,68 @@ type row struct {
 // An empty page returns the request's bookmark (or "nil", as CouchDB does)
 // so a client walking pages sees the end without restarting.
 func (f *Find) Run(next func() (Candidate, bool)) (Result, error) {
-	res := Result{Bookmark: f.Bookmark}
-	if res.Bookmark == "" {
-		res.Bookmark = noBookmark
+	k, ok := f.keep()
+	if !ok {
+		return f.page(nil)
 	}
+	rows, err := f.collect(k, next)
+	if err != nil {
+		return Result{}, err
+	}
+	return f.page(rows)
+}
+
+// RunParallel is Run over batches of candidates that workers goroutines
+// match at once, each keeping its own best rows, merged at the end: a
+// klass scan hands its documents over as it reads them, and the matching,
+// most of a _find's work, uses every core. It reads batches until the
+// channel is closed; after an error the caller must still drain it. A
+// batch's bodies must stay valid until RunParallel returns.
+func (f *Find) RunParallel(workers int, batches <-chan []Candidate) (Result, error) {
+	k, ok := f.keep()
+	if !ok {
+		return f.page(nil)
+	}
+	parts := make([][]row, max(workers, 1))
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for w := range parts {
+		wg.Go(func() {
+			var (
+				cur []Candidate
+				pos int
+			)
+			parts[w], errs[w] = f.collect(k, func() (Candidate, bool) {
+				for pos >= len(cur) {
+					b, ok := <-batches
+					if !ok {
+						return Candidate{}, false
+					}
+					cur, pos = b, 0
+				}
+				pos++
+				return cur[pos-1], true
+			})
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return Result{}, err
+	}
+	rows := slices.Concat(parts...)
+	slices.SortFunc(rows, func(a, b row) int { return f.cmp(a.keys, a.id, b.keys, b.id) })
+	return f.page(rows[:min(len(rows), k)])
+}
+
+// keep is how many rows a page needs before skip (false: none at all).
+func (f *Find) keep() (int, bool) {
 	limit, skip := min(f.Limit, MaxLimit), min(max(f.Skip, 0), maxSkip)
-	if limit <= 0 {
-		return res, nil
-	}
-	k := skip + limit
+	return skip + limit, limit > 0
+}
+
+// collect matches the candidates next yields and returns the best k rows,
+// in no particular order.
+func (f *Find) collect(k int, next func() (Candidate, bool)) ([]row, error) {
 	h := &rowHeap{f: f, rows: make([]row, 0, min(k, 1024))}
 	m := make(map[string]any, len(f.top)+2)
 	keys := make([]any, len(f.Sort))
@@ -313,7 +368,7 @@ func (f *Find) Run(next func() (Candidate, bool)) (Result, error) {
 		}
 		if extract {
 			if err := dec.extractTop(c.Body, f.top, m); err != nil {
-				return Result{}, fmt.Errorf("mango: document %q: %w", c.ID, err)
+				return nil, fmt.Errorf("mango: document %q: %w", c.ID, err)
 			}
 		}
 		if !f.Selector.root.match(m) {
@@ -340,8 +395,16 @@ func (f *Find) Run(next func() (Candidate, bool)) (Result, error) {
 		h.rows = append(h.rows, row{id: c.ID, rev: c.Rev, keys: slices.Clone(keys), body: slices.Clone(c.Body)})
 		h.up(len(h.rows) - 1)
 	}
+	return h.rows, nil
+}
 
-	rows := h.rows
+// page sorts the kept rows, applies skip and decodes the page.
+func (f *Find) page(rows []row) (Result, error) {
+	res := Result{Bookmark: f.Bookmark}
+	if res.Bookmark == "" {
+		res.Bookmark = noBookmark
+	}
+	skip := min(max(f.Skip, 0), maxSkip)
 	slices.SortFunc(rows, func(a, b row) int { return f.cmp(a.keys, a.id, b.keys, b.id) })
 	if skip >= len(rows) {
 		return res, nil

@@ -462,3 +462,46 @@ func FuzzParseFind(f *testing.F) {
 		_ = res
 	})
 }
+
+// TestRunParallelMatchesRun: matching in parallel workers over batches
+// gives the page, order and bookmark Run gives, with skip, limit, sorts,
+// bookmarks and an empty page.
+func TestRunParallelMatchesRun(t *testing.T) {
+	cs := randomDocs(1000, 7)
+	first := run(t, `{"selector":{"k":"x"},"sort":[{"p":"desc"},"d"],"limit":10}`, cs)
+	for _, q := range []string{
+		`{"selector":{"k":"x"},"limit":10}`,
+		`{"selector":{"k":"x"},"sort":["p"],"limit":7,"skip":30}`,
+		`{"selector":{"p":{"$gte":1}},"sort":[{"p":"desc"},"d"],"limit":13}`,
+		`{"selector":{},"sort":[{"d":"desc"}],"limit":1}`,
+		`{"selector":{},"sort":["k",{"d":"desc"},"p"],"limit":25,"skip":5}`,
+		`{"selector":{"k":"x"},"sort":[{"p":"desc"},"d"],"limit":10,"bookmark":"` + first.Bookmark + `"}`,
+		`{"selector":{"k":"z"},"limit":10}`,
+		`{"selector":{},"limit":0}`,
+		`{"selector":{},"limit":50,"skip":5000}`,
+	} {
+		want := run(t, q, cs)
+		for _, workers := range []int{1, 2, 4} {
+			f, err := ParseFind([]byte(q))
+			if err != nil {
+				t.Fatal(err)
+			}
+			batches := make(chan []Candidate)
+			go func() {
+				defer close(batches)
+				for start := 0; start < len(cs); start += 37 {
+					batches <- cs[start:min(start+37, len(cs))]
+				}
+			}()
+			got, err := f.RunParallel(workers, batches)
+			for range batches {
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s with %d workers:\n got  %v %q\n want %v %q", q, workers, ids(got), got.Bookmark, ids(want), want.Bookmark)
+			}
+		}
+	}
+}

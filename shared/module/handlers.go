@@ -2,6 +2,8 @@ package module
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/httpjson"
+	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/ratelimit"
 	"github.com/oficina/oficina/shared/store"
 )
@@ -103,7 +106,59 @@ type Job struct {
 	Schedule string
 	// Run does one round. A round never overlaps the previous one of the
 	// same job locally; on AWS the job must tolerate it (it is idempotent).
+	// For a job with Group it is the whole round in one call (EachGroup):
+	// tests and tools use it, the scheduler fans out instead.
 	Run func(ctx context.Context, ev JobEvent) error
+	// Group, when set, does the round's work for one Group (its db). The
+	// dispatcher (shared/schedule) then queues one task per Group and the
+	// workers run them, each once per Group and firing, so a round scales
+	// with the number of workers rather than one invocation's timeout.
+	Group func(ctx context.Context, ev JobEvent, db string) error
+}
+
+// EachGroup is the whole round of a per-Group job: fn for every live Group,
+// one after the other; a Group that fails does not stop the others.
+func EachGroup(st store.Store, fn func(ctx context.Context, ev JobEvent, db string) error) func(context.Context, JobEvent) error {
+	return func(ctx context.Context, ev JobEvent) error {
+		var errs []error
+		err := WalkGroups(ctx, st, func(db string) error {
+			if err := fn(ctx, ev, db); err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				errs = append(errs, fmt.Errorf("%s: %w", db, err))
+			}
+			return nil
+		})
+		return errors.Join(append(errs, err)...)
+	}
+}
+
+// WalkGroups calls fn with the db of every live Group, in id order, a page at
+// a time; an error from fn stops the walk.
+func WalkGroups(ctx context.Context, st store.Store, fn func(db string) error) error {
+	q := store.ListQuery{Klass: "Account", Limit: 500}
+	for {
+		page, err := st.List(ctx, ids.AccountsDB, q)
+		if errors.Is(err, store.ErrDBNotFound) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("list the Groups: %w", err)
+		}
+		for _, d := range page.Docs {
+			if d.Deleted {
+				continue
+			}
+			if err := fn(d.ID); err != nil {
+				return err
+			}
+		}
+		if page.Next == "" {
+			return nil
+		}
+		q.After = page.Next
+	}
 }
 
 // JobEvent is what a round is told.

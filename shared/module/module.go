@@ -11,7 +11,8 @@
 //   - tallies (counts the change stream keeps exact), timeline event types
 //     and reactions to committed changes;
 //   - scheduled jobs (EventBridge on AWS, an in-process scheduler locally);
-//   - extra HTTP routes (PDFs, public pages, webhooks).
+//   - extra HTTP routes (PDFs, public pages, webhooks);
+//   - the docs of those calls, for the API's OpenAPI document (apidoc.go).
 //
 // The HTTP API (shared/httpapi) and the stream consumer (shared/stream)
 // dispatch to a Registry and know no module by name; shared/app builds the
@@ -91,8 +92,15 @@ type Registry struct {
 	events    map[string][]stream.EventRule
 	reactions []stream.Reaction
 	uncounted []string
+	noHistory []string
 	jobs      map[string]Job
 	routes    []Route
+	// The API document (apidoc.go): each call's doc and module.
+	apiDocs Docs
+	owner   map[string]string
+	schemas []schema.Klass
+	labels  map[string]Labels // labels.go
+	actors  map[string]Label
 }
 
 // NewRegistry returns a registry writing rules onto d. refs resolves
@@ -115,6 +123,8 @@ func NewRegistry(d *docs.Service, refs schema.Refs) *Registry {
 		}
 		return rows
 	}))
+	r.claim(CoreModule)
+	r.Document(countByKlassDoc)
 	return r
 }
 
@@ -127,6 +137,10 @@ func (r *Registry) Add(mods ...Module) error {
 		r.modules = append(r.modules, m.Name())
 		if err := m.Register(r); err != nil {
 			return fmt.Errorf("module %s: %w", m.Name(), err)
+		}
+		r.claim(m.Name())
+		if d, ok := m.(Documented); ok {
+			r.Document(d.APIDocs())
 		}
 	}
 	return nil
@@ -149,7 +163,10 @@ func (r *Registry) Guard(g docs.Guard) { r.docs.AddGuard(g) }
 
 // Schema adds the declarative field rules of a klass (types, required,
 // enums, limits, references), run before the klass's other rules.
-func (r *Registry) Schema(k schema.Klass) { r.docs.Register(k.Name, k.Rule(r.refs)) }
+func (r *Registry) Schema(k schema.Klass) {
+	r.schemas = append(r.schemas, k)
+	r.docs.Register(k.Name, k.Rule(r.refs))
+}
 
 // SortKey sets how documents of klass are ordered in the store's klass
 // index (default: created_at). A module that pages a subset (open tickets
@@ -182,6 +199,10 @@ func (r *Registry) React(re stream.Reaction) { r.reactions = append(r.reactions,
 // NotRecords declares klasses that do not count as records for plan limits.
 func (r *Registry) NotRecords(klasses ...string) { r.uncounted = append(r.uncounted, klasses...) }
 
+// NoHistory declares klasses whose changes keep no history entry:
+// machine-written records (feed items) that no history panel shows.
+func (r *Registry) NoHistory(klasses ...string) { r.noHistory = append(r.noHistory, klasses...) }
+
 // StreamOptions returns the consumer options with every module's tallies,
 // event rules and reactions (the caller sets Logger and Parallelism).
 func (r *Registry) StreamOptions() stream.Options {
@@ -190,6 +211,7 @@ func (r *Registry) StreamOptions() stream.Options {
 		Events:     maps.Clone(r.events),
 		Reactions:  slices.Clone(r.reactions),
 		NotRecords: slices.Clone(r.uncounted),
+		NoHistory:  slices.Clone(r.noHistory),
 	}
 }
 
@@ -249,8 +271,8 @@ func (r *Registry) Views() []View {
 
 // Job registers a scheduled job by its unique name.
 func (r *Registry) Job(j Job) {
-	if j.Name == "" || j.Run == nil || j.Schedule == "" {
-		panic("module: a job needs a name, a schedule and Run")
+	if j.Name == "" || (j.Run == nil && j.Group == nil) || j.Schedule == "" {
+		panic("module: a job needs a name, a schedule and Run or Group")
 	}
 	if _, err := ParseSchedule(j.Schedule); err != nil {
 		panic(fmt.Sprintf("module: job %s: %v", j.Name, err))

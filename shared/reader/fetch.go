@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -104,7 +103,7 @@ func (m *Module) fetchFeed(ctx context.Context, u string, st feedState, conditio
 	}
 	res, err := m.fetcher.Get(ctx, u, h)
 	if err != nil {
-		return fetchResult{Err: describeFetchError(err)}
+		return fetchResult{Err: fetchguard.Failure(err, "feed")}
 	}
 	out := fetchResult{Status: res.StatusCode, ETag: res.Header.Get("ETag"), LastModified: res.Header.Get("Last-Modified")}
 	if res.Permanent {
@@ -135,32 +134,6 @@ func (m *Module) fetchFeed(ctx context.Context, u string, st feedState, conditio
 	}
 	out.Feed = f
 	return out
-}
-
-// describeFetchError words a failure for the subscription's status.
-func describeFetchError(err error) string {
-	var blocked *fetchguard.BlockedError
-	var dnsErr *net.DNSError
-	switch {
-	case errors.As(err, &blocked):
-		return "refused: " + blocked.Reason
-	case errors.Is(err, fetchguard.ErrTooLarge):
-		return "the feed is too large"
-	case errors.Is(err, fetchguard.ErrTooManyRedirects):
-		return "too many redirects"
-	case errors.Is(err, context.DeadlineExceeded), isTimeout(err):
-		return "timed out"
-	case errors.As(err, &dnsErr):
-		return "host not found"
-	case strings.Contains(err.Error(), "certificate"):
-		return "invalid TLS certificate"
-	}
-	return "could not connect"
-}
-
-func isTimeout(err error) bool {
-	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout()
 }
 
 // retryAfter reads a Retry-After header (seconds or an HTTP date).

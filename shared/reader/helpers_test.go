@@ -18,7 +18,6 @@ import (
 	"github.com/oficina/oficina/shared/apptest"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/reader"
-	"github.com/oficina/oficina/shared/schedule"
 )
 
 func TestMain(m *testing.M) { os.Exit(apptest.Main(m)) }
@@ -127,7 +126,7 @@ func rss(title, site string, items ...item) string {
 // or the in-process scheduler would.
 func round(t testing.TB, e *apptest.Env) {
 	t.Helper()
-	if err := e.App.Jobs.Handle(context.Background(), schedule.EventFor(reader.JobRefresh, e.Clock.Now())); err != nil {
+	if err := e.App.RunJob(context.Background(), reader.JobRefresh, e.Clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/fault"
+	"github.com/oficina/oficina/shared/fetchguard"
 	"github.com/oficina/oficina/shared/htmlsafe"
 	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/module"
@@ -95,7 +96,7 @@ func (m *Module) loadContent(w http.ResponseWriter, r *http.Request) error {
 	}
 	res, err := m.fetcher.Get(r.Context(), page, http.Header{"Accept": {"text/html,application/xhtml+xml;q=0.9,*/*;q=0.5"}})
 	if err != nil {
-		return fault.Invalid(map[string][]string{"url": {MsgUnreachable, describeFetchError(err)}})
+		return fault.Invalid(map[string][]string{"url": {MsgUnreachable, fetchguard.Failure(err, "feed")}})
 	}
 	if res.StatusCode != http.StatusOK {
 		return fault.Invalid(map[string][]string{"url": {MsgUnreachable, fmt.Sprintf("HTTP %d %s", res.StatusCode, http.StatusText(res.StatusCode))}})

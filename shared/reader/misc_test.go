@@ -12,7 +12,6 @@ import (
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/htmlsafe/xsstest"
 	"github.com/oficina/oficina/shared/reader"
-	"github.com/oficina/oficina/shared/schedule"
 )
 
 // TestRetention: the retention job removes read, unstarred items posted
@@ -45,7 +44,7 @@ func TestRetention(t *testing.T) {
 
 		run := func() {
 			t.Helper()
-			if err := e.App.Jobs.Handle(context.Background(), schedule.EventFor(reader.JobRetention, e.Clock.Now())); err != nil {
+			if err := e.App.RunJob(context.Background(), reader.JobRetention, e.Clock.Now()); err != nil {
 				t.Fatal(err)
 			}
 		}

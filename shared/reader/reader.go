@@ -133,7 +133,12 @@ func (m *Module) Fetcher() *fetchguard.Client { return m.fetcher }
 // (daily at 03:30 UTC).
 func (m *Module) Register(r *module.Registry) error {
 	m.registerKlasses(r)
+	for _, k := range labels {
+		r.Labels(k)
+	}
+	r.Actor(module.Actor{ID: m.server.UserID, Name: module.L("Feed reader", "Leitor de feeds")})
 	r.Tally(stream.Tally{Name: TallyItems, Klasses: []string{KlassItem}, Of: itemTally})
+	r.NoHistory(KlassItem) // feed items are written by the refresh job; nobody reads their history
 	r.React(stream.Reaction{Name: "reader.subscription", Klasses: []string{KlassSubscription}, React: m.subscriptionChanged})
 	r.React(stream.Reaction{Name: "reader.label", Klasses: []string{KlassLabel}, React: m.labelChanged})
 	m.registerToggles(r)
@@ -141,6 +146,6 @@ func (m *Module) Register(r *module.Registry) error {
 	r.View(module.CounterView("reader", "unread-by-label", unreadByLabel))
 	m.registerRoutes(r)
 	r.Job(module.Job{Name: JobRefresh, Schedule: "rate(5 minutes)", Run: m.runRefresh})
-	r.Job(module.Job{Name: JobRetention, Schedule: "cron(30 3 * * ? *)", Run: m.runRetention})
+	r.Job(module.Job{Name: JobRetention, Schedule: "cron(30 3 * * ? *)", Group: m.retentionGroup, Run: module.EachGroup(m.deps.Store, m.retentionGroup)})
 	return nil
 }

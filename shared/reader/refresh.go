@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/oficina/oficina/shared/docs"
-	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/store"
 )
@@ -262,41 +261,22 @@ func containsString(body []byte, s string) bool {
 
 // ---- retention --------------------------------------------------------------
 
-// runRetention is the reader.retention job: in every Group, read and
+// retentionGroup is the reader.retention job for one Group: its read and
 // unstarred items posted before the retention are deleted (oldest first:
 // their state's range of the klass index, in posted_at order). Deleted
 // items leave tombstones, so a feed that still lists them does not bring
 // them back.
-func (m *Module) runRetention(ctx context.Context, ev module.JobEvent) error {
+func (m *Module) retentionGroup(ctx context.Context, ev module.JobEvent, db string) error {
 	cutoff := ev.Time
 	if cutoff.IsZero() {
 		cutoff = m.now()
 	}
 	cutoff = cutoff.Add(-m.retention)
-	removed := 0
-	q := store.ListQuery{Klass: "Account", Limit: 500}
-	for {
-		page, err := m.deps.Store.List(ctx, ids.AccountsDB, q)
-		if errors.Is(err, store.ErrDBNotFound) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("reader: list the Groups: %w", err)
-		}
-		for _, g := range page.Docs {
-			n, err := m.expire(ctx, g.ID, cutoff)
-			removed += n
-			if err != nil {
-				return err
-			}
-		}
-		if page.Next == "" {
-			break
-		}
-		q.After = page.Next
+	removed, err := m.expire(ctx, db, cutoff)
+	if removed > 0 {
+		m.log.InfoContext(ctx, "old feed items removed", "db", db, "items", removed, "posted_before", cutoff)
 	}
-	m.log.InfoContext(ctx, "old feed items removed", "items", removed, "posted_before", cutoff)
-	return nil
+	return err
 }
 
 // expire deletes db's read, unstarred items posted before cutoff.

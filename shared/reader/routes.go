@@ -124,7 +124,7 @@ func (m *Module) resolveFeed(ctx context.Context, raw string) (string, fetchResu
 		if fetchguard.IsBlocked(err) {
 			return "", fetchResult{}, fault.Invalid(map[string][]string{"url": {MsgNotAllowed}})
 		}
-		return "", fetchResult{}, fault.Invalid(map[string][]string{"url": {MsgUnreachable, describeFetchError(err)}})
+		return "", fetchResult{}, fault.Invalid(map[string][]string{"url": {MsgUnreachable, fetchguard.Failure(err, "feed")}})
 	}
 	if res.StatusCode != http.StatusOK {
 		return "", fetchResult{}, fault.Invalid(map[string][]string{"url": {MsgUnreachable, fmt.Sprintf("HTTP %d %s", res.StatusCode, http.StatusText(res.StatusCode))}})

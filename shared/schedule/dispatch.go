@@ -63,57 +63,80 @@ func JobOf(ev events.CloudWatchEvent) (string, error) {
 	return d.Job, nil
 }
 
-// LeaseKind is the store record kind of running jobs' leases (key: the job).
-const LeaseKind = "schedule.lease"
-
-// DefaultLease bounds a run's lease when the context has no deadline: a
-// crashed run blocks its job for at most this long.
-const DefaultLease = 15 * time.Minute
-
 // ErrUnknownJob: the event names a job no module registered.
 var ErrUnknownJob = errors.New("schedule: unknown job")
 
-// Dispatcher runs the job a scheduled event names.
+// Queue takes the tasks of a firing: SQS on AWS (SQSQueue), goroutines
+// in the local server (LocalQueue). A task may be delivered more than
+// once; the Worker runs it once.
+type Queue interface {
+	Send(ctx context.Context, tasks []Task) error
+}
+
+// GroupLister walks the live Groups (module.WalkGroups over a store).
+type GroupLister func(ctx context.Context, fn func(db string) error) error
+
+// StoreGroups lists the Groups of st.
+func StoreGroups(st store.Store) GroupLister {
+	return func(ctx context.Context, fn func(db string) error) error { return module.WalkGroups(ctx, st, fn) }
+}
+
+// sendBatch is how many tasks the dispatcher hands the queue at once (SQS's
+// SendMessageBatch takes 10).
+const sendBatch = 10
+
+// Dispatcher turns the scheduled event of a firing into tasks: one per
+// Group for a job with Group, one for the round otherwise. It runs no job
+// itself, so it finishes in seconds whatever the number of Groups; a
+// dispatch that fails part-way is retried whole (EventBridge's retries),
+// and the tasks it sends again are skipped by the Worker.
 type Dispatcher struct {
 	jobs   map[string]module.Job
-	leases store.Store
+	queue  Queue
+	groups GroupLister
 	log    *slog.Logger
 	now    func() time.Time
 }
 
 // DispatchOptions configures NewDispatcher.
 type DispatchOptions struct {
-	// Leases, when set, holds a lease record per running job, so that two
-	// dispatches of one job (two Lambda invocations, or two processes)
-	// never run at once: the second is skipped.
-	Leases store.Store
+	// Queue receives the tasks (required).
+	Queue Queue
+	// Groups lists the Groups a per-Group job fans out to (required when
+	// a job has Group).
+	Groups GroupLister
 	Log    *slog.Logger
-	// Now is the clock of the leases (default time.Now; the stores expire
-	// records by the real time).
+	// Now stands in for an event without a time (default time.Now).
 	Now func() time.Time
 }
 
 // NewDispatcher checks every job's schedule and returns a dispatcher.
 func NewDispatcher(jobs []module.Job, opts DispatchOptions) (*Dispatcher, error) {
-	d := &Dispatcher{jobs: map[string]module.Job{}, leases: opts.Leases, log: opts.Log, now: opts.Now}
+	d := &Dispatcher{jobs: map[string]module.Job{}, queue: opts.Queue, groups: opts.Groups, log: opts.Log, now: opts.Now}
 	if d.log == nil {
 		d.log = slog.New(slog.DiscardHandler)
 	}
 	if d.now == nil {
 		d.now = time.Now
 	}
+	if d.queue == nil {
+		return nil, errors.New("schedule: the dispatcher needs a queue")
+	}
 	for _, j := range jobs {
 		if _, err := Parse(j.Schedule); err != nil {
 			return nil, fmt.Errorf("job %s: %w", j.Name, err)
+		}
+		if j.Group != nil && d.groups == nil {
+			return nil, fmt.Errorf("job %s runs per Group, and the dispatcher has no list of Groups", j.Name)
 		}
 		d.jobs[j.Name] = j
 	}
 	return d, nil
 }
 
-// Handle runs the job ev names (the Lambda handler). A job whose previous
-// run still holds its lease is skipped without error; a failed run returns
-// its error (EventBridge's asynchronous invocation retries it).
+// Handle queues the tasks of the firing ev names (the dispatcher Lambda's
+// handler, and the in-process scheduler's). An error fails the invocation
+// (EventBridge retries it); tasks sent before it are not lost.
 func (d *Dispatcher) Handle(ctx context.Context, ev events.CloudWatchEvent) error {
 	name, err := JobOf(ev)
 	if err != nil {
@@ -123,56 +146,45 @@ func (d *Dispatcher) Handle(ctx context.Context, ev events.CloudWatchEvent) erro
 	if !ok {
 		return fmt.Errorf("%w %q (event %s)", ErrUnknownJob, name, ev.ID)
 	}
-	release, ok, err := d.lease(ctx, name)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		d.log.InfoContext(ctx, "job skipped: its previous run is still going", "job", name, "event", ev.ID)
-		return nil
-	}
-	defer release()
-	start := time.Now()
 	at := ev.Time.UTC()
 	if at.IsZero() {
 		at = d.now().UTC()
 	}
-	err = job.Run(ctx, module.JobEvent{Job: name, Time: at})
-	if err != nil {
-		d.log.ErrorContext(ctx, "job failed", "job", name, "event", ev.ID, "took", time.Since(start), "err", err)
-		return fmt.Errorf("job %s: %w", name, err)
-	}
-	d.log.InfoContext(ctx, "job done", "job", name, "event", ev.ID, "took", time.Since(start))
-	return nil
-}
-
-// lease takes the job's lease record; ok is false when another run holds
-// it. release deletes it only while it is still this run's.
-func (d *Dispatcher) lease(ctx context.Context, job string) (release func(), ok bool, err error) {
-	if d.leases == nil {
-		return func() {}, true, nil
-	}
-	ttl := DefaultLease
-	if dl, has := ctx.Deadline(); has {
-		ttl = time.Until(dl) + time.Minute
-	}
-	var tok [16]byte
-	_, _ = rand.Read(tok[:])
-	token := []byte(hex.EncodeToString(tok[:]))
-	rec := store.Record{Kind: LeaseKind, Key: job, Value: token, ExpiresAt: d.now().Add(ttl)}
-	switch err := d.leases.PutRecord(ctx, rec, true); {
-	case errors.Is(err, store.ErrExists):
-		return nil, false, nil
-	case err != nil:
-		return nil, false, fmt.Errorf("schedule: lease of %s: %w", job, err)
-	}
-	return func() {
-		// A fresh context: the run's may be cancelled, the lease must still go.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		err := d.leases.Transact(ctx, []store.RecordWrite{{Record: store.Record{Kind: LeaseKind, Key: job}, Delete: true, Expect: token}})
-		if err != nil && !errors.Is(err, store.ErrConflict) {
-			d.log.WarnContext(ctx, "releasing a job lease failed; it expires by itself", "job", job, "err", err)
+	if job.Group == nil {
+		if err := d.queue.Send(ctx, []Task{{Job: name, Time: at, Event: ev.ID}}); err != nil {
+			return fmt.Errorf("job %s: queue: %w", name, err)
 		}
-	}, true, nil
+		d.log.InfoContext(ctx, "job queued", "job", name, "event", ev.ID)
+		return nil
+	}
+	start := time.Now()
+	batch := make([]Task, 0, sendBatch)
+	sent := 0
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		if err := d.queue.Send(ctx, batch); err != nil {
+			return err
+		}
+		sent += len(batch)
+		batch = batch[:0]
+		return nil
+	}
+	err = d.groups(ctx, func(db string) error {
+		batch = append(batch, Task{Job: name, Group: db, Time: at, Event: ev.ID})
+		if len(batch) < sendBatch {
+			return nil
+		}
+		return flush()
+	})
+	if err == nil {
+		err = flush()
+	}
+	if err != nil {
+		d.log.ErrorContext(ctx, "job fan-out failed part-way", "job", name, "event", ev.ID, "queued", sent, "err", err)
+		return fmt.Errorf("job %s: fan out: %w", name, err)
+	}
+	d.log.InfoContext(ctx, "job fanned out", "job", name, "event", ev.ID, "groups", sent, "took", time.Since(start))
+	return nil
 }

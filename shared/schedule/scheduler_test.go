@@ -149,7 +149,7 @@ func TestSchedulerSeveralJobs(t *testing.T) {
 	clock := newFakeClock(time.Date(2026, 5, 4, 0, 0, 0, 0, time.UTC))
 	var mu sync.Mutex
 	got := map[string][]time.Time{}
-	dispatch, err := NewDispatcher([]module.Job{
+	counted := []module.Job{
 		{Name: "every5", Schedule: "rate(5 minutes)", Run: func(_ context.Context, ev module.JobEvent) error {
 			mu.Lock()
 			defer mu.Unlock()
@@ -162,7 +162,8 @@ func TestSchedulerSeveralJobs(t *testing.T) {
 			got[ev.Job] = append(got[ev.Job], ev.Time)
 			return nil
 		}},
-	}, DispatchOptions{})
+	}
+	dispatch, err := NewDispatcher(counted, DispatchOptions{Queue: inlineQueue(t, counted)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,6 +181,7 @@ func TestSchedulerSeveralJobs(t *testing.T) {
 		clock.Advance(5 * time.Minute)
 	}
 	clock.awaitSleep(t)
+	waitIdle(t, s)
 	cancel()
 	<-done
 	mu.Lock()
@@ -213,7 +215,7 @@ func TestNewSchedulerRefusesBadSchedules(t *testing.T) {
 	if err == nil {
 		t.Fatal("accepted rate(5 weeks)")
 	}
-	if _, err := NewDispatcher([]module.Job{{Name: "x", Schedule: "cron(0 0 * * * *)", Run: noop}}, DispatchOptions{}); err == nil {
+	if _, err := NewDispatcher([]module.Job{{Name: "x", Schedule: "cron(0 0 * * * *)", Run: noop}}, DispatchOptions{Queue: inline{}}); err == nil {
 		t.Fatal("accepted a cron with both days set")
 	}
 }
@@ -230,10 +232,11 @@ func TestSampleEvent(t *testing.T) {
 		t.Fatal(err)
 	}
 	var seen module.JobEvent
-	d, err := NewDispatcher([]module.Job{{Name: "reader.refresh", Schedule: "rate(5 minutes)", Run: func(_ context.Context, ev module.JobEvent) error {
+	jobs := []module.Job{{Name: "reader.refresh", Schedule: "rate(5 minutes)", Run: func(_ context.Context, ev module.JobEvent) error {
 		seen = ev
 		return nil
-	}}}, DispatchOptions{})
+	}}}
+	d, err := NewDispatcher(jobs, DispatchOptions{Queue: inlineQueue(t, jobs)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +252,8 @@ func TestSampleEvent(t *testing.T) {
 // scheduled events are errors (the Lambda invocation fails, visibly).
 func TestDispatchRefuses(t *testing.T) {
 	ran := false
-	d, _ := NewDispatcher([]module.Job{{Name: "a", Schedule: "rate(1 hour)", Run: func(context.Context, module.JobEvent) error { ran = true; return nil }}}, DispatchOptions{})
+	jobs := []module.Job{{Name: "a", Schedule: "rate(1 hour)", Run: func(context.Context, module.JobEvent) error { ran = true; return nil }}}
+	d, _ := NewDispatcher(jobs, DispatchOptions{Queue: inlineQueue(t, jobs)})
 	noJob := EventFor("a", time.Now())
 	noJob.Detail = json.RawMessage(`{}`)
 	wrongType := EventFor("a", time.Now())
@@ -271,11 +275,11 @@ func TestDispatchRefuses(t *testing.T) {
 	}
 }
 
-// TestDispatchLease: on both stores, a dispatch of a job whose previous run
-// holds the lease is skipped (two Lambda invocations never overlap); the
-// lease goes when the run ends, and an expired lease (a crashed run) does
-// not block the job.
-func TestDispatchLease(t *testing.T) {
+// TestWorkerLease: on both stores, a round of a whole-round job whose
+// previous round holds the lease is skipped (two workers never overlap);
+// the lease goes when the round ends, and an expired lease (a crashed
+// run) does not block the job.
+func TestWorkerLease(t *testing.T) {
 	for _, backend := range []string{"bolt", "dynamo"} {
 		t.Run(backend, func(t *testing.T) {
 			st := openStore(t, backend)
@@ -292,18 +296,20 @@ func TestDispatchLease(t *testing.T) {
 				running.Add(-1)
 				return nil
 			}}
-			d, err := NewDispatcher([]module.Job{job}, DispatchOptions{Leases: st})
+			w, err := NewWorker([]module.Job{job}, WorkerOptions{Store: st})
 			if err != nil {
 				t.Fatal(err)
 			}
+			at := time.Now().Truncate(time.Minute)
+			task := func(d time.Duration) Task { return Task{Job: job.Name, Time: at.Add(d)} }
 			first := make(chan error, 1)
-			go func() { first <- d.Handle(context.Background(), EventFor(job.Name, time.Now())) }()
+			go func() { first <- w.Handle(context.Background(), task(0)) }()
 			<-entered
-			if err := d.Handle(context.Background(), EventFor(job.Name, time.Now())); err != nil {
-				t.Fatalf("overlapping dispatch: %v", err)
+			if err := w.Handle(context.Background(), task(5*time.Minute)); err != nil {
+				t.Fatalf("overlapping round: %v", err)
 			}
 			if runs.Load() != 1 {
-				t.Fatalf("the overlapping dispatch ran the job")
+				t.Fatalf("the overlapping round ran the job")
 			}
 			close(release)
 			if err := <-first; err != nil {
@@ -312,14 +318,18 @@ func TestDispatchLease(t *testing.T) {
 			if _, err := st.GetRecord(context.Background(), LeaseKind, job.Name); !errors.Is(err, store.ErrNotFound) {
 				t.Fatalf("lease left behind: %v", err)
 			}
-			if err := d.Handle(context.Background(), EventFor(job.Name, time.Now())); err != nil || runs.Load() != 2 {
+			if err := w.Handle(context.Background(), task(10*time.Minute)); err != nil || runs.Load() != 2 {
 				t.Fatalf("after release: %v, runs %d", err, runs.Load())
+			}
+			// The same firing delivered again does not run again.
+			if err := w.Handle(context.Background(), task(10*time.Minute)); err != nil || runs.Load() != 2 {
+				t.Fatalf("a redelivery: %v, runs %d", err, runs.Load())
 			}
 			// A crashed run's lease expires.
 			if err := st.PutRecord(context.Background(), store.Record{Kind: LeaseKind, Key: job.Name, Value: []byte("x"), ExpiresAt: time.Now().Add(-time.Second)}, false); err != nil {
 				t.Fatal(err)
 			}
-			if err := d.Handle(context.Background(), EventFor(job.Name, time.Now())); err != nil || runs.Load() != 3 {
+			if err := w.Handle(context.Background(), task(15*time.Minute)); err != nil || runs.Load() != 3 {
 				t.Fatalf("after an expired lease: %v, runs %d", err, runs.Load())
 			}
 		})
@@ -344,4 +354,26 @@ func openStore(t *testing.T, backend string) store.Store {
 		}
 		return dynamo.New(client, table)
 	}
+}
+
+// inline is a queue that runs each task at once in the caller, through a
+// worker on a real store: the dispatcher's tests see the job run inside
+// Handle.
+type inline struct{ w *Worker }
+
+func (q inline) Send(ctx context.Context, tasks []Task) error {
+	var errs []error
+	for _, t := range tasks {
+		errs = append(errs, q.w.Handle(ctx, t))
+	}
+	return errors.Join(errs...)
+}
+
+func inlineQueue(t *testing.T, jobs []module.Job) inline {
+	t.Helper()
+	w, err := NewWorker(jobs, WorkerOptions{Store: openStore(t, "bolt")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inline{w}
 }

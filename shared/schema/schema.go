@@ -306,6 +306,11 @@ func (f Field) check(ctx context.Context, refs Refs, w *docs.Write) string {
 		if !ok || ids.Klass(id) != "User" || refs == nil {
 			return MsgMustExist
 		}
+		if old, _ := w.Old[f.Name].(string); old == id {
+			// Assigned while a member: the record keeps naming a person who
+			// has since left, and its other changes still save.
+			return ""
+		}
 		if found, err := refs.IsMember(ctx, w.DB, id); err != nil || !found {
 			return MsgMustExist
 		}

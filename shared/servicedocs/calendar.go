@@ -133,7 +133,9 @@ func (m *Module) calendar(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Type", "text/calendar; charset=utf-8")
 	w.Header().Set("Cache-Control", "private, max-age=300")
 	w.WriteHeader(http.StatusOK)
-	return cal.SerializeTo(w)
+	// RFC 5545 §3.1: content lines end in CRLF, folded ones too (the
+	// library's default is the platform's line end).
+	return cal.SerializeTo(w, ics.WithNewLineWindows)
 }
 
 // addDay adds an all-day event; its UID is the record's id, so a refresh

@@ -63,16 +63,6 @@ func (m *Module) putLink(ctx context.Context, kind, token string, l link) error 
 	return nil
 }
 
-func (m *Module) dropLink(ctx context.Context, kind, token string) error {
-	if token == "" {
-		return nil
-	}
-	if err := m.deps.Store.DeleteRecord(ctx, recordKind, linkKey(kind, token)); err != nil {
-		return fmt.Errorf("servicedocs: drop link: %w", err)
-	}
-	return nil
-}
-
 // lookup finds the live document a token of kind stands on (field holds
 // it); every miss is the same 404.
 func (m *Module) lookup(ctx context.Context, kind, field, klass, token string) (link, store.Doc, map[string]any, error) {
@@ -100,21 +90,31 @@ func (m *Module) lookup(ctx context.Context, kind, field, klass, token string) (
 	return l, d, body, nil
 }
 
-// tokenEffect keeps the link record of a document's token: written after
-// every save (it runs again safely), dropped with the document.
-func (m *Module) tokenEffect(kind, field string) docs.Effect {
-	return func(ctx context.Context, w *docs.Write, saved store.Doc) error {
+// tokenRule keeps the link record of a document's token, committed with
+// the document itself (docs.Write.Record): written on every save, dropped
+// with the document or when its token is re-issued. It runs after the rule
+// that sets the token.
+func tokenRule(kind, field string) docs.Rule {
+	return func(_ context.Context, w *docs.Write) error {
+		old := str(w.Old[field])
 		if w.Deleting {
-			return m.dropLink(ctx, kind, str(w.Old[field]))
-		}
-		if old := str(w.Old[field]); old != "" && old != str(w.New[field]) {
-			if err := m.dropLink(ctx, kind, old); err != nil {
-				return err
+			if old != "" {
+				w.Record(store.RecordWrite{Record: store.Record{Kind: recordKind, Key: linkKey(kind, old)}, Delete: true})
 			}
+			return nil
 		}
-		if t := str(w.New[field]); t != "" {
-			return m.putLink(ctx, kind, t, link{DB: w.DB, ID: saved.ID})
+		t := str(w.New[field])
+		if old != "" && old != t {
+			w.Record(store.RecordWrite{Record: store.Record{Kind: recordKind, Key: linkKey(kind, old)}, Delete: true})
 		}
+		if t == "" {
+			return nil
+		}
+		v, err := json.Marshal(link{DB: w.DB, ID: w.ID})
+		if err != nil {
+			return err
+		}
+		w.Record(store.RecordWrite{Record: store.Record{Kind: recordKind, Key: linkKey(kind, t), Value: v}})
 		return nil
 	}
 }
@@ -151,4 +151,35 @@ func (m *Module) reissue(kind string) func(w http.ResponseWriter, r *http.Reques
 func derivedID(prefix, seed string) string {
 	sum := sha256.Sum256([]byte(seed))
 	return prefix + "-" + hex.EncodeToString(sum[:16])
+}
+
+// shared answers POST /api/{db}/_estimates/{id}/shared: the approval link
+// has gone to the customer (copied, sent by WhatsApp or e-mail), so a draft
+// is now sent — the customer never reads "Draft". Any other state stays,
+// and nothing is written.
+//
+//	200 {"state":"sent"|…}
+func (m *Module) shared(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	db, id := r.PathValue("db"), r.PathValue("id")
+	for attempt := 0; ; attempt++ {
+		d, body, err := m.getKlass(ctx, db, id, KlassEstimate)
+		if err != nil {
+			return err
+		}
+		if str(body["state"]) != "draft" && str(body["state"]) != "" {
+			httpjson.Write(w, http.StatusOK, map[string]any{"state": body["state"]})
+			return nil
+		}
+		body["state"] = "sent"
+		_, err = m.deps.Docs.Save(ctx, module.Principal(r), db, id, d.Rev, body)
+		if errors.Is(err, store.ErrConflict) && attempt < 3 {
+			continue // edited meanwhile: read it again
+		}
+		if err != nil {
+			return err
+		}
+		httpjson.Write(w, http.StatusOK, map[string]any{"state": "sent"})
+		return nil
+	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/phones"
 )
 
 // A4 in points, and the page margin.
@@ -32,8 +33,13 @@ type sheet struct {
 }
 
 func newSheet(t texts, title string) (*sheet, error) {
+	return newSheetSized(t, title, *gopdf.PageSizeA4)
+}
+
+// newSheetSized starts a PDF whose pages are size (in points).
+func newSheetSized(t texts, title string, size gopdf.Rect) (*sheet, error) {
 	pdf := &gopdf.GoPdf{}
-	pdf.Start(gopdf.Config{PageSize: *gopdf.PageSizeA4})
+	pdf.Start(gopdf.Config{PageSize: size})
 	pdf.SetInfo(gopdf.PdfInfo{Title: title, Creator: "Oficina"})
 	if err := pdf.AddTTFFontData("go", goregular.TTF); err != nil {
 		return nil, fmt.Errorf("servicedocs: font: %w", err)
@@ -121,7 +127,7 @@ func (s *sheet) header(sh shop, y, width float64) float64 {
 	s.text(margin, y, width, sh.Name)
 	y += 18
 	s.font(false, 8)
-	if p := phonesLine(sh.Phones); p != "" {
+	if p := phonesLine(sh.Phones, sh.Country); p != "" {
 		s.text(margin, y, width, p)
 		y += 11
 	}
@@ -146,11 +152,12 @@ func (s *sheet) bytes() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func phonesLine(list []any) string {
+// phonesLine prints a phone list, numbers of country the national way.
+func phonesLine(list []any, country string) string {
 	var out []string
 	for _, p := range list {
 		if m, ok := p.(map[string]any); ok && str(m["number"]) != "" {
-			out = append(out, strings.TrimSpace(str(m["number"])+" "+paren(str(m["description"]))))
+			out = append(out, strings.TrimSpace(phones.Display(str(m["number"]), country)+" "+paren(str(m["description"]))))
 		}
 	}
 	return strings.Join(out, " · ")
@@ -242,7 +249,7 @@ func receiptCopy(s *sheet, d receiptData, top float64, copyName string) {
 		y = s.label(margin, y, width, t.estimation, t.day(est))
 	}
 	customer := str(d.customer["name"])
-	if p := phonesLine(jsonList(d.customer["phones"])); p != "" {
+	if p := phonesLine(jsonList(d.customer["phones"]), d.shop.Country); p != "" {
 		customer += " · " + p
 	}
 	// Below the QR code, the lines take the whole width.
@@ -260,7 +267,34 @@ func receiptCopy(s *sheet, d receiptData, top float64, copyName string) {
 	if d.shop.ReceiptText != "" {
 		y += 6
 		s.font(false, 7)
-		s.para(margin, y, pageW-2*margin, 9, d.shop.ReceiptText, 6)
+		y = s.para(margin, y, pageW-2*margin, 9, d.shop.ReceiptText, 4)
+	}
+	// The shop's terms (warranty, pickup deadline), then the two signatures
+	// at the foot of the copy, whatever the text above took.
+	signY := top - margin*0.8 + pageH/2 - 30
+	terms := strings.TrimSpace(d.shop.Terms)
+	if terms == "" {
+		terms = t.defaultTerms
+	}
+	y += 6
+	if lines := int((signY - 24 - y) / 8.5); lines > 0 {
+		s.font(true, 7)
+		s.text(margin, y, 0, t.terms+":")
+		s.font(false, 7)
+		s.para(margin+42, y, pageW-2*margin-42, 8.5, terms, min(lines, 5))
+	}
+	s.pdf.SetLineWidth(0.5)
+	s.pdf.SetLineType("solid")
+	s.pdf.SetStrokeColor(0, 0, 0)
+	colW := (pageW - 2*margin - 40) / 2
+	for i, who := range []string{t.signature, t.technicianSignature} {
+		x := margin + float64(i)*(colW+40)
+		s.pdf.Line(x, signY, x+colW, signY)
+		s.font(false, 7)
+		s.text(x, signY+3, colW, who)
+	}
+	if name := str(d.customer["name"]); name != "" {
+		s.text(margin+colW/2, signY+3, colW/2, name)
 	}
 }
 

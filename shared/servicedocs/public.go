@@ -12,6 +12,7 @@ import (
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/httpjson"
+	"github.com/oficina/oficina/shared/phones"
 	"github.com/oficina/oficina/shared/store"
 )
 
@@ -22,7 +23,13 @@ type shop struct {
 	Addresses []any  `json:"addresses"`
 	// ReceiptText is the receipt-configuration adjustment (printed only).
 	ReceiptText string `json:"-"`
-	Locale      string `json:"-"`
+	// Terms are the shop's warranty and pickup terms printed on receipts
+	// (receipt-terms; empty: the default terms in the receipt's language).
+	Terms  string `json:"-"`
+	Locale string `json:"-"`
+	// Country is where the shop's phone numbers are read (and printed
+	// nationally when of it).
+	Country string `json:"country"`
 }
 
 func (m *Module) setting(ctx context.Context, db, key string) (any, error) {
@@ -57,6 +64,7 @@ func (m *Module) shopOf(ctx context.Context, db string) (shop, error) {
 		"phones":                func(v any) { s.Phones = jsonList(v) },
 		"addresses":             func(v any) { s.Addresses = jsonList(v) },
 		"receipt-configuration": func(v any) { s.ReceiptText = str(v) },
+		"receipt-terms":         func(v any) { s.Terms = str(v) },
 		"locale":                func(v any) { s.Locale = str(v) },
 	} {
 		v, err := m.setting(ctx, db, key)
@@ -65,6 +73,11 @@ func (m *Module) shopOf(ctx context.Context, db string) (shop, error) {
 		}
 		set(v)
 	}
+	country, err := phones.GroupCountry(func(key string) (any, error) { return m.setting(ctx, db, key) })
+	if err != nil {
+		return s, err
+	}
+	s.Country = country
 	if s.Phones == nil {
 		s.Phones = []any{}
 	}
@@ -74,12 +87,19 @@ func (m *Module) shopOf(ctx context.Context, db string) (shop, error) {
 	return s, nil
 }
 
-// equipmentName is how a customer recognises the equipment.
+// equipmentName is how a customer recognises the equipment: the maker and
+// the identifier, once — a shop often types "Samsung Galaxy A52" as the
+// identifier of a Samsung, which read "Samsung Samsung Galaxy A52" (issue
+// 22 item 15).
 func equipmentName(e map[string]any) string {
 	if e == nil {
 		return ""
 	}
-	return strings.TrimSpace(str(e["maker"]) + " " + str(e["identifier"]))
+	maker, id := strings.TrimSpace(str(e["maker"])), strings.TrimSpace(str(e["identifier"]))
+	if maker == "" || strings.HasPrefix(strings.ToLower(id+" "), strings.ToLower(maker+" ")) {
+		return id
+	}
+	return strings.TrimSpace(maker + " " + id)
 }
 
 // statusPage answers GET /api/_public/status/{token}: the ticket's number,
@@ -121,9 +141,14 @@ func (m *Module) statusPage(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// publicEstimate is what the approval page shows of an estimate.
+// publicEstimate is what the approval page shows of an estimate. A draft
+// reads as sent: whoever holds the link is asked to decide.
 func publicEstimate(e map[string]any, withObservation bool) map[string]any {
-	out := map[string]any{"state": e["state"]}
+	state := str(e["state"])
+	if state == "" || state == "draft" {
+		state = "sent"
+	}
+	out := map[string]any{"state": state}
 	for _, k := range []string{"number", "description", "items", "total", "valid_until", "decided_at", "decided_by_name", "decision_note"} {
 		if v, ok := e[k]; ok {
 			out[k] = v

@@ -3,7 +3,6 @@ package servicedocs
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strconv"
 	"time"
@@ -136,11 +135,7 @@ func (m *Module) estimateRule(ctx context.Context, w *docs.Write) error {
 		n["number"] = w.Old["number"]
 		return nil
 	}
-	next, err := m.deps.Store.Incr(ctx, "seq", w.DB+"\x00"+KlassEstimate, 1, 0)
-	if err != nil {
-		return fmt.Errorf("servicedocs: estimate number: %w", err)
-	}
-	n["number"] = json.Number(strconv.FormatInt(next, 10))
+	w.Number("number", "seq", w.DB+"\x00"+KlassEstimate)
 	return nil
 }
 

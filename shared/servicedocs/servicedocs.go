@@ -105,8 +105,10 @@ var publicPage = ratelimit.Limit{Name: "servicedocs-public", Max: 60, Per: time.
 //	GET  /api/{db}/_tickets/{id}/receipt.pdf                  → the two-copy receipt (and the contract receipt when "always")
 //	GET  /api/{db}/_tickets/{id}/contract-receipt.pdf         → the contract receipt
 //	GET  /api/{db}/_estimates/{id}/receipt.pdf                → the estimate with its approval QR code
+//	GET  /api/{db}/_equipment/labels.pdf?ids=…&size=62mm|a4  → the equipment labels (labels.go)
 //	POST /api/{db}/_tickets/{id}/status-link                  → 200 {status_token} (admins; the old link dies)
 //	POST /api/{db}/_estimates/{id}/approval-link              → 200 {approval_token} (admins)
+//	POST /api/{db}/_estimates/{id}/shared                     → 200 {state} (the link went out: a draft becomes sent)
 //	POST /api/{db}/_calendar/link                             → 200 {url} (admins; the old feed URL dies)
 //	GET  /api/_public/status/{token}                          → the status page's data
 //	GET  /api/_public/estimates/{token}                       → the estimate to approve
@@ -116,19 +118,24 @@ func (m *Module) Register(r *module.Registry) error {
 	for _, k := range schemas {
 		r.Schema(k)
 	}
+	for _, k := range fieldLabels {
+		r.Labels(k)
+	}
 	r.Rule(KlassEstimate, m.estimateRule)
-	r.Effect(KlassEstimate, m.tokenEffect(kindEstimate, "approval_token"))
+	r.Rule(KlassEstimate, tokenRule(kindEstimate, "approval_token"))
 	r.Rule(KlassMaintenance, m.maintenanceRule)
 	r.Rule(KlassTicket, m.ticketRule)
-	r.Effect(KlassTicket, m.tokenEffect(kindStatus, "status_token"))
+	r.Rule(KlassTicket, tokenRule(kindStatus, "status_token"))
 	r.Events(KlassEstimate, decisionEvents)
 
 	r.Route(module.Route{Pattern: "GET /api/{db}/_maintenances/plan", Access: module.AccessRead, Handle: m.plan})
 	r.Route(module.Route{Pattern: "GET /api/{db}/_tickets/{id}/receipt.pdf", Access: module.AccessRead, Klass: KlassTicket, Handle: m.ticketReceipt})
 	r.Route(module.Route{Pattern: "GET /api/{db}/_tickets/{id}/contract-receipt.pdf", Access: module.AccessRead, Klass: KlassTicket, Handle: m.contractReceipt})
 	r.Route(module.Route{Pattern: "GET /api/{db}/_estimates/{id}/receipt.pdf", Access: module.AccessRead, Klass: KlassEstimate, Handle: m.estimateReceipt})
+	r.Route(module.Route{Pattern: "GET /api/{db}/_equipment/labels.pdf", Access: module.AccessRead, Handle: m.labels})
 	r.Route(module.Route{Pattern: "POST /api/{db}/_tickets/{id}/status-link", Access: module.AccessAdmin, Klass: KlassTicket, Handle: m.reissue(kindStatus)})
 	r.Route(module.Route{Pattern: "POST /api/{db}/_estimates/{id}/approval-link", Access: module.AccessAdmin, Klass: KlassEstimate, Handle: m.reissue(kindEstimate)})
+	r.Route(module.Route{Pattern: "POST /api/{db}/_estimates/{id}/shared", Klass: KlassEstimate, Handle: m.shared})
 	r.Route(module.Route{Pattern: "POST /api/{db}/_calendar/link", Access: module.AccessAdmin, Handle: m.calendarLink})
 	r.Route(module.Route{Pattern: "GET /api/_public/status/{token}", Access: module.AccessPublic, Limit: &publicPage, Handle: m.statusPage})
 	r.Route(module.Route{Pattern: "GET /api/_public/estimates/{token}", Access: module.AccessPublic, Limit: &publicPage, Handle: m.estimatePage})

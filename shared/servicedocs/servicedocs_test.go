@@ -40,6 +40,7 @@ func newShop(t testing.TB, e *apptest.Env) *shop {
 	s.ana, s.bia, s.zed = e.SignUp("ana@example.com"), e.SignUp("bia@example.com"), e.SignUp("zed@example.com")
 	s.db = e.Group(s.ana, "Assistência Técnica São João")
 	e.Join(s.ana, s.bia, s.db, false)
+	s.setting(t, "country", "BR") // a Brazilian shop: phones are read as Brazilian numbers
 	s.other = e.Group(s.zed, "Zed Reparos")
 	s.customer = s.create(t, s.ana, map[string]any{"klass": "Customer", "name": "Cida Conceição", "phones": []any{map[string]any{"number": "+55 11 98888-7777", "main": true}}})
 	s.equipment = s.create(t, s.ana, map[string]any{"klass": "Equipment", "identifier": "SN-123", "maker": "Câmera Sôny", "customer_id": s.customer})
@@ -235,6 +236,45 @@ func TestEstimateLifecycle(t *testing.T) {
 		// An expired estimate's link is the catalogue's refusal.
 		old := e.Doc(s.db, s.estimate(t, map[string]any{"valid_until": e.Clock.Now().AddDate(0, 0, -1).Format(time.DateOnly)}))
 		anon.Do("GET", "/api/_public/estimates/"+old["approval_token"].(string), nil).ExpectError(t, http.StatusNotFound, servicedocs.MsgLinkGone)
+	})
+}
+
+// TestEstimateShared (issue 22 item 16): sharing the approval link (copy,
+// WhatsApp, e-mail) makes a draft sent, once, by any member; the customer
+// never reads "Draft", even from a link that went out unshared; another
+// Group cannot, and a decided estimate stays as it is.
+func TestEstimateShared(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		s := newShop(t, e)
+		id := s.estimate(t, nil)
+		token := e.Doc(s.db, id)["approval_token"].(string)
+		anon := e.Anonymous()
+		if st := anon.Do("GET", "/api/_public/estimates/"+token, nil).Expect(t, http.StatusOK)["estimate"].(map[string]any)["state"]; st != "sent" {
+			t.Fatalf("a draft reads %v to the customer, want sent", st)
+		}
+		url := "/api/" + s.db + "/_estimates/" + id + "/shared"
+		e.Unchanged(s.db, func() {
+			s.zed.Do("POST", url, map[string]any{}).ExpectError(t, http.StatusForbidden, "")
+			anon.Do("POST", url, map[string]any{}).ExpectError(t, http.StatusUnauthorized, "")
+			s.bia.Do("POST", "/api/"+s.db+"/_estimates/"+s.customer+"/shared", map[string]any{}).ExpectError(t, http.StatusNotFound, "")
+		})
+		if st := s.bia.Do("POST", url, map[string]any{}).Expect(t, http.StatusOK)["state"]; st != "sent" {
+			t.Fatalf("shared: %v", st)
+		}
+		if d := e.Doc(s.db, id); d["state"] != "sent" || d["approval_token"] != token {
+			t.Fatalf("after sharing %v", d)
+		}
+		e.Unchanged(s.db, func() {
+			if st := s.bia.Do("POST", url, map[string]any{}).Expect(t, http.StatusOK)["state"]; st != "sent" {
+				t.Fatalf("shared again: %v", st)
+			}
+		})
+		anon.Do("POST", "/api/_public/estimates/"+token, map[string]any{"decision": "refuse", "name": "Cida"}).Expect(t, http.StatusOK)
+		e.Unchanged(s.db, func() {
+			if st := s.bia.Do("POST", url, map[string]any{}).Expect(t, http.StatusOK)["state"]; st != "refused" {
+				t.Fatalf("shared after the decision: %v", st)
+			}
+		})
 	})
 }
 
@@ -506,6 +546,128 @@ func TestReceipts(t *testing.T) {
 	})
 }
 
+// TestReceiptTermsAndSignatures (issue 22 item 17): both copies of the
+// receipt carry the shop's contact, its terms (warranty, pickup deadline:
+// the Group's receipt-terms, else a default in the receipt's language) and
+// signature lines for the customer and the technician, however long the
+// problem and the receipt text are.
+func TestReceiptTermsAndSignatures(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		s := newShop(t, e)
+		long := strings.Repeat("O aparelho desliga sozinho depois de alguns minutos de uso intenso. ", 12)
+		id := s.create(t, s.bia, map[string]any{"klass": "Ticket", "content": long, "customer_id": s.customer, "equipment_id": s.equipment,
+			"equipment_observation": strings.Repeat("Riscos na tampa. ", 20)})
+		s.setting(t, "receipt-configuration", strings.Repeat("Horário: seg a sex, 9h às 18h. ", 20))
+		twice := func(text string, wants ...string) {
+			t.Helper()
+			for _, want := range wants {
+				if n := strings.Count(text, want); n != 2 {
+					t.Errorf("%q %d times, want once on each copy:\n%s", want, n, text)
+				}
+			}
+		}
+		pt := pdfText(t, getPDF(t, s.bia, "/api/"+s.db+"/_tickets/"+id+"/receipt.pdf?locale=pt-BR"))
+		twice(pt, "(11) 3333-4444", "Rua das Acácias 12", "Condições:", "Garantia: 90 dias", "Retirada:", "Assinatura do cliente", "Assinatura do técnico")
+		en := pdfText(t, getPDF(t, s.bia, "/api/"+s.db+"/_tickets/"+id+"/receipt.pdf?locale=en"))
+		twice(en, "Terms:", "Warranty: 90 days", "Pickup:", "Customer signature", "Technician signature")
+
+		// The shop's own terms replace the default, in any language.
+		e.Unchanged(s.db, func() {
+			s.ana.Do("POST", "/api/"+s.db, map[string]any{"klass": "Adjustment", "key": "receipt-terms", "label": "receipt-terms", "value": 12}).ExpectFields(t, "value", "is invalid")
+		})
+		s.setting(t, "receipt-terms", "Garantia de 30 dias. Retirada em até 60 dias, depois cobramos a guarda.")
+		own := pdfText(t, getPDF(t, s.bia, "/api/"+s.db+"/_tickets/"+id+"/receipt.pdf?locale=en"))
+		twice(own, "Garantia de 30 dias.", "Customer signature", "Technician signature")
+		if strings.Contains(own, "Warranty: 90 days") {
+			t.Errorf("default terms printed beside the shop's:\n%s", own)
+		}
+	})
+}
+
+// pdfPages reads a PDF's page count and its first page's size in points with poppler's pdfinfo.
+func pdfPages(t *testing.T, pdf []byte) (pages int, w, h float64) {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "doc.pdf")
+	if err := os.WriteFile(f, pdf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdfinfo", f).CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdfinfo: %v: %s", err, out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if v, ok := strings.CutPrefix(line, "Pages:"); ok {
+			fmt.Sscan(strings.TrimSpace(v), &pages)
+		}
+		if v, ok := strings.CutPrefix(line, "Page size:"); ok {
+			fmt.Sscanf(strings.TrimSpace(v), "%g x %g", &w, &h)
+		}
+	}
+	return pages, w, h
+}
+
+// TestEquipmentLabels (issue 22 item 19): a printable PDF with one label
+// per equipment item — its identifier, its customer's name, and the number
+// and status-page QR code of its open service order — on a 62 mm label
+// printer's tape (one 62 × 29 mm label a page) or an A4 sheet of 3 × 8.
+func TestEquipmentLabels(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		s := newShop(t, e)
+		done := s.create(t, s.bia, map[string]any{"klass": "Ticket", "content": "Antigo", "customer_id": s.customer, "equipment_id": s.equipment})
+		s.put(s.bia, done, map[string]any{"status": "done"}).Expect(t, http.StatusCreated)
+		open := s.create(t, s.bia, map[string]any{"klass": "Ticket", "content": "Não liga", "customer_id": s.customer, "equipment_id": s.equipment})
+		statusURL := apptest.BaseURL + "/s/" + e.Doc(s.db, open)["status_token"].(string)
+		spare := s.create(t, s.ana, map[string]any{"klass": "Equipment", "identifier": "NB-77", "maker": "Lenovo"})
+		url := "/api/" + s.db + "/_equipment/labels.pdf?locale=pt-BR&ids=" + s.equipment + "," + spare
+
+		tape := getPDF(t, s.bia, url+"&size=62mm")
+		if pages, w, h := pdfPages(t, tape); pages != 2 || w < 175 || w > 176.5 || h < 81.5 || h > 83 {
+			t.Fatalf("62 mm tape: %d pages of %g × %g pt, want 2 of 175.7 × 82.2", pages, w, h)
+		}
+		text := pdfText(t, tape)
+		for _, want := range []string{"SN-123", "Câmera Sôny", "Cida Conceição", "Ordem de serviço nº 2", "NB-77", "Sem ordem de serviço aberta"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("labels lack %q:\n%s", want, text)
+			}
+		}
+		if got := pdfQR(t, tape); got != statusURL {
+			t.Fatalf("label QR %q, want the open ticket's status page %q", got, statusURL)
+		}
+		a4 := getPDF(t, s.bia, url+"&size=a4")
+		if pages, w, h := pdfPages(t, a4); pages != 1 || w < 595 || w > 596 || h < 841 || h > 842.5 {
+			t.Fatalf("A4 sheet: %d pages of %g × %g pt", pages, w, h)
+		}
+		if text := pdfText(t, a4); !strings.Contains(text, "SN-123") || !strings.Contains(text, "NB-77") {
+			t.Fatalf("A4 labels:\n%s", text)
+		}
+		many := make([]string, 25)
+		for i := range many {
+			many[i] = s.create(t, s.ana, map[string]any{"klass": "Equipment", "identifier": fmt.Sprintf("EQ-%d", i)})
+		}
+		if pages, _, _ := pdfPages(t, getPDF(t, s.bia, "/api/"+s.db+"/_equipment/labels.pdf?size=a4&ids="+strings.Join(many, ","))); pages != 2 {
+			t.Fatalf("25 labels on %d A4 sheets, want 2", pages)
+		}
+
+		base := "/api/" + s.db + "/_equipment/labels.pdf?size=62mm&ids="
+		s.bia.Do("GET", base, nil).ExpectFields(t, "ids", "can't be blank")
+		s.bia.Do("GET", "/api/"+s.db+"/_equipment/labels.pdf?size=letter&ids="+s.equipment, nil).ExpectFields(t, "size", "not in allowed list")
+		s.bia.Do("GET", base+strings.Join(make201(), ","), nil).ExpectFields(t, "ids", "is too long (maximum is 200 items)")
+		s.bia.Do("GET", base+s.customer, nil).ExpectError(t, http.StatusNotFound, "")
+		s.bia.Do("GET", base+s.otherEquipment, nil).ExpectError(t, http.StatusNotFound, "")
+		s.zed.Do("GET", base+s.equipment, nil).ExpectError(t, http.StatusForbidden, "")
+		e.Anonymous().Do("GET", base+s.equipment, nil).ExpectError(t, http.StatusUnauthorized, "")
+	})
+}
+
+// make201 is 201 distinct (unknown) equipment ids.
+func make201() []string {
+	out := make([]string, 201)
+	for i := range out {
+		out[i] = ids.New("eqi")
+	}
+	return out
+}
+
 // TestCalendar: the feed at its secret URL parses with an independent
 // iCalendar parser, keeps its UIDs across refreshes, and dies when the URL
 // is re-issued.
@@ -516,6 +678,8 @@ func TestCalendar(t *testing.T) {
 		mai := s.create(t, s.bia, map[string]any{"klass": "Maintenance", "date": "2026-01-10", "equipment_id": s.equipment, "next_maintenance": next})
 		tik := s.create(t, s.bia, map[string]any{"klass": "Ticket", "content": "Entrega", "estimation": next})
 		s.create(t, s.bia, map[string]any{"klass": "Ticket", "content": "Sem data"})
+		// A title long enough (and accented) that its summary folds (RFC 5545 §3.1).
+		long := s.create(t, s.bia, map[string]any{"klass": "Ticket", "content": "Troca de tela, bateria e conector de carga — orçamento aprovado", "estimation": next})
 
 		s.bia.Do("POST", "/api/"+s.db+"/_calendar/link", nil).ExpectError(t, http.StatusForbidden, "")
 		url := s.ana.Do("POST", "/api/"+s.db+"/_calendar/link", nil).Expect(t, http.StatusOK)["url"].(string)
@@ -525,6 +689,14 @@ func TestCalendar(t *testing.T) {
 			r := anon.Do("GET", path, nil)
 			if r.Code != http.StatusOK || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/calendar") {
 				t.Fatalf("feed %d %s", r.Code, r.Body)
+			}
+			// Strictly RFC 5545 §3.1 first: CRLF line ends everywhere, folded lines included.
+			lines, err := strictContentLines(r.Body)
+			if err != nil {
+				t.Fatalf("not RFC 5545 content lines: %v\n%q", err, r.Body)
+			}
+			if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "conector de carga — orçamento") }) {
+				t.Fatalf("the long summary is missing: %q", lines)
 			}
 			cal, err := ical.NewDecoder(bytes.NewReader(r.Body)).Decode()
 			if err != nil {
@@ -543,7 +715,7 @@ func TestCalendar(t *testing.T) {
 			return out
 		}
 		first := uids()
-		want := []string{mai + "@oficina", tik + "@oficina"}
+		want := []string{mai + "@oficina", tik + "@oficina", long + "@oficina"}
 		slices.Sort(want)
 		if !slices.Equal(first, want) {
 			t.Fatalf("events %v, want %v", first, want)
@@ -555,6 +727,37 @@ func TestCalendar(t *testing.T) {
 		s.ana.Do("POST", "/api/"+s.db+"/_calendar/link", nil).Expect(t, http.StatusOK)
 		anon.Do("GET", path, nil).ExpectError(t, http.StatusNotFound, servicedocs.MsgLinkGone)
 	})
+}
+
+// strictContentLines reads an iCalendar stream as RFC 5545 §3.1 demands,
+// refusing what lenient parsers (go-ical's included) let through: every
+// line ends in CRLF — a bare LF or CR is an error, on folded lines too —
+// and no line passes 75 octets. It returns the unfolded content lines.
+func strictContentLines(b []byte) ([]string, error) {
+	var out []string
+	for n := 1; len(b) > 0; n++ {
+		end := bytes.IndexAny(b, "\r\n")
+		if end < 0 {
+			return nil, fmt.Errorf("line %d: no line break at the end", n)
+		}
+		if b[end] != '\r' || end+1 >= len(b) || b[end+1] != '\n' {
+			return nil, fmt.Errorf("line %d: a bare %q, not CRLF", n, b[end])
+		}
+		line := string(b[:end])
+		if len(line) > 75 {
+			return nil, fmt.Errorf("line %d: %d octets (at most 75)", n, len(line))
+		}
+		b = b[end+2:]
+		if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
+			if len(out) == 0 {
+				return nil, fmt.Errorf("line %d: a continuation with nothing to continue", n)
+			}
+			out[len(out)-1] += line[1:]
+			continue
+		}
+		out = append(out, line)
+	}
+	return out, nil
 }
 
 // otherLast is token with its last character changed (never to itself: a

@@ -18,6 +18,8 @@ type texts struct {
 	observation, validUntil, approveAt, contract      string
 	contractItems, paymentKind, signature, estimation string
 	maintenanceDue, ticketDue                         string
+	technicianSignature, terms, defaultTerms          string
+	labels, noOpenTicket                              string
 	statuses                                          map[string]string
 	decisionNote                                      map[string]string
 }
@@ -31,6 +33,11 @@ var english = texts{
 	total: "Total", observation: "Observation", validUntil: "Valid until", approveAt: "Scan or open to approve:",
 	contract: "Contract", contractItems: "Terms", paymentKind: "Payment", signature: "Customer signature",
 	estimation: "Expected on", maintenanceDue: "Maintenance due", ticketDue: "Service order due",
+	technicianSignature: "Technician signature", terms: "Terms",
+	labels: "Equipment labels", noOpenTicket: "No open service order",
+	defaultTerms: "Warranty: 90 days on the service done and the parts replaced, from the day the equipment is collected; " +
+		"it does not cover misuse, liquids, falls or repairs by others. Pickup: equipment not collected within 90 days " +
+		"of the notice that it is ready may be treated as abandoned, and storage may be charged.",
 	statuses:     map[string]string{"open": "Open", "block": "Blocked", "doing": "In progress", "review": "In review", "done": "Done", "cancel": "Cancelled"},
 	decisionNote: map[string]string{"approve": "Estimate #%s was approved by %s on the approval page.", "refuse": "Estimate #%s was refused by %s on the approval page."},
 }
@@ -44,6 +51,11 @@ var portuguese = texts{
 	total: "Total", observation: "Observação", validUntil: "Válido até", approveAt: "Leia o código ou abra para aprovar:",
 	contract: "Contrato", contractItems: "Cláusulas", paymentKind: "Pagamento", signature: "Assinatura do cliente",
 	estimation: "Previsão", maintenanceDue: "Manutenção prevista", ticketDue: "Entrega prevista da OS",
+	technicianSignature: "Assinatura do técnico", terms: "Condições",
+	labels: "Etiquetas de equipamentos", noOpenTicket: "Sem ordem de serviço aberta",
+	defaultTerms: "Garantia: 90 dias para o serviço executado e as peças substituídas, a contar da retirada do equipamento " +
+		"(CDC, art. 26); não cobre mau uso, líquidos, quedas ou reparo por terceiros. Retirada: o equipamento não retirado " +
+		"em até 90 dias após o aviso de conclusão poderá ser considerado abandonado, com cobrança de guarda.",
 	statuses:     map[string]string{"open": "Aberto", "block": "Bloqueado", "doing": "Em andamento", "review": "Em revisão", "done": "Concluído", "cancel": "Cancelado"},
 	decisionNote: map[string]string{"approve": "O orçamento nº %s foi aprovado por %s na página de aprovação.", "refuse": "O orçamento nº %s foi recusado por %s na página de aprovação."},
 }

@@ -21,6 +21,9 @@ func (Module) Register(r *module.Registry) error {
 	for _, k := range Klasses {
 		r.Schema(k)
 	}
+	for _, k := range Labels {
+		r.Labels(k)
+	}
 	return nil
 }
 

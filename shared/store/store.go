@@ -9,9 +9,12 @@
 package store
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -99,6 +102,10 @@ type ChangesQuery struct {
 	// IncludeDocs fills Body, Klass and SortKey; without it a store may
 	// return only ID, Rev, Seq and Deleted (DynamoDB then reads no bodies).
 	IncludeDocs bool
+	// MaxBytes, with IncludeDocs, stops the answer once its bodies pass
+	// this many bytes (at least one row is returned), before the documents
+	// beyond it are read; <= 0 means no bound.
+	MaxBytes int
 }
 
 // Record is a small keyed value with optional expiry, used for sessions,
@@ -212,6 +219,68 @@ type Store interface {
 	Close() error
 }
 
+// DocWrite is a document write with what commits together with it.
+type DocWrite struct {
+	Doc Doc
+	// Records are record writes (at most MaxTransactWrites, with Transact's
+	// conditions) that commit in the document's own write: a rule's
+	// bookkeeping, such as a public link to the document, that must neither
+	// outlive a refused write nor be missing after an accepted one. A failed
+	// condition fails the whole write with ErrConflict.
+	Records []RecordWrite
+	// Number, when set, numbers the document in its own write.
+	Number *Numbering
+}
+
+// Numbering takes the next value of a counter (the record Kind/Key, as
+// Incr keeps it) for a document and writes it into the body as Field, which
+// the body must not already hold. A write that fails (a stale revision, a
+// failed record condition) takes no number.
+type Numbering struct {
+	Kind, Key, Field string
+	// Value is the number taken, set by the store when the write succeeds.
+	Value int64
+}
+
+// DocCommitter is implemented by stores that commit a DocWrite in one
+// transaction. For others, docs.Service takes the number with Incr before
+// Put and applies the records with Transact after it.
+type DocCommitter interface {
+	PutDoc(ctx context.Context, db string, w DocWrite) (Doc, error)
+}
+
+// SetNumber returns body (a JSON object) with "field": n as its first
+// member, without decoding it; body must not hold field already.
+func SetNumber(body []byte, field string, n int64) []byte {
+	body = bytes.TrimSpace(body)
+	if len(body) < 2 || body[0] != '{' {
+		return body // not an object: the caller's bug, left for the decoder to report
+	}
+	name, _ := json.Marshal(field) // a string always encodes
+	out := make([]byte, 0, len(body)+len(name)+22)
+	out = append(out, '{')
+	out = append(out, name...)
+	out = append(out, ':')
+	out = strconv.AppendInt(out, n, 10)
+	if rest := bytes.TrimSpace(body[1:]); rest[0] != '}' {
+		out = append(out, ',')
+	}
+	return append(out, body[1:]...)
+}
+
+// Versions is implemented by stores that every write goes through in this
+// process (the embedded store holds its file locked), so that a cache kept
+// in the process can tell whether what it read may have changed since: a
+// version grows with every write committed to the documents of db, or to
+// the records of kind (expiry sweeps included). Read the version before the
+// data it guards; a cache entry is good while the version has not moved.
+// Stores shared by several processes (DynamoDB and its Lambda instances) do
+// not implement it, and callers then read every time.
+type Versions interface {
+	DocsVersion(db string) uint64
+	RecordsVersion(kind string) uint64
+}
+
 // Notifier is implemented by stores that can wake long-polling readers of
 // the changes feed as soon as a database changes. Stores without it are polled.
 type Notifier interface {
@@ -234,6 +303,55 @@ type Change struct {
 type OutboxEntry struct {
 	Key    uint64
 	Change Change
+}
+
+// ChangeNotes are what a store that keeps its own change log records with
+// each write (DynamoDB), computed when the write is planned: the write's
+// history entry and its change to the counters, so that nothing has to be
+// written for them afterwards.
+type ChangeNotes struct {
+	// History is the write's history entry (ID, Klass, SortKey, Body); nil
+	// when the klass keeps none. The store serves it as a document with
+	// the seq right after the write's (Get, Changes, History).
+	History *Doc
+	// Counts is the write's change to the database's counters, opaque to
+	// the store; nil when there is none.
+	Counts []byte
+}
+
+// Noter computes the notes of a write (the change-stream consumer). Note
+// must be a pure function of the change: a write that is planned again
+// (it lost a race) is noted again.
+type Noter interface {
+	Note(ch Change) (ChangeNotes, error)
+	// HistorySeq returns the seq of the write a history entry id was made
+	// for; false when id is not a history entry's.
+	HistorySeq(id string) (seq uint64, ok bool)
+}
+
+// LogEntry is one write in a store's change log.
+type LogEntry struct {
+	Seq  uint64 // the write's seq
+	Last uint64 // the last seq it covers: Seq, or Seq+1 with a history entry
+	// Noted is false for a write made while no Noter was set (its Counts
+	// are unknown, not empty).
+	Noted  bool
+	Counts []byte
+}
+
+// ChangeLog is implemented by stores that keep every write, with its
+// notes, in an append-only log (DynamoDB): the change stream reads history
+// entries and counter deltas from it instead of writing them.
+type ChangeLog interface {
+	// SetNoter installs the function that notes each write; set it before
+	// the first write.
+	SetNoter(n Noter)
+	// ReadLog returns up to limit (<= 0: all) entries of db with Last >
+	// since, oldest first.
+	ReadLog(ctx context.Context, db string, since uint64, limit int) ([]LogEntry, error)
+	// History returns the history entries of document id (every history
+	// entry of db when id is ""), newest first, at most limit (<= 0: all).
+	History(ctx context.Context, db, id string, limit int) ([]Doc, error)
 }
 
 // Outbox is implemented by stores that keep committed changes for the

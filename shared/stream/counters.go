@@ -235,12 +235,21 @@ func (c *Consumer) applyChunk(ctx context.Context, db string, docs []store.Doc) 
 		if attempt+1 >= casAttempts {
 			return errDB(db, "update counters", fmt.Errorf("still contended after %d attempts: %w", casAttempts, err))
 		}
-		backoff := min(2*time.Millisecond<<attempt, 200*time.Millisecond)
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(rand.N(backoff) + time.Millisecond):
+		if err := casPause(ctx, attempt); err != nil {
+			return err
 		}
+	}
+}
+
+// casPause waits a jittered, growing pause before a compare-and-set is
+// tried again after losing to another consumer.
+func casPause(ctx context.Context, attempt int) error {
+	backoff := min(2*time.Millisecond<<attempt, 200*time.Millisecond)
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(rand.N(backoff) + time.Millisecond):
+		return nil
 	}
 }
 

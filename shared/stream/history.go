@@ -2,12 +2,15 @@ package stream
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -85,17 +88,78 @@ type History struct {
 	UpdatedBy   *Who                  `json:"updated_by,omitempty"`
 }
 
-// HistoryID is the deterministic id of the history entry of one revision:
-// replays of the change find the entry they would write.
-func HistoryID(db, id, rev string) string {
+// HistoryID is the deterministic id of the history entry of one write (a
+// revision and the seq it was written at): replays of the change find the
+// entry they would write. Its first 16 hex digits are the seq, so a store
+// that keeps the entry in its log finds it from the id (HistorySeq); the
+// other 16 are a hash of the database, document and revision.
+func HistoryID(db, id, rev string, seq uint64) string {
 	h := sha256.Sum256([]byte(db + "\x00" + id + "\x00" + rev))
-	return "ver-" + hex.EncodeToString(h[:16])
+	return fmt.Sprintf("ver-%016x%s", seq, hex.EncodeToString(h[:8]))
 }
+
+// HistorySeq returns the seq a history entry id names (see HistoryID).
+func (c *Consumer) HistorySeq(id string) (uint64, bool) {
+	rest, ok := strings.CutPrefix(id, "ver-")
+	if !ok || len(rest) != 32 {
+		return 0, false
+	}
+	seq, err := strconv.ParseUint(rest[:16], 16, 64)
+	return seq, err == nil
+}
+
+// maxHistory bounds the entries History reads for one call.
+const maxHistory = 10_000
+
+// HistoryOf returns db's history entries of document id (every entry when id
+// is ""), newest first: those a store with a change log keeps in its log
+// rows, and those kept as documents (the embedded store, where the stream
+// writes them, and DynamoDB tables written before the log).
+func HistoryOf(ctx context.Context, st store.Store, db, id string) ([]store.Doc, error) {
+	var out []store.Doc
+	if cl, ok := st.(store.ChangeLog); ok {
+		logged, err := cl.History(ctx, db, id, maxHistory)
+		if err != nil {
+			return nil, err
+		}
+		out = logged
+	}
+	q := store.ListQuery{Klass: KlassDocumentChange, Limit: 500}
+	for len(out) < maxHistory {
+		page, err := st.List(ctx, db, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range page.Docs {
+			if id == "" || str(fields(d.Body)["item_id"]) == id {
+				out = append(out, d)
+			}
+		}
+		if page.Next == "" {
+			break
+		}
+		q.After = page.Next
+	}
+	// Newest first by the seq of the write each entry is about: the
+	// embedded store's entries, written by the stream, have seqs of their own
+	// in no particular order.
+	changeSeq := func(d store.Doc) int64 { return fields(d.Body).Int("seq") }
+	slices.SortStableFunc(out, func(a, b store.Doc) int { return cmp.Compare(changeSeq(b), changeSeq(a)) })
+	return out, nil
+}
+
+// keepsHistory reports whether changes of klass get a history entry: every
+// tracked klass but those a module declared history-free (machine-written
+// records such as feed items, whose changes no history panel shows).
+func (c *Consumer) keepsHistory(klass string) bool { return !c.noHistory[klass] }
 
 // writeHistory creates the entries of a batch, in parallel.
 func (c *Consumer) writeHistory(ctx context.Context, changes []store.Change) error {
 	return forEach(ctx, len(changes), c.par, func(ctx context.Context, i int) error {
 		ch := changes[i]
+		if klass, _ := trackedKlass(ch); !c.keepsHistory(klass) {
+			return nil
+		}
 		d, err := c.HistoryDoc(ch)
 		if err != nil {
 			return errDB(ch.DB, "history of "+ch.New.ID, err)
@@ -156,7 +220,7 @@ func (c *Consumer) HistoryDoc(ch store.Change) (store.Doc, error) {
 		return store.Doc{}, err
 	}
 	return store.Doc{
-		ID:      HistoryID(ch.DB, ch.New.ID, ch.New.Rev),
+		ID:      HistoryID(ch.DB, ch.New.ID, ch.New.Rev, ch.New.Seq),
 		Klass:   KlassDocumentChange,
 		SortKey: h.CreatedAt, // history lists by time
 		Body:    raw,

@@ -57,6 +57,22 @@ type Options struct {
 	// NotRecords adds klasses that do not count as records (plan limits) to
 	// the spec's list (subrecords, configuration, people).
 	NotRecords []string
+	// Observer, when set, is told of every batch Apply has finished (live
+	// updates, shared/live).
+	Observer Observer
+	// NoHistory lists klasses whose changes get no history entry:
+	// machine-written records (feed items) that no history panel shows.
+	NoHistory []string
+}
+
+// Observer hears of each batch of changes after Apply has written its
+// history, counters and reactions, so that what it tells readers is already
+// there to read. It sees every change of the batch, system databases
+// included (a user's roles live in _users). Delivery is at-least-once, like
+// Apply's. It has no error to return: what it does is not the stream's to
+// retry.
+type Observer interface {
+	Applied(ctx context.Context, changes []store.Change)
 }
 
 // EventRule returns the extra timeline event types a change of one klass
@@ -82,9 +98,16 @@ type Consumer struct {
 	events     map[string][]EventRule
 	reactions  map[string][]Reaction
 	notRecords map[string]bool
+	observer   Observer
+	noHistory  map[string]bool
+	// changeLog is the store's log when it keeps one (notes.go): history
+	// and counter deltas are then noted with each write, not written here.
+	changeLog store.ChangeLog
 }
 
-// New returns a consumer writing history and counters into st.
+// New returns a consumer writing history and counters into st. On a store
+// that keeps a change log it also becomes the store's Noter (notes.go), so
+// build it before the first write.
 func New(st store.Store, opts Options) *Consumer {
 	log := opts.Logger
 	if log == nil {
@@ -100,6 +123,8 @@ func New(st store.Store, opts Options) *Consumer {
 		events:     opts.Events,
 		reactions:  map[string][]Reaction{},
 		notRecords: maps.Clone(builtinNotRecords),
+		observer:   opts.Observer,
+		noHistory:  map[string]bool{},
 	}
 	for _, t := range opts.Tallies {
 		for _, k := range t.Klasses {
@@ -113,6 +138,13 @@ func New(st store.Store, opts Options) *Consumer {
 	}
 	for _, k := range opts.NotRecords {
 		c.notRecords[k] = true
+	}
+	for _, k := range opts.NoHistory {
+		c.noHistory[k] = true
+	}
+	if cl, ok := st.(store.ChangeLog); ok {
+		c.changeLog = cl
+		cl.SetNoter(c)
 	}
 	return c
 }
@@ -134,6 +166,9 @@ func (c *Consumer) Apply(ctx context.Context, changes []store.Change) error {
 		hist = append(hist, ch)
 		if len(c.reactions[klass]) > 0 {
 			reacting = append(reacting, ch)
+		}
+		if c.changeLog != nil && latest[ch.DB] == nil {
+			latest[ch.DB] = map[string]store.Doc{} // the log is folded whatever changed
 		}
 		if !c.counts(klass) {
 			continue
@@ -163,9 +198,15 @@ func (c *Consumer) Apply(ctx context.Context, changes []store.Change) error {
 	// fsyncs, on DynamoDB their latencies overlap.
 	err := forEach(ctx, 1+len(dbs), min(1+len(dbs), c.par), func(ctx context.Context, i int) error {
 		if i == 0 {
+			if c.changeLog != nil {
+				return nil // noted with each write
+			}
 			return c.writeHistory(ctx, hist)
 		}
 		db := dbs[i-1]
+		if c.changeLog != nil {
+			return c.foldLog(ctx, db)
+		}
 		docs := make([]store.Doc, 0, len(latest[db]))
 		for _, d := range latest[db] {
 			docs = append(docs, d)
@@ -176,7 +217,13 @@ func (c *Consumer) Apply(ctx context.Context, changes []store.Change) error {
 	if err != nil {
 		return err
 	}
-	return c.react(ctx, reacting)
+	if err := c.react(ctx, reacting); err != nil {
+		return err
+	}
+	if c.observer != nil {
+		c.observer.Applied(ctx, changes)
+	}
+	return nil
 }
 
 // react runs the modules' reactions, one change after another in delivery

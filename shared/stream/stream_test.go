@@ -81,9 +81,9 @@ func TestApplyTwice(t *testing.T) {
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			st := b.open(t)
+			c := newConsumer(st) // before the writes: on DynamoDB it notes them
 			w := streamtest.NewWriter(t, st, db)
 			w.RandomMix(7, 120)
-			c := newConsumer(st)
 
 			apply(t, c, w.Changes)
 			first := streamtest.Take(t, st, db, w.IDs())
@@ -111,9 +111,9 @@ func TestRandomMix(t *testing.T) {
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			st := b.open(t)
+			c := newConsumer(st)
 			w := streamtest.NewWriter(t, st, db)
 			w.RandomMix(42, 1000)
-			c := newConsumer(st)
 			r := rand.New(rand.NewPCG(42, 43))
 			start := time.Now()
 			for i := 0; i < len(w.Changes); {
@@ -143,8 +143,8 @@ func TestOutOfOrder(t *testing.T) {
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			st := b.open(t)
-			w := streamtest.NewWriter(t, st, db)
 			c := newConsumer(st)
+			w := streamtest.NewWriter(t, st, db)
 			const a, z = "tik-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "tik-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
 			w.Put(a, map[string]any{"klass": "Ticket", "priority": "high", "status": "open"})
 			w.Put(a, map[string]any{"klass": "Ticket", "priority": "low", "status": "done"})
@@ -268,7 +268,7 @@ func TestEvents(t *testing.T) {
 			if h.Whodunnit == nil || h.Whodunnit.Label != "Ana" || h.CreatedAt != "2026-05-04T12:00:00.000Z" || d.SortKey != h.CreatedAt {
 				t.Fatalf("who/when missing: %s", d.Body)
 			}
-			if d.ID != stream.HistoryID(db, "x-1", tc.new.Rev) || d.Klass != "DocumentChange" || h.ItemType != tc.new.Klass {
+			if d.ID != stream.HistoryID(db, "x-1", tc.new.Rev, tc.new.Seq) || d.Klass != "DocumentChange" || h.ItemType != tc.new.Klass {
 				t.Fatalf("doc %s klass %s item_type %s", d.ID, d.Klass, h.ItemType)
 			}
 		})

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/fault"
+	"github.com/oficina/oficina/shared/httpjson"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/store"
 )
@@ -171,4 +173,84 @@ func isConflict(err error) bool {
 		return fe.Kind == fault.Conflict
 	}
 	return errors.Is(err, store.ErrConflict)
+}
+
+// withoutChecklist is an open ticket whose category has checklist lines
+// but which has no checklist (opened while the feature was off).
+type withoutChecklist struct{ ticket, category string }
+
+// missingChecklists lists the open tickets without the checklist their
+// category has.
+func (m *Module) missingChecklists(ctx context.Context, db string) ([]withoutChecklist, error) {
+	open, _, err := m.listAll(ctx, db, store.ListQuery{Klass: KlassTicket, Prefix: openPrefix, Limit: 500}, maxOpen)
+	if err != nil {
+		return nil, err
+	}
+	hasLines := map[string]bool{}
+	var out []withoutChecklist
+	for _, d := range open {
+		body, err := docs.Decode(d.Body)
+		if err != nil {
+			return nil, fmt.Errorf("ticket: decode %s/%s: %w", db, d.ID, err)
+		}
+		cat := str(body["category_id"])
+		if cat == "" {
+			continue
+		}
+		lines, known := hasLines[cat]
+		if !known {
+			_, c, err := m.get(ctx, db, cat)
+			if err != nil {
+				return nil, err
+			}
+			lines = c != nil && len(checklistLines(str(c["checklist"]))) > 0
+			hasLines[cat] = lines
+		}
+		if !lines {
+			continue
+		}
+		_, cl, err := m.get(ctx, db, checklistID(d.ID))
+		if err != nil {
+			return nil, err
+		}
+		if cl == nil {
+			out = append(out, withoutChecklist{ticket: d.ID, category: cat})
+		}
+	}
+	return out, nil
+}
+
+// checklistsRoute answers GET and POST /api/{db}/_tickets/checklists
+// (admins): how many open tickets lack their category's checklist, and
+// (POST) gives them one — what turning the feature on offers. Each runs
+// again safely: a ticket given its checklist is no longer counted.
+//
+//	GET  → 200 {"tickets": n}
+//	POST → 200 {"added": n}; 422 {"fields":{"checklist":["is disabled"]}} while the feature is off
+func (m *Module) checklistsRoute(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	db := r.PathValue("db")
+	missing, err := m.missingChecklists(ctx, db)
+	if err != nil {
+		return err
+	}
+	if r.Method == http.MethodGet {
+		httpjson.Write(w, http.StatusOK, map[string]any{"tickets": len(missing)})
+		return nil
+	}
+	on, err := m.feature(ctx, db, "checklist")
+	if err != nil {
+		return err
+	}
+	if !on {
+		return invalid("checklist", MsgChecklistDisabled)
+	}
+	p := access.PrincipalFrom(ctx)
+	for _, t := range missing {
+		if err := m.startChecklist(ctx, p, db, t.ticket, t.category, false); err != nil {
+			return err
+		}
+	}
+	httpjson.Write(w, http.StatusOK, map[string]any{"added": len(missing)})
+	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -20,6 +19,7 @@ import (
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/ids"
+	"github.com/oficina/oficina/shared/phones"
 	"github.com/oficina/oficina/shared/store"
 )
 
@@ -29,6 +29,8 @@ const (
 	MsgNotInGroup     = "must exist"
 	MsgCommentAuthor  = "Only the author or an administrator can change a comment"
 	MsgChecklistIndex = "is invalid"
+	// MsgChecklistDisabled: checklists are given to open tickets only once the feature is on.
+	MsgChecklistDisabled = "is disabled"
 )
 
 // transitions is the status matrix: from → the statuses a ticket may move
@@ -161,11 +163,7 @@ func (m *Module) ticketRule(ctx context.Context, w *docs.Write) error {
 	if w.Old != nil {
 		n["number"] = w.Old["number"]
 	} else {
-		next, err := m.deps.Store.Incr(ctx, "seq", w.DB+"\x00"+KlassTicket, 1, 0)
-		if err != nil {
-			return fmt.Errorf("ticket: number: %w", err)
-		}
-		n["number"] = json.Number(fmt.Sprint(next))
+		w.Number("number", "seq", w.DB+"\x00"+KlassTicket)
 	}
 	return nil
 }
@@ -256,6 +254,32 @@ func checklistLines(s string) []string {
 		}
 	}
 	return out
+}
+
+// customerRule keeps a customer's phones in E.164, read in the Group's
+// country, so WhatsApp links and dialers get the country code; a number
+// that is not a phone number is refused under its item.
+func (m *Module) customerRule(ctx context.Context, w *docs.Write) error {
+	if w.Deleting {
+		return nil
+	}
+	list, _ := w.New["phones"].([]any)
+	if len(list) == 0 {
+		return nil
+	}
+	country, err := phones.GroupCountry(func(key string) (any, error) {
+		if m.deps.Groups == nil {
+			return nil, nil
+		}
+		return m.deps.Groups.Setting(ctx, w.DB, key)
+	})
+	if err != nil {
+		return fmt.Errorf("ticket: country of %s: %w", w.DB, err)
+	}
+	if fields := phones.NormalizeItems(list, country, "phones"); len(fields) > 0 {
+		return fault.Invalid(fields)
+	}
+	return nil
 }
 
 // equipmentRule keeps the lookup field: the lower-case, accent-free words

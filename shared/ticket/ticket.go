@@ -75,21 +75,28 @@ func (m *Module) Name() string { return "ticket" }
 //
 //	PUT /api/{db}/_design/checklist/_update/toggle/{tch-…} {"index":n,"text":"…","done":bool} → 200 {ok,id,rev,progress}
 //	GET /api/{db}/_tickets/board?closed=30                                       → 200 (board.go)
+//	GET|POST /api/{db}/_tickets/checklists (admins)                              → 200 {tickets} | {added} (checklist.go)
 //	GET /api/{db}/_design/count-by-ticket-status/_view/all?group_level=1          → rows by status
 func (m *Module) Register(r *module.Registry) error {
 	for _, k := range schemas {
 		r.Schema(k)
 	}
+	for _, k := range labels {
+		r.Labels(k)
+	}
 	r.Rule(KlassTicket, m.ticketRule)
 	r.Effect(KlassTicket, m.ticketEffect)
 	r.SortKey(KlassTicket, sortKey)
 	r.Rule(KlassCategory, m.categoryRule)
+	r.Rule(KlassCustomer, m.customerRule)
 	r.Rule(KlassEquipment, m.equipmentRule)
 	r.Rule(KlassComment, m.commentRule)
 	r.Effect(KlassChecklist, m.checklistEffect)
 	r.NotRecords(KlassChecklist)
 	r.Update(module.Update{DDoc: "checklist", Fn: "toggle", WithID: true, Klass: KlassChecklist, Handle: m.toggle})
 	r.Route(module.Route{Pattern: "GET /api/{db}/_tickets/board", Access: module.AccessRead, Handle: m.board})
+	r.Route(module.Route{Pattern: "GET /api/{db}/_tickets/checklists", Access: module.AccessAdmin, Handle: m.checklistsRoute})
+	r.Route(module.Route{Pattern: "POST /api/{db}/_tickets/checklists", Access: module.AccessAdmin, Handle: m.checklistsRoute})
 	return Counts{}.Register(r)
 }
 

@@ -32,6 +32,7 @@ func newShop(t *testing.T, e *apptest.Env) *shop {
 	s.ana, s.bia, s.zed = e.SignUp("ana@example.com"), e.SignUp("bia@example.com"), e.SignUp("zed@example.com")
 	s.db = e.Group(s.ana, "Oficina da Ana")
 	e.Join(s.ana, s.bia, s.db, false)
+	s.setting(t, "country", "BR") // a Brazilian shop: phones are read as Brazilian numbers
 	s.other = e.Group(s.zed, "Zed Reparos")
 	s.customer = s.create(t, s.ana, map[string]any{"klass": "Customer", "name": "Cida Campos", "phones": []any{map[string]any{"number": "11 98888-7777", "main": true}}})
 	s.equipment = s.create(t, s.ana, map[string]any{"klass": "Equipment", "identifier": "SN-123", "maker": "Câmera Sôny", "customer_id": s.customer})
@@ -259,7 +260,13 @@ func TestTicketNumbers(t *testing.T) {
 func TestChecklist(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
 		s := newShop(t, e)
-		// Off by default: no checklist.
+		// On in a new Group (issue 22 item 3): the first ticket of a category gets its lines.
+		first := s.ticket(t, map[string]any{"category_id": s.category})
+		if p, _ := e.Doc(s.db, first)["checklist"].(map[string]any); p["total"] != float64(3) {
+			t.Fatalf("a new Group's first ticket: checklist %v", p)
+		}
+		// Turned off: no checklist.
+		s.setting(t, "checklist", "disabled")
 		off := s.ticket(t, map[string]any{"category_id": s.category})
 		if _, ok := e.Doc(s.db, off)["checklist"]; ok {
 			t.Fatal("a checklist with the feature off")
@@ -444,5 +451,60 @@ func TestBoard(t *testing.T) {
 		}
 		s.zed.Do("GET", "/api/"+s.db+"/_tickets/board", nil).ExpectError(t, http.StatusForbidden, "")
 		s.bia.Do("GET", "/api/"+s.db+"/_tickets/board?closed=9999", nil).ExpectError(t, http.StatusBadRequest, "closed")
+	})
+}
+
+// TestChecklistsForOpenTickets (issue 22 item 3): turning checklists on
+// offers to give the open tickets of categories with lines the checklist
+// they missed; the offer counts them, giving them runs once (again: none),
+// and closed tickets, tickets without a category or with a category
+// without lines, and tickets that have one are left alone. Admins only.
+func TestChecklistsForOpenTickets(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		s := newShop(t, e)
+		had := s.ticket(t, map[string]any{"category_id": s.category})
+		s.setting(t, "checklist", "disabled")
+		blank := s.create(t, s.ana, map[string]any{"klass": "Category", "name": "Sem lista"})
+		a := s.ticket(t, map[string]any{"category_id": s.category})
+		b := s.ticket(t, map[string]any{"category_id": s.category, "priority": "high"})
+		closed := s.ticket(t, map[string]any{"category_id": s.category})
+		s.put(s.bia, closed, map[string]any{"status": "done"}).Expect(t, http.StatusCreated)
+		none := s.ticket(t, nil)
+		noLines := s.ticket(t, map[string]any{"category_id": blank})
+		url := "/api/" + s.db + "/_tickets/checklists"
+
+		if n := s.ana.Do("GET", url, nil).Expect(t, http.StatusOK)["tickets"]; n != float64(2) {
+			t.Fatalf("offer counts %v, want 2", n)
+		}
+		e.Unchanged(s.db, func() {
+			s.bia.Do("GET", url, nil).ExpectError(t, http.StatusForbidden, "")
+			s.bia.Do("POST", url, map[string]any{}).ExpectError(t, http.StatusForbidden, "")
+			s.ana.Do("POST", url, map[string]any{}).ExpectFields(t, "checklist", "is disabled")
+			s.zed.Do("POST", url, map[string]any{}).ExpectError(t, http.StatusForbidden, "")
+		})
+		s.setting(t, "checklist", "enabled")
+		if n := s.ana.Do("POST", url, map[string]any{}).Expect(t, http.StatusOK)["added"]; n != float64(2) {
+			t.Fatalf("added %v, want 2", n)
+		}
+		e.Drain()
+		for _, id := range []string{had, a, b} {
+			if p, _ := e.Doc(s.db, id)["checklist"].(map[string]any); p["total"] != float64(3) || p["done"] != float64(0) {
+				t.Fatalf("ticket %s: checklist %v", id, p)
+			}
+		}
+		for _, id := range []string{closed, none, noLines} {
+			if _, ok := e.Doc(s.db, id)["checklist"]; ok {
+				t.Fatalf("ticket %s got a checklist", id)
+			}
+		}
+		if n := s.ana.Do("GET", url, nil).Expect(t, http.StatusOK)["tickets"]; n != float64(0) {
+			t.Fatalf("offer after: %v", n)
+		}
+		e.Unchanged(s.db, func() {
+			if n := s.ana.Do("POST", url, map[string]any{}).Expect(t, http.StatusOK)["added"]; n != float64(0) {
+				t.Fatalf("added again %v", n)
+			}
+		})
+		e.CheckCounts(s.db)
 	})
 }

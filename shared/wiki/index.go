@@ -247,7 +247,7 @@ func (m *Module) linksChanged(ctx context.Context, ch store.Change) error {
 		return err
 	}
 	// This page's own wanted links, if their pages exist now.
-	for _, t := range strs(body["wanted"]) {
+	for _, t := range docs.Strings(body["wanted"]) {
 		if tid, _, err := m.resolveTitle(ctx, db, t); err != nil {
 			return err
 		} else if tid != "" && tid != id {
@@ -281,7 +281,7 @@ func (m *Module) relinkIfNamed(ctx context.Context, db, s, n string) error {
 	if err != nil || body == nil {
 		return err
 	}
-	stale := slices.ContainsFunc(strs(body["wanted"]), func(t string) bool { return normTitle(t) == n })
+	stale := slices.ContainsFunc(docs.Strings(body["wanted"]), func(t string) bool { return normTitle(t) == n })
 	if !stale {
 		if mp, ok := body["link_targets"].(map[string]any); ok {
 			if tid := str(mp[n]); tid != "" {

@@ -18,6 +18,7 @@ import (
 	nethtml "golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/fault"
 )
 
@@ -391,7 +392,7 @@ func (m *Module) exportPDF(w http.ResponseWriter, r *http.Request) error {
 			}
 			return err
 		}
-		doc.page(str(body["title"]), strs(body["categories"]), str(body["content"]), str(body["content_type"]))
+		doc.page(str(body["title"]), docs.Strings(body["categories"]), str(body["content"]), str(body["content_type"]))
 		printed++
 	}
 	if printed == 0 {

@@ -22,7 +22,7 @@ import (
 	"github.com/oficina/oficina/shared/stream"
 )
 
-// registerRoutes registers the wiki's and the links app's calls:
+// registerRoutes registers the wiki's calls:
 //
 //	GET  /api/{db}/_wiki/pages/{id}/html                 → {id, rev, title, categories, content_type, updated_at, updated_by, html, links, wanted, linked_by}
 //	GET  /api/{db}/_wiki/pages/{id}/versions             → {versions: [{rev, seq, at, by, title, size, current}]}
@@ -37,9 +37,6 @@ import (
 //	GET  /api/{db}/_wiki/export.zip?category=&id=        → a zip of Markdown files
 //	GET  /api/{db}/_wiki/export.pdf?category=&id=        → the pages laid out in one PDF (at most MaxPDFPages)
 //	GET  /api/{db}/_wiki/highlight.css?style=            → the code highlighting stylesheet
-//	POST /api/{db}/_links/import   (Netscape bookmark HTML) → {created, updated, unchanged, failed: [{url, title, reason}]}
-//	GET  /api/{db}/_links/export.html                    → Netscape bookmark HTML
-//	POST /api/{db}/_links/title {url}                    → {url, title} fetched from the page (422 on url saying why not; 404 without a fetcher)
 //	GET  /api/{db}/_design/wiki/_view/linked-by?key="han-…" → {total_rows, offset, rows: [{id, key, value: title}]}
 func (m *Module) registerRoutes(r *module.Registry) {
 	page := func(pattern string, h func(w http.ResponseWriter, r *http.Request) error) {
@@ -61,9 +58,6 @@ func (m *Module) registerRoutes(r *module.Registry) {
 	read("GET /api/{db}/_wiki/export.zip", m.exportZip)
 	read("GET /api/{db}/_wiki/export.pdf", m.exportPDF)
 	read("GET /api/{db}/_wiki/highlight.css", m.highlightCSS)
-	r.Route(module.Route{Pattern: "POST /api/{db}/_links/import", Access: module.AccessWrite, MaxBody: MaxImportBytes, Handle: m.importBookmarks})
-	read("GET /api/{db}/_links/export.html", m.exportBookmarks)
-	r.Route(module.Route{Pattern: "POST /api/{db}/_links/title", Access: module.AccessWrite, MaxBody: maxTitleRequest, Handle: m.fetchTitle})
 	r.View(module.View{DDoc: "wiki", Name: "linked-by", Serve: m.linkedByView})
 }
 
@@ -147,17 +141,17 @@ func (m *Module) pageHTML(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	wanted := strs(body["wanted"])
+	wanted := docs.Strings(body["wanted"])
 	if p := module.Principal(r); p != nil && p.UserID != "" {
 		if err := m.noteViewed(ctx, db, p.UserID, id); err != nil {
 			m.log.WarnContext(ctx, "recently viewed not kept", "err", err)
 		}
 	}
-	cats := strs(body["categories"])
+	cats := docs.Strings(body["categories"])
 	httpjson.Write(w, http.StatusOK, map[string]any{
 		"id": id, "rev": d.Rev, "title": str(body["title"]), "categories": cats, "content_type": str(body["content_type"]),
 		"updated_at": body["updated_at"], "updated_by": body["updated_by"], "title_history": orEmpty(body["title_history"]),
-		"html": out, "links": refs(snap, strs(body["links"])), "wanted": wanted, "linked_by": refs(snap, by),
+		"html": out, "links": refs(snap, docs.Strings(body["links"])), "wanted": wanted, "linked_by": refs(snap, by),
 	})
 	return nil
 }
@@ -241,7 +235,7 @@ func versionOut(v Version, body map[string]any) map[string]any {
 	}
 	return map[string]any{
 		"rev": v.Rev, "seq": v.Seq, "at": v.At, "by": v.By, "title": str(body["title"]), "content": str(body["content"]),
-		"content_type": ct, "categories": strs(body["categories"]), "fields": orEmpty(body["fields"]),
+		"content_type": ct, "categories": docs.Strings(body["categories"]), "fields": orEmpty(body["fields"]),
 		"uri": body["uri"], "value_for": body["value_for"],
 	}
 }
@@ -336,13 +330,16 @@ func (m *Module) pageConflict(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// previewRequest is the body of POST _wiki/preview.
+type previewRequest struct {
+	Content     string `json:"content"`
+	ContentType string `json:"content_type"` // markdown (default), html or text
+}
+
 // preview renders unsaved content as the page would show it.
 func (m *Module) preview(w http.ResponseWriter, r *http.Request) error {
 	ctx, db := r.Context(), r.PathValue("db")
-	var in struct {
-		Content     string `json:"content"`
-		ContentType string `json:"content_type"`
-	}
+	var in previewRequest
 	if err := httpjson.Decode(w, r, maxPreviewBytes, &in); err != nil {
 		return err
 	}
@@ -614,7 +611,7 @@ func (m *Module) exportZip(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		title, _ := json.Marshal(str(body["title"]))
-		cats, _ := json.Marshal(strs(body["categories"]))
+		cats, _ := json.Marshal(docs.Strings(body["categories"]))
 		fmt.Fprintf(fw, "---\ntitle: %s\ncategories: %s\nid: %s\nrev: %s\n---\n\n", title, cats, d.ID, d.Rev)
 		_, _ = fw.Write([]byte(str(body["content"])))
 	}

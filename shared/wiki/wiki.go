@@ -1,5 +1,5 @@
 // Package wiki is the notes and handbook wiki (SPEC.md §1 textnotes, §3
-// Handbook) and the links app (bookmarks), on the module seam.
+// Handbook) on the module seam.
 //
 // A page (klass Handbook) is Markdown by default. Its links — [[Title]],
 // [[Title|label]] and Markdown links to a handbook's address — are parsed
@@ -31,11 +31,8 @@ import (
 	"github.com/oficina/oficina/shared/stream"
 )
 
-// Klasses of the module.
-const (
-	KlassHandbook = "Handbook"
-	KlassBookmark = "Bookmark"
-)
+// KlassHandbook is the module's klass.
+const KlassHandbook = "Handbook"
 
 // Limits.
 const (
@@ -56,7 +53,7 @@ var MsgTooManyLinks = "has too many links (maximum is 500)"
 // Fields the server keeps on a Handbook; a client's values are ignored.
 var serverFields = []string{"links", "link_targets", "wanted", "title_history", "linked_by"}
 
-// Schemas (SPEC.md §3 Handbook; Bookmark is the links app's).
+// Schemas (SPEC.md §3 Handbook).
 var Schemas = []schema.Klass{
 	{Name: KlassHandbook, Fields: []schema.Field{
 		{Name: "title", Type: schema.String, Required: true, Max: MaxTitle},
@@ -75,17 +72,9 @@ var Schemas = []schema.Klass{
 		{Name: "title_history", Type: schema.List, ReadOnly: true},
 		{Name: "linked_by", Type: schema.List, ReadOnly: true},
 	}},
-	{Name: KlassBookmark, Fields: []schema.Field{
-		{Name: "url", Type: schema.URL, Required: true},
-		{Name: "title", Type: schema.String, Max: 500},
-		{Name: "description", Type: schema.Text, Max: 5000},
-		{Name: "tags", Type: schema.Tags},
-		{Name: "starred", Type: schema.Bool, Default: false},
-		{Name: "added_at", Type: schema.DateTime},
-	}},
 }
 
-// Module is the wiki and the links app on the module seam.
+// Module is the wiki on the module seam.
 type Module struct {
 	deps   module.Deps
 	st     store.Store
@@ -94,8 +83,6 @@ type Module struct {
 	host   string // the product's host (absolute links to it count as page links)
 	server *access.Principal
 	pages  *pageCache
-	// fetcher reads bookmarked pages' titles (nil: titles are entered).
-	fetcher PageFetcher
 }
 
 // New builds the module.
@@ -128,9 +115,12 @@ func (m *Module) Register(r *module.Registry) error {
 	for _, k := range Schemas {
 		r.Schema(k)
 	}
+	for _, k := range labels {
+		r.Labels(k)
+	}
+	r.Actor(module.Actor{ID: m.server.UserID, Name: module.L("Wiki", "Wiki")})
 	r.Rule(KlassHandbook, m.handbookRule)
 	r.Effect(KlassHandbook, m.handbookEffect)
-	r.Rule(KlassBookmark, bookmarkRule)
 	r.SortKey(KlassHandbook, func(body map[string]any) string { return normTitle(str(body["title"])) })
 	r.React(stream.Reaction{Name: "wiki.links", Klasses: []string{KlassHandbook}, React: m.linksChanged})
 	r.React(stream.Reaction{Name: "wiki.versions", Klasses: []string{KlassHandbook}, React: m.snapshot})
@@ -251,7 +241,7 @@ func (m *Module) handbookRule(ctx context.Context, w *docs.Write) error {
 		links = append(links, id)
 	}
 	sort.Strings(links)
-	n["links"] = toAny(links)
+	n["links"] = docs.List(links)
 	n["link_targets"] = targets
 	if len(wanted) > 0 {
 		n["wanted"] = wanted
@@ -330,25 +320,5 @@ func titleHistory(v any) []titleVersion {
 }
 
 func str(v any) string { s, _ := v.(string); return s }
-
-func toAny(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
-}
-
-// strings of a JSON list ([]any of strings).
-func strs(v any) []string {
-	list, _ := v.([]any)
-	out := make([]string, 0, len(list))
-	for _, e := range list {
-		if s, ok := e.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
 
 var _ = strings.TrimSpace

@@ -275,9 +275,9 @@ export async function landingThumb(context: BrowserContext, name: string): Promi
 
 export const tid = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
 
-/** tick clicks the label of an Amplify checkbox (the input itself is visually hidden). */
-export async function tick(input: Locator) {
-  if (await input.isChecked()) return;
+/** tick clicks the label of an Amplify checkbox or switch (the input itself is visually hidden) until it is `on` (ticked by default). */
+export async function tick(input: Locator, on = true) {
+  if ((await input.isChecked()) === on) return;
   const id = await input.getAttribute('id');
   const label = id ? input.page().locator(`label[for="${id}"]`) : input.locator('xpath=ancestor::label[1]');
   await ((await label.count()) > 0 ? label.first() : input.locator('xpath=ancestor::label[1]')).click();
@@ -393,4 +393,14 @@ export async function wireLoad(baseURL: string, path = '/', locale = 'en-US'): P
 export function formatWireLoad(w: WireLoad): string {
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
   return `JS ${kb(w.js)}, CSS ${kb(w.css)}, in all ${kb(w.total)} over ${w.requests} requests`;
+}
+
+/** setGroupSetting writes a Group's adjustment (a module's switch: organize3, exoreader…) as an admin would. */
+export async function setGroupSetting(page: Page, group: string, key: string, value: string) {
+  const found = await api(page, 'POST', `${group}/_find`, { selector: { klass: 'Adjustment', key }, limit: 1 });
+  const adj = found.json?.docs?.[0];
+  const r = adj
+    ? await api(page, 'PUT', `${group}/${adj._id}?rev=${adj._rev}`, { ...adj, value })
+    : await api(page, 'POST', group, { klass: 'Adjustment', key, label: key, value });
+  if (r.status >= 300) throw new Error(`setting ${key}=${value}: ${r.status} ${r.text}`);
 }

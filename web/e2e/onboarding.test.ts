@@ -172,10 +172,11 @@ describe('a new user on the record screens and in onboarding', () => {
   it('names a refused Group in sentences and the navbar does not follow it (item 21)', async () => {
     const page = dani.page;
     await page.goto(`/account/${privateGroup}`);
-    const err = tid(page, 'timeline-error');
-    await err.waitFor();
-    const text = (await err.textContent()) ?? '';
-    expect(text).toContain('You are not allowed to access this data.');
+    // Issue 22 item 8: one refusal page, in sentences.
+    const refused = tid(page, 'group-refused');
+    await refused.waitFor();
+    const text = (await refused.textContent()) ?? '';
+    expect(text).toContain('You are not a member of this Group.');
     expect(text).not.toMatch(/you-are-not-allowed|[a-z]+-[a-z]+-[a-z]+-[a-z]+/);
     const brand = await page.locator('a.navbar__brand').getAttribute('href');
     expect(brand).not.toContain(privateGroup);

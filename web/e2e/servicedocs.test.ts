@@ -29,6 +29,11 @@ const shots: string[] = [];
 
 /** pdfText fetches a PDF with the page's session and reads its text with poppler. */
 async function pdfText(page: Page, href: string): Promise<string> {
+  return (await pdfFile(page, href)).text;
+}
+
+/** pdfFile fetches a PDF with the page's session: its text (pdftotext) and its pdfinfo (pages, page size). */
+async function pdfFile(page: Page, href: string): Promise<{ text: string; info: string }> {
   const res = await page.request.get(href);
   expect(res.status()).toBe(200);
   expect(res.headers()['content-type']).toBe('application/pdf');
@@ -36,7 +41,7 @@ async function pdfText(page: Page, href: string): Promise<string> {
   try {
     const file = join(dir, 'doc.pdf');
     writeFileSync(file, await res.body());
-    return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+    return { text: execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }), info: execFileSync('pdfinfo', [file], { encoding: 'utf8' }) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -69,7 +74,19 @@ describe('service documents in a real browser', () => {
     const g = await api(page, 'POST', 'accounts', { name: 'Oficina São Jorge' });
     expect(g.status, g.text).toBe(201);
     group = g.json.id;
-    const c = await api(page, 'POST', group, { klass: 'Customer', name: 'Joana Conceição', phones: [{ number: '+55 11 98888-7777', main: true }] });
+    // A Brazilian shop: its phones are read and shown as Brazilian numbers, its messages in Portuguese.
+    const country = await api(page, 'POST', `${group}/_find`, { selector: { klass: 'Adjustment', key: 'country' } });
+    const setBR = await api(page, 'PUT', `${group}/${country.json.docs[0]._id}`, { ...country.json.docs[0], value: 'BR' });
+    expect(setBR.status, setBR.text).toBe(201);
+    // The shop's contacts, which the customer's pages show.
+    for (const [key, value] of [
+      ['phones', [{ number: '(11) 3333-4444', description: 'Balcão', main: true }]],
+      ['addresses', [{ street: 'Rua das Acácias', number: '12', city: 'São Paulo', state: 'SP', main: true }]],
+    ] as const) {
+      const r = await api(page, 'POST', group, { klass: 'Adjustment', key, label: key, value });
+      expect(r.status, r.text).toBe(201);
+    }
+    const c = await api(page, 'POST', group, { klass: 'Customer', name: 'Joana Conceição', email: 'joana@example.com', phones: [{ number: '+55 11 98888-7777', main: true }] });
     customerId = c.json.id;
     const eq = await api(page, 'POST', group, { klass: 'Equipment', identifier: 'NB-42', maker: 'Lenovo', customer_id: customerId });
     const tk = await api(page, 'POST', group, { klass: 'Ticket', content: 'Não liga depois da queda', customer_id: customerId, equipment_id: eq.json.id, estimation: '2030-01-15' });
@@ -85,11 +102,57 @@ describe('service documents in a real browser', () => {
     expect(text).toContain('Joana Conceição');
     expect(text).toContain('Lenovo NB-42');
     expect(text).toContain('Não liga depois da queda');
+    // Both copies: the shop's contact, its terms (the default: warranty and pickup) and two signature lines.
+    for (const want of ['(11) 3333-4444', 'Rua das Acácias 12', 'Warranty: 90 days', 'Pickup:', 'Customer signature', 'Technician signature']) {
+      expect(text.split(want).length - 1, want).toBe(2);
+    }
     // WhatsApp carries the status link in the message.
     const wa = (await tid(page, 'send-status-link').getAttribute('href')) ?? '';
     expect(wa).toMatch(/^https:\/\/wa\.me\/5511988887777\?text=/);
     expect(decodeURIComponent(wa)).toContain('/s/');
     shots.push(await shot(page, 'docs-ticket-light'));
+  });
+
+  it('prints the shop\'s own terms, set in Admin, on both copies', async () => {
+    const page = shop.page;
+    await page.goto(`/account/${group}/admin`);
+    await tid(page, 'feature-receipt-terms').fill('Garantia de 30 dias. Retirada em até 60 dias.');
+    await tid(page, 'save-receipt-terms').click();
+    await expect.poll(async () => (await api(page, 'POST', `${group}/_find`, { selector: { klass: 'Adjustment', key: 'receipt-terms' } })).json.docs[0]?.value).toBe('Garantia de 30 dias. Retirada em até 60 dias.');
+    await page.goto(`/account/${group}/tickets/${ticketId}`);
+    const text = await pdfText(page, (await tid(page, 'print-receipt').getAttribute('href')) ?? '');
+    expect(text.split('Garantia de 30 dias.').length - 1).toBe(2);
+    expect(text).not.toContain('Warranty: 90 days');
+  });
+
+  it('prints equipment labels from the ticket and from the equipment list (62 mm tape, A4 sheet)', async () => {
+    const page = shop.page;
+    await page.goto(`/account/${group}/tickets/${ticketId}`);
+    const tape = (await tid(page, 'ticket-documents').getByTestId('print-labels-62mm').getAttribute('href')) ?? '';
+    const one = await pdfFile(page, tape);
+    expect(one.text).toContain('NB-42');
+    expect(one.text).toContain('Joana Conceição');
+    expect(one.text).toContain('Service order nº 1');
+    expect(one.info).toMatch(/Pages:\s+1\n/);
+    expect(one.info).toMatch(/Page size:\s+175(\.\d+)? x 82(\.\d+)? pts/);
+
+    const spare = await api(page, 'POST', group, { klass: 'Equipment', identifier: 'TV-900', maker: 'Samsung' });
+    expect(spare.status, spare.text).toBe(201);
+    await page.goto(`/account/${group}/equipment`);
+    await tid(page, 'record-table').getByText('TV-900').waitFor();
+    expect(await tid(page, 'selection-bar').count()).toBe(0);
+    await tid(page, 'select-page').check();
+    await tid(page, 'selection-bar').getByText('2 selected').waitFor();
+    shots.push(await shot(page, 'docs-equipment-labels-light'));
+    const sheet = await pdfFile(page, (await tid(page, 'selection-bar').getByTestId('print-labels-a4').getAttribute('href')) ?? '');
+    expect(sheet.text).toContain('NB-42');
+    expect(sheet.text).toContain('TV-900');
+    expect(sheet.info).toMatch(/Page size:\s+595(\.\d+)? x 84[12](\.\d+)? pts \(A4\)/);
+    const tapes = await pdfFile(page, (await tid(page, 'selection-bar').getByTestId('print-labels-62mm').getAttribute('href')) ?? '');
+    expect(tapes.info).toMatch(/Pages:\s+2\n/);
+    // Back on the ticket, where the next steps start.
+    await page.goto(`/account/${group}/tickets/${ticketId}`);
+    await tid(page, 'ticket-documents').waitFor();
   });
 
   it('opens the status page from the ticket link without a session', async () => {
@@ -100,6 +163,10 @@ describe('service documents in a real browser', () => {
     await page.goto(url);
     await tid(page, 'status-page').waitFor();
     await tid(page, 'shop-card').getByText('Oficina São Jorge').waitFor();
+    await tid(page, 'shop-card').getByText('(11) 3333-4444').waitFor();
+    await tid(page, 'shop-card').getByText('Rua das Acácias 12, São Paulo, SP').waitFor();
+    // A customer's page: no app header or footer.
+    expect(await page.locator('.navbar, .app-footer').count()).toBe(0);
     await tid(page, 'status-timeline').getByText('Aberto').waitFor();
     await tid(page, 'status-estimation').waitFor();
     // Nothing internal: no customer name on the public page.
@@ -133,6 +200,19 @@ describe('service documents in a real browser', () => {
     const pdf = await pdfText(page, (await tid(page, 'print-estimate').getAttribute('href')) ?? '');
     expect(pdf).toContain('Estimate nº 1');
     expect(pdf).toContain('US$ 1,234.50');
+    // Sharing the approval link makes the draft sent: by WhatsApp, by e-mail or copied.
+    const estimateId = page.url().split('/').pop() ?? '';
+    expect((await api(page, 'GET', `${group}/${estimateId}`)).json.state).toBe('draft');
+    const wa = (await tid(page, 'approval-link-whatsapp').getAttribute('href')) ?? '';
+    expect(wa).toMatch(/^https:\/\/wa\.me\/5511988887777\?text=/);
+    expect(decodeURIComponent(wa)).toContain('/e/');
+    const mail = (await tid(page, 'approval-link-email').getAttribute('href')) ?? '';
+    expect(mail).toMatch(/^mailto:joana%40example\.com\?subject=/);
+    // Written in the shop's language (Brazil: Portuguese), whatever the screen's.
+    expect(decodeURIComponent(mail)).toContain('?subject=Orçamento nº 1 para sua aprovação&body=Olá Joana Conceição, segue o orçamento nº 1 para sua aprovação: ');
+    await tid(page, 'approval-link-copy').click();
+    await expect.poll(async () => (await api(page, 'GET', `${group}/${estimateId}`)).json.state).toBe('sent');
+    await tid(page, 'detail-list').getByText('Sent').waitFor();
     shots.push(await shot(page, 'docs-estimate-show-light'));
   });
 
@@ -143,6 +223,13 @@ describe('service documents in a real browser', () => {
     const page = customer.page;
     await page.goto(url);
     await tid(page, 'estimate-page').waitFor();
+    // What the customer reads: the shop and its contacts, and that it waits for them. No app header.
+    await tid(page, 'public-state').getByText('Aguardando sua aprovação').waitFor();
+    await tid(page, 'shop-card').getByText('Oficina São Jorge').waitFor();
+    await tid(page, 'shop-card').getByText('(11) 3333-4444').waitFor();
+    await tid(page, 'shop-card').getByText('Rua das Acácias 12, São Paulo, SP').waitFor();
+    expect(await page.locator('.navbar, .app-footer').count()).toBe(0);
+    expect(await page.getByText(/Entrar|Log in|Cadastr|Sign up/).count()).toBe(0);
     await tid(page, 'public-total').getByText('R$ 1.234,50').waitFor();
     // A name is needed; nothing is sent without it.
     await tid(page, 'approve-estimate').click();
@@ -152,6 +239,7 @@ describe('service documents in a real browser', () => {
     await page.locator('textarea[name=note]').fill('Pode fazer.');
     await tid(page, 'approve-estimate').click();
     await tid(page, 'estimate-decision').getByText(/Aprovado por Joana Conceição/).waitFor();
+    await tid(page, 'public-state').getByText('Aprovado').waitFor();
     // Opening it again shows the decision, not the form.
     await page.reload();
     await tid(page, 'estimate-decision').waitFor();

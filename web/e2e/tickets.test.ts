@@ -11,14 +11,18 @@
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, registerAndConfirm, shot, shotBoth, startServer, tick, tid, waitForSavedLocale, type Browser, type Server } from './harness';
+import { api, openBrowser, preflight, registerAndConfirm, setTheme, shot, shotBoth, startServer, tick, tid, waitForSavedLocale, type Browser, type Server } from './harness';
 
 const BOB = { email: 'bob.desk@oficina.test', name: 'Bob Desk', password: 'correct horse battery' };
+const TINA = { email: 'tina.tech@oficina.test', name: 'Tina Tech', password: 'correct horse battery' };
 
 let server: Server;
 let bob: Browser;
+let tina: Browser;
 let group = '';
 let ticketId = '';
+let customerId = '';
+const maria = () => customerId;
 const shots: string[] = [];
 
 const cardIn = (page: Page, column: string, n: number) => tid(page, `column-${column}`).locator(`[data-testid="card-${n}"]`);
@@ -40,15 +44,17 @@ describe('the ticket desk in a real browser', () => {
   beforeAll(async () => {
     server = await startServer(preflight());
     bob = await openBrowser(server.baseURL);
+    tina = await openBrowser(server.baseURL);
   }, 60_000);
 
   afterAll(async () => {
     await bob?.close();
+    await tina?.close();
     await server?.stop();
     if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
   }, 60_000);
 
-  it('signs up, makes a Group and turns checklists on in Admin', async () => {
+  it('signs up and makes a Group: checklists are on from the start; the Group is set in Brazil', async () => {
     const page = bob.page;
     await registerAndConfirm(page, server.dataDir, BOB);
     const g = await api(page, 'POST', 'accounts', { name: 'Bob Repairs' });
@@ -56,13 +62,26 @@ describe('the ticket desk in a real browser', () => {
     group = g.json.id;
     await page.goto(`/account/${group}/admin`);
     await tid(page, 'features-card').waitFor();
-    const checklist = page.getByRole('switch', { name: 'Checklists' });
-    await tick(checklist);
+    // Checklists work out of the box: the switch is on in a new Group.
     await page.waitForFunction(() => (document.querySelector('input[name="checklist"]') as HTMLInputElement | null)?.checked === true);
-    // Saved: it holds across a reload.
+    // The shop is in Brazil: its phones are read as Brazilian numbers. The
+    // Group's country starts from its creator's language (en: United States).
+    const country = tid(page, 'group-country');
+    await expect.poll(() => country.inputValue()).toBe('US');
+    await Promise.all([page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes(`/api/${group}/adj-`)), country.selectOption('BR')]);
     await page.reload();
-    await tid(page, 'features-card').waitFor();
-    await page.waitForFunction(() => (document.querySelector('input[name="checklist"]') as HTMLInputElement | null)?.checked === true);
+    await expect.poll(() => tid(page, 'group-country').inputValue()).toBe('BR');
+    // The shop's own number, typed the Brazilian way, is flagged when it is not one.
+    await tid(page, 'phones-new').click();
+    const number = page.locator('[data-testid="phones-form"] input[name=number]');
+    await number.fill('3333-44');
+    await tid(page, 'phones-save').click();
+    await tid(page, 'phones-form').getByText("is not a phone number of the shop's country").waitFor();
+    await number.fill('(11) 3333-4444');
+    await tid(page, 'phones-save').click();
+    await tid(page, 'phones-item').getByText('(11) 3333-4444').waitFor();
+    const stored = await api(page, 'POST', `${group}/_find`, { selector: { klass: 'Adjustment', key: 'phones' } });
+    expect(stored.json.docs[0].value[0].number).toBe('+551133334444');
   });
 
   it('makes a category with three checklist lines, a customer with a phone and their equipment', async () => {
@@ -85,9 +104,17 @@ describe('the ticket desk in a real browser', () => {
     await page.waitForURL(/\/customers\/cus-/);
     await tid(page, 'edit-phones').click();
     await tid(page, 'add-phones').click();
-    await page.locator('input[name="phones-0-number"]').fill('+55 11 98765-4321');
+    // Typed as a Brazilian shop writes it; a number that is not one is flagged under the field, nothing sent.
+    await tid(page, 'phones-country').getByText('Brazil', { exact: false }).waitFor();
+    await page.locator('input[name="phones-0-number"]').fill('98765-43');
     await tid(page, 'save-phones').click();
-    await tid(page, 'phones-list').getByText('+55 11 98765-4321').waitFor();
+    await tid(page, 'phones-editor').getByText("is not a phone number of the shop's country").waitFor();
+    await page.locator('input[name="phones-0-number"]').fill('(11) 98765-4321');
+    await tid(page, 'save-phones').click();
+    await tid(page, 'phones-list').getByText('(11) 98765-4321').waitFor();
+    customerId = page.url().split('/').pop() ?? '';
+    const stored = await api(page, 'GET', `${group}/${customerId}`);
+    expect(stored.json.phones[0].number).toBe('+5511987654321');
 
     await tid(page, 'customer-equipment').getByRole('link', { name: 'New equipment' }).click();
     await page.waitForURL(/\/equipment\/new\?customer=cus-/);
@@ -111,6 +138,9 @@ describe('the ticket desk in a real browser', () => {
     await page.locator('select[name=category_id]').selectOption({ label: 'Screen repair' });
     await page.locator('select[name=priority]').selectOption('high');
     await tid(page, 'category-preview').waitFor();
+    // The kinds as a repair shop names them; a new ticket is a repair.
+    expect(await page.locator('select[name=ticket_kind] option').allTextContents()).toEqual(['Repair', 'Preventive maintenance', 'Installation or upgrade']);
+    expect(await page.locator('select[name=ticket_kind]').evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent)).toBe('Repair');
     await shotBothKeepingForm(page);
     await tid(page, 'save-ticket').click();
     await page.waitForURL(/\/tickets\/tik-/);
@@ -120,7 +150,11 @@ describe('the ticket desk in a real browser', () => {
     await expect.poll(() => events(page), { timeout: 15_000 }).toEqual(expect.arrayContaining(['create']));
     await page.goBack();
     await tid(page, 'customer-card').getByText('Maria Souza').waitFor();
-    expect(await tid(page, 'whatsapp-link').getAttribute('href')).toMatch(/^https:\/\/wa\.me\/5511987654321\?text=/);
+    // wa.me with the country code, the message in the Group's language (Brazil: Portuguese).
+    const wa = (await tid(page, 'whatsapp-link').getAttribute('href')) ?? '';
+    expect(wa).toMatch(/^https:\/\/wa\.me\/5511987654321\?text=/);
+    expect(decodeURIComponent(wa.split('?text=')[1] ?? '')).toBe('Olá Maria Souza, é sobre a sua ordem de serviço nº 1 (Cracked screen).');
+    await tid(page, 'customer-phone').getByText('(11) 98765-4321').waitFor();
     await tick(page.getByRole('checkbox', { name: 'Back up the data' }));
     await tid(page, 'checklist-progress').getByText('1 of 3 done').waitFor();
     await tick(page.getByRole('checkbox', { name: 'Replace the screen' }));
@@ -136,10 +170,17 @@ describe('the ticket desk in a real browser', () => {
     await page.goto('/ticket-board');
     await cardIn(page, 'open', 1).waitFor();
     await expect.poll(() => tid(page, 'count-open').textContent()).toBe('1');
+    // At 1280 px all six columns fit, Cancelled included: nothing is cut off or scrolled away.
+    const cancelled = await tid(page, 'column-cancel').boundingBox();
+    expect(cancelled && cancelled.x + cancelled.width).toBeLessThanOrEqual(1280);
+    expect(await tid(page, 'ticket-board').evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
     await tid(page, 'card-1').dragTo(tid(page, 'column-doing'));
     await cardIn(page, 'doing', 1).waitFor();
     await expect.poll(() => tid(page, 'count-doing').textContent()).toBe('1');
     await expect.poll(() => tid(page, 'count-open').textContent()).toBe('0');
+    // A card takes its next move once the server has answered the last one.
+    await page.waitForFunction(() => document.querySelector('[data-testid="card-1"]')?.getAttribute('aria-busy') !== 'true');
     const link = tid(page, 'card-1').locator('a');
     await link.focus();
     await page.keyboard.press('Alt+ArrowRight');
@@ -158,6 +199,9 @@ describe('the ticket desk in a real browser', () => {
 
   it('refuses a stale move and puts the card back', async () => {
     const page = bob.page;
+    // Live updates would refresh the board at the other write (e2e/live.test.ts): keep this tab's channel
+    // silent, as if WebSockets were blocked, so the board holds the old revision.
+    await page.routeWebSocket(/\/api\/_live/, () => undefined);
     await page.goto('/ticket-board');
     await cardIn(page, 'done', 1).waitFor();
     // Someone else re-opens the ticket behind the board's back.
@@ -171,8 +215,14 @@ describe('the ticket desk in a real browser', () => {
     await page.reload();
     await cardIn(page, 'done', 1).waitFor();
     await tid(page, 'card-1').dragTo(tid(page, 'column-review'));
-    await page.getByText('this status change is not allowed').waitFor();
+    // It says why, where the eye is, and the card stays where it was.
+    const refusal = tid(page, 'board-refusal');
+    await refusal.getByText('#1 cannot go from Done to Review; it stays in Done. From Done a ticket can go to: Open.').waitFor();
+    const box = await refusal.boundingBox();
+    expect(box && box.y >= 0 && box.y + box.height <= 800).toBe(true);
     await cardIn(page, 'done', 1).waitFor();
+    expect(await tid(page, 'column-review').locator('[data-testid="card-1"]').count()).toBe(0);
+    shots.push(await shot(page, 'tickets-board-refused-light', false));
   });
 
   it('re-opens and comments on the ticket; the timeline shows each step', async () => {
@@ -186,6 +236,88 @@ describe('the ticket desk in a real browser', () => {
     await expect.poll(() => openBadge(page), { timeout: 15_000 }).toBe('1');
     await expect.poll(() => events(page), { timeout: 15_000 }).toEqual(expect.arrayContaining(['open', 'comment']));
     await tid(page, 'timeline').getByText('Opened').first().waitFor();
+  });
+
+  it('turning checklists on offers them to the open tickets that missed them', async () => {
+    const page = bob.page;
+    await page.goto(`/account/${group}/admin`);
+    await tid(page, 'features-card').waitFor();
+    await tick(page.getByRole('switch', { name: 'Checklists' }), false);
+    await page.waitForFunction(() => (document.querySelector('input[name="checklist"]') as HTMLInputElement | null)?.checked === false);
+    // A ticket opened meanwhile gets none.
+    const cats = await api(page, 'POST', `${group}/_find`, { selector: { klass: 'Category', name: 'Screen repair' } });
+    const made = await api(page, 'POST', group, { klass: 'Ticket', content: 'Screen flickers', category_id: cats.json.docs[0]._id });
+    expect(made.status, made.text).toBe(201);
+    await page.reload();
+    await page.waitForFunction(() => (document.querySelector('input[name="checklist"]') as HTMLInputElement | null)?.checked === false);
+    await tick(page.getByRole('switch', { name: 'Checklists' }));
+    const offer = tid(page, 'checklist-offer');
+    await offer.getByText('1 open ticket has a category with a checklist but no checklist yet. Add it?').waitFor();
+    shots.push(await shot(page, 'tickets-checklist-offer-light'));
+    await tid(page, 'checklist-offer-add').click();
+    await tid(page, 'checklist-offer-done').getByText('Checklist added to 1 open ticket.').waitFor();
+    await page.goto(`/account/${group}/tickets/${made.json.id}`);
+    await tid(page, 'checklist-progress').getByText('0 of 3 done').waitFor();
+    // Done: the ticket leaves the counts of the tests below as they were.
+    const cur = await api(page, 'GET', `${group}/${made.json.id}`);
+    expect((await api(page, 'DELETE', `${group}/${made.json.id}?rev=${cur.json._rev}`)).status).toBe(200);
+  });
+
+  it('assigns the ticket to a person by name: form, ticket, list, board and their filters; "Mine" is the signed-in person\'s', async () => {
+    const page = bob.page;
+    // A technician joins: invited by e-mail, signed up and accepted.
+    await registerAndConfirm(tina.page, server.dataDir, TINA);
+    const inv = await api(page, 'POST', group, { klass: 'Membership', email: TINA.email, editor: false });
+    expect(inv.status, inv.text).toBe(201);
+    const acc = await api(tina.page, 'PUT', `${group}/_design/status/_update/accept/${inv.json.id}`, {});
+    expect(acc.status, acc.text).toBe(200);
+
+    await page.goto(`/account/${group}/tickets/${ticketId}/edit`);
+    await tid(page, 'ticket-form').waitFor();
+    // The people by their own names, never the Group's ("Bob Repairs").
+    const options = async (name: string) => page.locator(`select[name=${name}] option`).allTextContents();
+    await expect.poll(() => options('technical_id')).toEqual(['Nobody', 'Bob Desk', 'Tina Tech']);
+    expect(await options('reviewer_id')).toEqual(['Nobody', 'Bob Desk', 'Tina Tech']);
+    await page.locator('select[name=technical_id]').selectOption({ label: 'Tina Tech' });
+    await page.locator('select[name=reviewer_id]').selectOption({ label: 'Bob Desk' });
+    await tid(page, 'save-ticket').click();
+    await page.waitForURL(new RegExp(`/tickets/${ticketId}$`));
+    const detail = tid(page, 'detail-list');
+    await detail.getByText('Tina Tech').waitFor();
+    await detail.getByText('Bob Desk').waitFor();
+    expect(await detail.textContent()).not.toContain('Bob Repairs');
+
+    // The list shows and filters by the person.
+    await page.goto(`/account/${group}/tickets`);
+    const row = tid(page, 'record-table').locator('tr', { hasText: '#1 Cracked screen' });
+    await row.getByText('Tina Tech').waitFor();
+    expect(await tid(page, 'filter-technician').locator('option').allTextContents()).toEqual(['Anyone', 'Bob Desk', 'Tina Tech']);
+    await tid(page, 'filter-technician').selectOption({ label: 'Bob Desk' });
+    await tid(page, 'records-empty').waitFor();
+    await tid(page, 'filter-technician').selectOption({ label: 'Tina Tech' });
+    await tid(page, 'record-table').getByText('#1 Cracked screen').waitFor();
+    expect(page.url()).toContain(`technician=`);
+
+    // The board's card names the technician; its filter too.
+    await page.goto('/ticket-board');
+    await tid(page, 'card-1').getByTestId('card-person').getByText('Tina Tech').waitFor();
+    await tid(page, 'filter-technician').selectOption({ label: 'Bob Desk' });
+    await expect.poll(() => tid(page, 'card-1').count()).toBe(0);
+    await tid(page, 'clear-filters').click();
+    await tid(page, 'card-1').waitFor();
+
+    // "Mine" is Tina's for Tina (technician) and Bob's for Bob (reviewer only when he reviews).
+    await tina.page.goto(`/account/${group}/tickets?mine=1`);
+    await tid(tina.page, 'record-table').getByText('#1 Cracked screen').waitFor();
+    await tina.page.getByRole('heading', { name: 'My tickets' }).waitFor();
+    await page.goto(`/account/${group}/tickets?mine=1`);
+    await tid(page, 'record-table').getByText('#1 Cracked screen').waitFor();
+    const unassign = await api(page, 'GET', `${group}/${ticketId}`);
+    const put = await api(page, 'PUT', `${group}/${ticketId}?rev=${unassign.json._rev}`, { ...unassign.json, reviewer_id: null });
+    expect(put.status, put.text).toBe(201);
+    await page.reload();
+    await tid(page, 'records-empty').waitFor();
+    shots.push(await shot(page, 'tickets-mine-empty-light'));
   });
 
   it('lists tickets with search, filters and mine; shows them in pt-BR and at 390 px', async () => {
@@ -206,6 +338,44 @@ describe('the ticket desk in a real browser', () => {
     shots.push(...(await shotBoth(page, 'tickets-index', () => tid(page, 'record-table').getByText('#1 Cracked screen').waitFor())));
 
     await page.setViewportSize({ width: 390, height: 844 });
+    // On a phone the list is cards, and the filters wait in a sheet.
+    const long = await api(page, 'POST', group, { klass: 'Ticket', content: 'Notebook does not charge and the battery swells when plugged in', customer_id: maria() });
+    expect(long.status, long.text).toBe(201);
+    await page.goto(`/account/${group}/tickets`);
+    const card = tid(page, 'ticket-card-1');
+    await card.waitFor();
+    expect(await tid(page, 'record-table').count()).toBe(0);
+    expect(await tid(page, 'ticket-filters').count()).toBe(0);
+    await card.getByText('Cracked screen').waitFor();
+    await card.getByText('Maria Souza').waitFor();
+    await card.getByText('Open').waitFor();
+    await card.getByText('Tina Tech').waitFor();
+    // The title takes at most two lines.
+    const longNumber = (await api(page, 'GET', `${group}/${long.json.id}`)).json.number as number;
+    const title = tid(page, `ticket-card-${longNumber}`).locator('.ticket-list-card__title');
+    const lines = await title.evaluate((el) => Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)));
+    expect(lines).toBeLessThanOrEqual(2);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // The first screen shows tickets: the first card starts within it.
+    const first = await card.boundingBox();
+    expect(first && first.y + first.height).toBeLessThan(844);
+    shots.push(await shot(page, 'tickets-index-390-light', false));
+    await tid(page, 'open-filters').click();
+    const sheet = tid(page, 'filters-sheet');
+    await sheet.locator('[data-testid="filter-priority"]').selectOption('low');
+    shots.push(await shot(page, 'tickets-filters-sheet-390-light', false));
+    await tid(page, 'filters-done').click();
+    await tid(page, 'records-empty').waitFor();
+    expect(await tid(page, 'filters-count').textContent()).toBe('1');
+    await tid(page, 'open-filters').click();
+    await tid(page, 'filters-sheet').getByTestId('clear-filters').click();
+    await tid(page, 'filters-done').click();
+    await tid(page, `ticket-card-${longNumber}`).waitFor();
+    await setTheme(page, 'dark');
+    await page.reload();
+    await tid(page, `ticket-card-${longNumber}`).waitFor();
+    shots.push(await shot(page, 'tickets-index-390-dark', false));
+    await setTheme(page, 'light');
     await page.goto('/ticket-board');
     await cardIn(page, 'open', 1).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -225,6 +395,11 @@ describe('the ticket desk in a real browser', () => {
     await tid(page, 'column-open').getByText('Aberto').waitFor();
     await page.getByText('Novo chamado').first().waitFor();
     shots.push(await shot(page, 'tickets-board-pt-BR-light'));
+    await page.goto(`/account/${group}/tickets/${ticketId}`);
+    await tid(page, 'detail-list').getByText('Tipo de serviço').waitFor();
+    await tid(page, 'detail-list').getByText('Conserto').waitFor();
+    await page.goto(`/account/${group}/tickets/new`);
+    expect(await page.locator('select[name=ticket_kind] option').allTextContents()).toEqual(['Conserto', 'Manutenção preventiva', 'Instalação ou upgrade']);
     await tid(page, 'user-menu').click();
     await tid(page, 'locale-en').click();
     await page.locator('html[lang="en"]').waitFor();

@@ -32,8 +32,8 @@ import (
 	"github.com/stripe/stripe-go/v83"
 	"github.com/stripe/stripe-go/v83/webhook"
 
-	"github.com/oficina/oficina/shared/apptest"
 	"github.com/oficina/oficina/shared/config"
+	"github.com/oficina/oficina/shared/store/dynamo/ddblocal"
 	"github.com/oficina/oficina/shared/testproc"
 )
 
@@ -56,11 +56,12 @@ var shared = testproc.Shared[*mock]{
 }
 
 // Main runs a test binary's tests with one shared stripe-mock and the
-// store's shared DynamoDB Local (apptest.Main):
+// store's shared DynamoDB Local (what apptest.Main starts; this package
+// stands below apptest, so it asks ddblocal itself):
 //
 //	func TestMain(m *testing.M) { os.Exit(billingtest.Main(m)) }
 func Main(m *testing.M) int {
-	return shared.Run(func() int { return apptest.Main(m) })
+	return shared.Run(func() int { return ddblocal.Main(m) })
 }
 
 // Request is one call the server made to the Stripe API.
@@ -134,8 +135,9 @@ func StartStripe(tb testing.TB) *Stripe {
 }
 
 // Option configures the product under test for s: test-mode keys, the
-// webhook secret, the API URL and the test-only checkout route.
-func (s *Stripe) Option() apptest.Option {
+// webhook secret, the API URL and the test-only checkout route. It is an
+// apptest.Option (the same type), for apptest.Each and apptest.New.
+func (s *Stripe) Option() func(*config.Config) {
 	return func(c *config.Config) {
 		c.Stripe.SecretKey, c.Stripe.PublishableKey, c.Stripe.WebhookSecret = SecretKey, PublishableKey, WebhookSecret
 		c.Stripe.APIURL, c.Stripe.TestCheckout = s.URL, true

@@ -114,6 +114,15 @@ func CreateVersionedBucket(ctx context.Context, client *s3.Client, bucket string
 
 // emptyBucket deletes every version, marker and upload, then the bucket,
 // keeping the gateway's temp directory small over a long run.
+// CreateLockedBucket creates a bucket with Object Lock on (and so
+// versioning), as the stack's backups bucket is.
+func CreateLockedBucket(ctx context.Context, client *s3.Client, bucket string) error {
+	if _, err := client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: &bucket, ObjectLockEnabledForBucket: aws.Bool(true)}); err != nil {
+		return fmt.Errorf("create locked bucket %s: %w", bucket, err)
+	}
+	return nil
+}
+
 func emptyBucket(ctx context.Context, client *s3.Client, bucket string) error {
 	uploads, err := client.ListMultipartUploads(ctx, &s3.ListMultipartUploadsInput{Bucket: &bucket})
 	if err != nil {

@@ -55,27 +55,81 @@ func (s *Store) Delete(ctx context.Context, db, id, rev string) (store.Doc, erro
 // Put implements store.Store. The document, its indexes, the db counters
 // and the outbox entry are written in one transaction.
 func (s *Store) Put(ctx context.Context, db string, doc store.Doc) (store.Doc, error) {
+	return s.PutDoc(ctx, db, store.DocWrite{Doc: doc})
+}
+
+// PutDoc implements store.DocCommitter: Put, with the record writes and
+// the number in the same transaction.
+func (s *Store) PutDoc(ctx context.Context, db string, w store.DocWrite) (store.Doc, error) {
 	if err := ctx.Err(); err != nil {
 		return store.Doc{}, err
 	}
+	doc := w.Doc
 	if doc.ID == "" {
 		return store.Doc{}, errEmptyID
 	}
-	if len(doc.Body) > store.MaxDocBytes {
+	size := len(doc.Body)
+	if w.Number != nil {
+		size += len(w.Number.Field) + 24 // "field":n, at most
+	}
+	if size > store.MaxDocBytes {
 		return store.Doc{}, store.ErrTooLarge
 	}
 	if !keyFits(&doc) {
 		return store.Doc{}, errKeyTooBig
 	}
+	if err := store.CheckTransact(w.Records); err != nil {
+		return store.Doc{}, err
+	}
+	rks, err := recordKeys(w.Records)
+	if err != nil {
+		return store.Doc{}, err
+	}
+	var numberKey []byte
+	if w.Number != nil {
+		if !recordKeyFits(w.Number.Kind, w.Number.Key) {
+			return store.Doc{}, errRecordKey
+		}
+		numberKey = recordKey(w.Number.Kind, w.Number.Key)
+	}
 	var (
 		out     store.Doc
+		number  int64
 		outcome error
 	)
-	err := s.batch(func(tx *bbolt.Tx) error {
-		outcome = nil
+	defer func() {
+		s.versions.docs(db)
+		s.versions.recordWrites(w.Records)
+		if w.Number != nil {
+			s.versions.records(w.Number.Kind)
+		}
+	}()
+	err = s.batch(func(tx *bbolt.Tx) error {
+		out, number, outcome = store.Doc{}, 0, nil
+		olds, ok := checkRecordsTx(tx, w.Records, rks)
+		if !ok {
+			outcome = store.ErrConflict
+			return nil
+		}
+		d := doc
+		if numberKey != nil {
+			// Checked before the counter moves: a conflict takes no number.
+			if outcome = checkRevTx(tx, db, d); outcome != nil {
+				return nil
+			}
+			n, bad, err := incrTx(tx, numberKey, 1, 0)
+			if err != nil || bad != nil {
+				outcome = bad
+				return err
+			}
+			number = n
+			d.Body = store.SetNumber(d.Body, w.Number.Field, n)
+		}
 		var err error
-		out, err = putTx(tx, db, doc, &outcome)
-		return err
+		if out, err = putTx(tx, db, d, &outcome); err != nil || outcome != nil {
+			return err
+		}
+		return writeRecordsTx(tx, w.Records, rks, olds)
 	})
 	if err != nil {
 		return store.Doc{}, err
@@ -83,8 +137,57 @@ func (s *Store) Put(ctx context.Context, db string, doc store.Doc) (store.Doc, e
 	if outcome != nil {
 		return store.Doc{}, outcome
 	}
+	if w.Number != nil {
+		w.Number.Value = number
+	}
 	s.committed(db)
 	return out, nil
+}
+
+// previous is the stored revision a write replaces.
+type previous struct {
+	raw    []byte // the stored value, copied (nil when absent)
+	header docHeader
+	rev    string
+}
+
+// currentRev reads the revision doc replaces; conflict is ErrConflict when
+// doc.Rev is not the current one.
+func currentRev(docs *bbolt.Bucket, doc store.Doc) (p previous, conflict, err error) {
+	// The old value is copied because bbolt may reuse its memory once the
+	// doc is overwritten, and the outbox needs it.
+	p.raw = bytes.Clone(docs.Get([]byte(doc.ID)))
+	if p.raw != nil {
+		if p.header, err = parseDoc(p.raw); err != nil {
+			return previous{}, nil, err
+		}
+		p.rev = string(p.header.rev)
+	}
+	// "" creates (or revives a tombstone); otherwise the rev must be current.
+	// A tombstone also accepts its own rev, as CouchDB does.
+	switch {
+	case p.raw == nil || p.header.deleted:
+		if doc.Rev != "" && doc.Rev != p.rev {
+			return p, store.ErrConflict, nil
+		}
+	case doc.Rev == "" || doc.Rev != p.rev:
+		return p, store.ErrConflict, nil
+	}
+	return p, nil, nil
+}
+
+// checkRevTx reports what putTx would refuse before it writes anything: a
+// missing database or a stale revision.
+func checkRevTx(tx *bbolt.Tx, db string, doc store.Doc) error {
+	b := dbBucket(tx, db)
+	if b == nil {
+		return store.ErrDBNotFound
+	}
+	_, conflict, err := currentRev(b.Bucket(bucketDocs), doc)
+	if err != nil {
+		return fmt.Errorf("doc %s/%s: %w", db, doc.ID, err)
+	}
+	return conflict
 }
 
 // putTx is the body of Put's transaction: it returns the stored doc, or sets
@@ -96,32 +199,21 @@ func putTx(tx *bbolt.Tx, db string, doc store.Doc, outcome *error) (store.Doc, e
 		return store.Doc{}, nil
 	}
 	docs, seqs, klass, meta := b.Bucket(bucketDocs), b.Bucket(bucketSeqs), b.Bucket(bucketKlass), b.Bucket(bucketMeta)
+	// Ids and sort keys arrive in no order, and bbolt splits a full page at
+	// its bucket's FillPercent: at the default half, pages of random keys
+	// stay half empty (the store file was twice its data).
+	docs.FillPercent, klass.FillPercent, seqs.FillPercent = fillPercent, fillPercent, fillPercent
 	id := []byte(doc.ID)
 
-	// The old value is copied because bbolt may reuse its memory once the
-	// doc is overwritten, and the outbox needs it.
-	oldRaw := bytes.Clone(docs.Get(id))
-	var old docHeader
-	prev := ""
-	if oldRaw != nil {
-		var err error
-		if old, err = parseDoc(oldRaw); err != nil {
-			return store.Doc{}, fmt.Errorf("doc %s/%s: %w", db, doc.ID, err)
-		}
-		prev = string(old.rev)
+	p, conflict, err := currentRev(docs, doc)
+	if err != nil {
+		return store.Doc{}, fmt.Errorf("doc %s/%s: %w", db, doc.ID, err)
 	}
-	// "" creates (or revives a tombstone); otherwise the rev must be current.
-	// A tombstone also accepts its own rev, as CouchDB does.
-	switch {
-	case oldRaw == nil || old.deleted:
-		if doc.Rev != "" && doc.Rev != prev {
-			*outcome = store.ErrConflict
-			return store.Doc{}, nil
-		}
-	case doc.Rev == "" || doc.Rev != prev:
-		*outcome = store.ErrConflict
+	if conflict != nil {
+		*outcome = conflict
 		return store.Doc{}, nil
 	}
+	oldRaw, old, prev := p.raw, p.header, p.rev
 
 	seq := getU64(meta, metaSeq) + 1
 	doc.Rev = store.NextRev(prev, doc.Deleted, doc.Body)
@@ -147,10 +239,17 @@ func putTx(tx *bbolt.Tx, db string, doc store.Doc, outcome *error) (store.Doc, e
 		}
 	}
 	if !doc.Deleted && doc.Klass != "" {
-		// The index is covering: its value is the encoded doc, so list pages
-		// and _find read one klass sequentially instead of looking every doc
-		// up by id (a B-tree search each). It costs the body's bytes twice.
-		if err := klass.Put(klassKey(doc.Klass, doc.SortKey, doc.ID), newRaw); err != nil {
+		// The index is covering for small documents: its value is the
+		// encoded doc, so list pages and _find read one klass sequentially
+		// instead of looking every doc up by id (a B-tree search each), for
+		// the price of their bytes twice. A compressed body is looked up
+		// instead (its value is empty): it is decompressed on every read
+		// anyway, and twice its bytes would be most of the file.
+		value := newRaw
+		if isPacked(newRaw) {
+			value = []byte{}
+		}
+		if err := klass.Put(klassKey(doc.Klass, doc.SortKey, doc.ID), value); err != nil {
 			return store.Doc{}, err
 		}
 	}
@@ -349,6 +448,7 @@ func (s *Store) AllDocs(ctx context.Context, db string, q store.AllDocsQuery) ([
 // at the seq of its latest write.
 func (s *Store) Changes(ctx context.Context, db string, q store.ChangesQuery) ([]store.Doc, error) {
 	var out []store.Doc
+	bytes := 0
 	err := s.viewDB(ctx, db, func(b *bbolt.Bucket) error {
 		docs := b.Bucket(bucketDocs)
 		c := b.Bucket(bucketSeqs).Cursor()
@@ -376,8 +476,12 @@ func (s *Store) Changes(ctx context.Context, db string, q store.ChangesQuery) ([
 				return err
 			}
 			out = append(out, d)
+			bytes += len(d.Body)
 			if q.Limit > 0 && len(out) == q.Limit {
 				break
+			}
+			if q.IncludeDocs && q.MaxBytes > 0 && bytes >= q.MaxBytes {
+				break // the answer's bodies are full
 			}
 		}
 		return nil

@@ -9,22 +9,28 @@ import (
 	"time"
 
 	"github.com/oficina/oficina/shared/store"
+	"github.com/oficina/oficina/shared/store/bodyzip"
 )
 
 // Stored document layout (docs bucket, key = id):
 //
 //	[0]     format version (docFormat)
-//	[1]     flags (flagDeleted)
+//	[1]     flags (flagDeleted, flagPacked)
 //	[2:10]  seq, big endian
 //	uvarint len + rev, uvarint len + klass, uvarint len + sort key
-//	rest    raw JSON body
+//	rest    raw JSON body, or with flagPacked the body compressed (bodyzip)
 //
-// The body is stored verbatim after a small binary header so that Get is one
-// lookup plus a copy, with no JSON or base64 work.
+// The body follows a small binary header so that Get is one lookup plus a
+// copy, with no JSON or base64 work. Bodies of packMin bytes or more are
+// stored compressed when that is smaller (a 3 KB feed item takes about a
+// third): the store file holds them twice (the docs bucket and the klass
+// index's covering copy), and small ones stay verbatim, as fast as before.
 const (
 	docFormat   = 1
 	flagDeleted = 1 << 0
+	flagPacked  = 1 << 1
 	docFixedLen = 10
+	packMin     = 1024
 )
 
 var errCorrupt = errors.New("bolt: corrupt stored value")
@@ -33,6 +39,7 @@ var errCorrupt = errors.New("bolt: corrupt stored value")
 // into the transaction's memory and are valid only inside it.
 type docHeader struct {
 	deleted bool
+	packed  bool // body is compressed: read it with plainBody
 	seq     uint64
 	rev     []byte
 	klass   []byte
@@ -41,17 +48,25 @@ type docHeader struct {
 }
 
 func encodeDoc(d *store.Doc) []byte {
-	n := docFixedLen + 3*binary.MaxVarintLen32 + len(d.Rev) + len(d.Klass) + len(d.SortKey) + len(d.Body)
+	body := d.Body
+	var flags byte
+	if d.Deleted {
+		flags |= flagDeleted
+	}
+	if len(body) >= packMin {
+		if z := bodyzip.Pack(body); bodyzip.Packed(z) {
+			body, flags = z, flags|flagPacked
+		}
+	}
+	n := docFixedLen + 3*binary.MaxVarintLen32 + len(d.Rev) + len(d.Klass) + len(d.SortKey) + len(body)
 	b := make([]byte, docFixedLen, n)
 	b[0] = docFormat
-	if d.Deleted {
-		b[1] = flagDeleted
-	}
+	b[1] = flags
 	binary.BigEndian.PutUint64(b[2:10], d.Seq)
 	b = appendString(b, d.Rev)
 	b = appendString(b, d.Klass)
 	b = appendString(b, d.SortKey)
-	return append(b, d.Body...)
+	return append(b, body...)
 }
 
 func appendString(b []byte, s string) []byte {
@@ -65,6 +80,7 @@ func parseDoc(v []byte) (docHeader, error) {
 		return h, errCorrupt
 	}
 	h.deleted = v[1]&flagDeleted != 0
+	h.packed = v[1]&flagPacked != 0
 	h.seq = binary.BigEndian.Uint64(v[2:10])
 	rest := v[docFixedLen:]
 	var ok bool
@@ -80,6 +96,18 @@ func parseDoc(v []byte) (docHeader, error) {
 	h.body = rest
 	return h, nil
 }
+
+// plainBody returns the body as JSON: the stored bytes (aliasing the
+// transaction's memory), or, when packed, a fresh decompressed copy.
+func (h docHeader) plainBody() ([]byte, error) {
+	if !h.packed {
+		return h.body, nil
+	}
+	return bodyzip.Unpack(h.body)
+}
+
+// isPacked reads only the flags byte: the body is compressed.
+func isPacked(v []byte) bool { return len(v) > 1 && v[1]&flagPacked != 0 }
 
 // isTombstone reads only the flags byte, for scans that skip tombstones.
 func isTombstone(v []byte) bool { return len(v) > 1 && v[1]&flagDeleted != 0 }
@@ -106,7 +134,12 @@ func decodeDoc(id string, v []byte) (store.Doc, error) {
 		Klass:   string(h.klass),
 		SortKey: string(h.sortKey),
 	}
-	if len(h.body) > 0 {
+	switch {
+	case h.packed:
+		if d.Body, err = h.plainBody(); err != nil {
+			return store.Doc{}, fmt.Errorf("doc %q: %w", id, err)
+		}
+	case len(h.body) > 0:
 		d.Body = bytes.Clone(h.body)
 	}
 	return d, nil

@@ -82,6 +82,7 @@ func (s *Store) PutRecord(ctx context.Context, r store.Record, ifAbsent bool) er
 	rk := recordKey(r.Kind, r.Key)
 	exp := expiryNanos(r.ExpiresAt)
 	var outcome error
+	defer s.versions.records(r.Kind)
 	err := s.batch(func(tx *bbolt.Tx) error {
 		outcome = nil
 		old := bytes.Clone(tx.Bucket(bucketRecords).Get(rk))
@@ -135,6 +136,7 @@ func (s *Store) TakeRecord(ctx context.Context, kind, key string) (store.Record,
 		r     store.Record
 		found bool
 	)
+	defer s.versions.records(kind)
 	err := s.batch(func(tx *bbolt.Tx) error {
 		r, found = store.Record{Kind: kind, Key: key}, false
 		old := bytes.Clone(tx.Bucket(bucketRecords).Get(rk))
@@ -162,6 +164,7 @@ func (s *Store) DeleteRecord(ctx context.Context, kind, key string) error {
 		return err
 	}
 	rk := recordKey(kind, key)
+	defer s.versions.records(kind)
 	return s.batch(func(tx *bbolt.Tx) error {
 		return deleteRecordTx(tx, rk, bytes.Clone(tx.Bucket(bucketRecords).Get(rk)))
 	})
@@ -181,33 +184,40 @@ func (s *Store) Incr(ctx context.Context, kind, key string, delta int64, ttl tim
 		n       int64
 		outcome error
 	)
+	defer s.versions.records(kind)
 	err := s.batch(func(tx *bbolt.Tx) error {
-		n, outcome = 0, nil
-		now := time.Now()
-		old := bytes.Clone(tx.Bucket(bucketRecords).Get(rk))
-		var exp int64
-		if live(old, now.UnixNano()) {
-			cur, err := strconv.ParseInt(string(recordValue(old)), 10, 64)
-			if err != nil {
-				outcome = fmt.Errorf("%s/%s: %w", kind, key, errNotCounter)
-				return nil
-			}
-			n, exp = cur+delta, recordExpiry(old)
-		} else {
-			n = delta
-			if ttl > 0 {
-				exp = expiryNanos(now.Add(ttl))
-			}
-		}
-		return putRecordTx(tx, rk, old, exp, strconv.AppendInt(nil, n, 10))
+		var err error
+		n, outcome, err = incrTx(tx, rk, delta, ttl)
+		return err
 	})
 	if err != nil {
 		return 0, err
 	}
 	if outcome != nil {
-		return 0, outcome
+		return 0, fmt.Errorf("%s/%s: %w", kind, key, outcome)
 	}
 	return n, nil
+}
+
+// incrTx is Incr inside a transaction: the new value, or an outcome
+// (errNotCounter), or an I/O error.
+func incrTx(tx *bbolt.Tx, rk []byte, delta int64, ttl time.Duration) (n int64, outcome, err error) {
+	now := time.Now()
+	old := bytes.Clone(tx.Bucket(bucketRecords).Get(rk))
+	var exp int64
+	if live(old, now.UnixNano()) {
+		cur, err := strconv.ParseInt(string(recordValue(old)), 10, 64)
+		if err != nil {
+			return 0, errNotCounter, nil
+		}
+		n, exp = cur+delta, recordExpiry(old)
+	} else {
+		n = delta
+		if ttl > 0 {
+			exp = expiryNanos(now.Add(ttl))
+		}
+	}
+	return n, nil, putRecordTx(tx, rk, old, exp, strconv.AppendInt(nil, n, 10))
 }
 
 // Sweep deletes expired records and returns how many it removed. Reads
@@ -251,6 +261,9 @@ func (s *Store) Sweep(ctx context.Context) (int, error) {
 			n = len(due)
 			return nil
 		})
+		if n > 0 {
+			s.versions.sweeps.Add(1)
+		}
 		if err != nil {
 			return total, err
 		}
@@ -279,45 +292,70 @@ func (s *Store) Transact(ctx context.Context, writes []store.RecordWrite) error 
 	if len(writes) == 0 {
 		return nil
 	}
-	rks := make([][]byte, len(writes))
-	for i, w := range writes {
-		if !recordKeyFits(w.Kind, w.Key) {
-			return errRecordKey
-		}
-		rks[i] = recordKey(w.Kind, w.Key)
+	rks, err := recordKeys(writes)
+	if err != nil {
+		return err
 	}
 	var outcome error
-	err := s.batch(func(tx *bbolt.Tx) error {
+	defer s.versions.recordWrites(writes)
+	err = s.batch(func(tx *bbolt.Tx) error {
 		outcome = nil
-		recs := tx.Bucket(bucketRecords)
-		now := time.Now().UnixNano()
-		olds := make([][]byte, len(writes))
-		for i, w := range writes {
-			old := bytes.Clone(recs.Get(rks[i]))
-			olds[i] = old
-			isLive := live(old, now)
-			switch {
-			case w.ExpectAbsent && isLive,
-				w.Expect != nil && (!isLive || !bytes.Equal(recordValue(old), w.Expect)):
-				outcome = store.ErrConflict
-				return nil
-			}
+		olds, ok := checkRecordsTx(tx, writes, rks)
+		if !ok {
+			outcome = store.ErrConflict
+			return nil
 		}
-		for i, w := range writes {
-			var err error
-			if w.Delete {
-				err = deleteRecordTx(tx, rks[i], olds[i])
-			} else {
-				err = putRecordTx(tx, rks[i], olds[i], expiryNanos(w.ExpiresAt), w.Value)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return nil
+		return writeRecordsTx(tx, writes, rks, olds)
 	})
 	if err != nil {
 		return err
 	}
 	return outcome
+}
+
+// recordKeys checks and encodes the keys of writes, before a transaction.
+func recordKeys(writes []store.RecordWrite) ([][]byte, error) {
+	rks := make([][]byte, len(writes))
+	for i, w := range writes {
+		if !recordKeyFits(w.Kind, w.Key) {
+			return nil, errRecordKey
+		}
+		rks[i] = recordKey(w.Kind, w.Key)
+	}
+	return rks, nil
+}
+
+// checkRecordsTx checks the conditions of writes (keys rks) and returns
+// the stored values they replace; ok is false when a condition fails.
+func checkRecordsTx(tx *bbolt.Tx, writes []store.RecordWrite, rks [][]byte) (olds [][]byte, ok bool) {
+	recs := tx.Bucket(bucketRecords)
+	now := time.Now().UnixNano()
+	olds = make([][]byte, len(writes))
+	for i, w := range writes {
+		old := bytes.Clone(recs.Get(rks[i]))
+		olds[i] = old
+		isLive := live(old, now)
+		switch {
+		case w.ExpectAbsent && isLive,
+			w.Expect != nil && (!isLive || !bytes.Equal(recordValue(old), w.Expect)):
+			return nil, false
+		}
+	}
+	return olds, true
+}
+
+// writeRecordsTx applies writes over olds, as checkRecordsTx returned them.
+func writeRecordsTx(tx *bbolt.Tx, writes []store.RecordWrite, rks, olds [][]byte) error {
+	for i, w := range writes {
+		var err error
+		if w.Delete {
+			err = deleteRecordTx(tx, rks[i], olds[i])
+		} else {
+			err = putRecordTx(tx, rks[i], olds[i], expiryNanos(w.ExpiresAt), w.Value)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -1,8 +1,8 @@
 // Package bolt is the embedded store.Store: one bbolt file holding every
 // database, the records and an outbox of committed changes.
 //
-// Every write is an fsync'd transaction submitted through bbolt's Batch, so
-// concurrent writers share one fsync. Each document write also appends a
+// Every write is an fsync'd transaction; concurrent writers share one
+// transaction and its fsync (group commit, commit.go). Each document write also appends a
 // store.Change to the outbox in the same transaction; the change-stream
 // consumer drains it with ReadOutbox/AckOutbox (at-least-once), so no
 // acknowledged write can be missed by history, counters or triggers after a
@@ -53,20 +53,16 @@ var (
 
 // Defaults for Options.
 const (
-	// DefaultBatchDelay is short: a lone writer pays it on every write, while
-	// under load the fsync of one batch is what lets the next one fill up.
-	DefaultBatchDelay   = 2 * time.Millisecond
 	DefaultMaxBatchSize = 1000
-	defaultOpenTimeout  = 10 * time.Second
-	initialMmapSize     = 64 << 20
+	// fillPercent is how full the document buckets' pages are split.
+	fillPercent        = 0.95
+	defaultOpenTimeout = 10 * time.Second
+	initialMmapSize    = 64 << 20
 )
 
 // Options configures Open. The zero value is fine.
 type Options struct {
 	Logger *slog.Logger // nil = discard
-	// BatchDelay is how long a write waits for others to share its
-	// transaction and fsync (0 = DefaultBatchDelay).
-	BatchDelay time.Duration
 	// MaxBatchSize caps the writes coalesced into one transaction
 	// (0 = DefaultMaxBatchSize).
 	MaxBatchSize int
@@ -77,8 +73,10 @@ type Options struct {
 
 // Store is the bbolt-backed store.Store. It also implements store.Notifier.
 type Store struct {
-	db  *bbolt.DB
-	log *slog.Logger
+	db       *bbolt.DB
+	log      *slog.Logger
+	commit   *committer
+	versions versions
 
 	mu       sync.Mutex
 	closed   bool
@@ -87,8 +85,9 @@ type Store struct {
 }
 
 var (
-	_ store.Store    = (*Store)(nil)
-	_ store.Notifier = (*Store)(nil)
+	_ store.Store        = (*Store)(nil)
+	_ store.Notifier     = (*Store)(nil)
+	_ store.DocCommitter = (*Store)(nil)
 )
 
 // Open opens (creating if needed) the store file at path with mode 0600.
@@ -112,13 +111,9 @@ func Open(path string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bolt: open %s: %w", path, err)
 	}
-	db.MaxBatchDelay = opts.BatchDelay
-	if db.MaxBatchDelay <= 0 {
-		db.MaxBatchDelay = DefaultBatchDelay
-	}
-	db.MaxBatchSize = opts.MaxBatchSize
-	if db.MaxBatchSize <= 0 {
-		db.MaxBatchSize = DefaultMaxBatchSize
+	maxBatch := opts.MaxBatchSize
+	if maxBatch <= 0 {
+		maxBatch = DefaultMaxBatchSize
 	}
 	err = db.Update(func(tx *bbolt.Tx) error {
 		for _, name := range [][]byte{bucketDBs, bucketRecords, bucketExpiry, bucketOutbox} {
@@ -133,12 +128,14 @@ func Open(path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("bolt: init %s: %w", path, err)
 	}
 	log.Info("store opened", "path", path)
-	return &Store{
+	st := &Store{
 		db:       db,
 		log:      log,
+		commit:   newCommitter(db, maxBatch),
 		waiters:  map[string]chan struct{}{},
 		outboxCh: make(chan struct{}),
-	}, nil
+	}
+	return st, nil
 }
 
 // Close closes the file and wakes every waiter, so long-polls and the
@@ -207,12 +204,12 @@ func closedChan() chan struct{} {
 	return ch
 }
 
-// batch runs fn in a coalesced, fsync'd write transaction. bbolt may run fn
-// more than once (and solo after any error), so fn must reset whatever it
-// records at its start and return only I/O errors: domain outcomes travel in
-// the caller's variables, never as fn's error.
+// batch runs fn in a coalesced, fsync'd write transaction (group commit).
+// fn may run more than once (and alone after any error), so it must reset
+// whatever it records at its start and return only I/O errors: domain
+// outcomes travel in the caller's variables, never as fn's error.
 func (s *Store) batch(fn func(tx *bbolt.Tx) error) error {
-	if err := s.db.Batch(fn); err != nil {
+	if err := s.commit.run(fn); err != nil {
 		return fmt.Errorf("bolt: write: %w", err)
 	}
 	return nil
@@ -264,6 +261,7 @@ func (s *Store) CreateDB(ctx context.Context, db string) error {
 		return errDBName
 	}
 	var outcome error
+	defer s.versions.docs(db)
 	err := s.batch(func(tx *bbolt.Tx) error {
 		outcome = nil
 		dbs := tx.Bucket(bucketDBs)
@@ -302,6 +300,24 @@ func (s *Store) DBInfo(ctx context.Context, db string) (store.DBInfo, error) {
 		return store.DBInfo{}, err
 	}
 	return info, nil
+}
+
+// FileBytes is how much of the store file is in use (bbolt's high-water
+// mark: every page ever allocated, free ones included) and the file's size
+// on disk (it grows in steps): the figures of a storage measurement.
+func (s *Store) FileBytes() (inUse, onDisk int64, err error) {
+	err = s.view(func(tx *bbolt.Tx) error {
+		inUse = tx.Size()
+		return nil
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	fi, err := os.Stat(s.db.Path())
+	if err != nil {
+		return 0, 0, fmt.Errorf("bolt: %w", err)
+	}
+	return inUse, fi.Size(), nil
 }
 
 func getU64(b *bbolt.Bucket, key []byte) uint64 {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -574,4 +575,80 @@ func BenchmarkPutParallel(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestPackedBodies: a body of packMin bytes or more is stored compressed —
+// in the docs bucket, the klass index's covering copy and the outbox —
+// and every read path gives back the JSON as written; a smaller one is
+// stored verbatim.
+func TestPackedBodies(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := t.Context()
+	if err := s.CreateDB(ctx, "db"); err != nil {
+		t.Fatal(err)
+	}
+	big := []byte(`{"content":"` + strings.Repeat("<p>Notícia do dia: a oficina abre às 8h. </p>", 70) + `","klass":"ReaderItem"}`)
+	small := []byte(`{"klass":"ReaderItem","title":"curto"}`)
+	for id, body := range map[string][]byte{"big": big, "small": small} {
+		mustPut(t, s, "db", store.Doc{ID: id, Klass: "ReaderItem", SortKey: "2026", Body: body})
+	}
+	err := s.view(func(tx *bbolt.Tx) error {
+		b := dbBucket(tx, "db")
+		for id, want := range map[string]bool{"big": true, "small": false} {
+			raw := b.Bucket(bucketDocs).Get([]byte(id))
+			h, err := parseDoc(raw)
+			if err != nil {
+				return err
+			}
+			if h.packed != want {
+				t.Errorf("%s: packed %v, want %v", id, h.packed, want)
+			}
+			if want && len(raw) > len(big)/3 {
+				t.Errorf("%s: %d bytes stored for a %d-byte body", id, len(raw), len(big))
+			}
+			// The klass index covers a small document; a packed one is looked up.
+			if v := b.Bucket(bucketKlass).Get(klassKey("ReaderItem", "2026", id)); (len(v) == 0) != want {
+				t.Errorf("%s: klass index value of %d bytes", id, len(v))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]byte{"big": big, "small": small}
+	check := func(what string, d store.Doc) {
+		t.Helper()
+		if !bytes.Equal(d.Body, want[d.ID]) {
+			t.Fatalf("%s %s: body differs", what, d.ID)
+		}
+	}
+	for id := range want {
+		d, err := s.Get(ctx, "db", id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("Get", d)
+	}
+	page, err := s.List(ctx, "db", store.ListQuery{Klass: "ReaderItem"})
+	if err != nil || len(page.Docs) != 2 {
+		t.Fatalf("List: %d, %v", len(page.Docs), err)
+	}
+	for _, d := range page.Docs {
+		check("List", d)
+	}
+	rows, err := s.Changes(ctx, "db", store.ChangesQuery{IncludeDocs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range rows {
+		check("Changes", d)
+	}
+	err = s.ScanKlass(ctx, "db", "ReaderItem", func(d store.Doc) error { check("ScanKlass", d); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range readOutbox(t, s) {
+		check("outbox", e.Change.New)
+	}
 }

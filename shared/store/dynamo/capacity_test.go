@@ -3,7 +3,8 @@ package dynamo
 import (
 	"context"
 	"fmt"
-	"strings"
+	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -13,39 +14,41 @@ import (
 	"github.com/oficina/oficina/shared/store/dynamo/ddblocal"
 )
 
-// itemBytes is an item's size by AWS's rules: attribute names plus values
-// (numbers approximated as 1 byte per 2 digits plus 1).
-func itemBytes(item map[string]types.AttributeValue) int {
-	size := 0
-	for name, v := range item {
-		size += len(name)
-		switch v := v.(type) {
-		case *types.AttributeValueMemberS:
-			size += len(v.Value)
-		case *types.AttributeValueMemberN:
-			size += (len(strings.TrimLeft(v.Value, "-0"))+1)/2 + 1
-		case *types.AttributeValueMemberB:
-			size += len(v.Value)
-		case *types.AttributeValueMemberBOOL:
-			size++
-		}
-	}
-	return size
-}
+// itemBytes is an item's size by AWS's rules.
+func itemBytes(item map[string]types.AttributeValue) int { return ddblocal.ItemSize(item) }
 
-// docOfItemSize returns a doc whose stored item is exactly size bytes.
+// docOfItemSize returns a doc whose stored item is size bytes (or just
+// under): the body is random text, which compresses only a little, so the
+// pad is found by trying.
 func docOfItemSize(db string, d store.Doc, size int) store.Doc {
 	d.Rev = store.NextRev("", false, nil)
 	d.Seq = 1 << 20
-	d.Body = []byte(`{"x":""}`)
-	pad := size - itemBytes(docItem(db, d))
-	d.Body = []byte(`{"x":"` + strings.Repeat("a", pad) + `"}`)
+	pad := size
+	for range 64 {
+		d.Body = bodyOf(pad + 8)
+		got := itemBytes(docItem(db, d, []byte("12345678"), nil))
+		if got == size {
+			break
+		}
+		pad += (size - got) / 2
+		if got < size && (size-got) < 2 {
+			pad++
+		}
+	}
 	d.Rev, d.Seq = "", 0
 	return d
 }
 
+// bodyOf returns an n-byte JSON body of random letters: stored bodies are
+// compressed, and this one shrinks little, so its item stays near n bytes.
 func bodyOf(n int) []byte {
-	return []byte(`{"x":"` + strings.Repeat("a", n-8) + `"}`)
+	const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/"
+	r := rand.New(rand.NewPCG(uint64(n), 7))
+	b := make([]byte, n-8)
+	for i := range b {
+		b[i] = letters[r.IntN(len(letters))]
+	}
+	return []byte(`{"x":"` + string(b) + `"}`)
 }
 
 // BenchmarkCapacity reports the DynamoDB capacity units one store operation
@@ -53,7 +56,7 @@ func bodyOf(n int) []byte {
 // Docs carry a klass and a sort key, as API documents do.
 func BenchmarkCapacity(b *testing.B) {
 	ep, _ := ddblocal.Start(b)
-	m := &ddblocal.Meter{}
+	m := ddblocal.NewMeter(ep)
 	client := ddblocal.NewClient(ep, func(o *dynamodb.Options) { o.APIOptions = append(o.APIOptions, m.Middleware) })
 	table := ddblocal.TableName(b)
 	ctx := context.Background()
@@ -97,7 +100,7 @@ func BenchmarkCapacity(b *testing.B) {
 				}
 			}
 			m.Report(b)
-			b.ReportMetric(float64(itemBytes(docItem(db, d))), "item-B")
+			b.ReportMetric(float64(itemBytes(docItem(db, d, []byte("12345678"), nil))), "item-B")
 		})
 	}
 	b.Run("put-update-1KB", func(b *testing.B) {
@@ -216,4 +219,67 @@ func BenchmarkCapacity(b *testing.B) {
 		}
 		m.Report(b)
 	})
+}
+
+// BenchmarkGroupWriteCeiling measures how many writes a second one Group
+// takes from 32 concurrent writers on DynamoDB Local: in one process (its
+// writes share transactions) and in 32 processes (one store each, racing
+// for the log's next key). DynamoDB Local's speed is not AWS's; the
+// figure to quote on AWS is the partition's (see notes/cost.md).
+//
+//	go test -run '^$' -bench GroupWriteCeiling -benchtime 640x ./shared/store/dynamo/
+func BenchmarkGroupWriteCeiling(b *testing.B) {
+	ep, client := ddblocal.Start(b)
+	_ = ep
+	table := ddblocal.TableName(b)
+	ctx := context.Background()
+	if err := CreateTable(ctx, client, table); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { client.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: &table}) })
+	const writers = 32
+	var runs atomic.Int64 // the testing package runs each sub-benchmark more than once
+	for _, procs := range []int{1, writers} {
+		b.Run(fmt.Sprintf("processes-%d", procs), func(b *testing.B) {
+			stores := make([]*Store, procs)
+			for i := range stores {
+				stores[i] = New(client, table)
+			}
+			db := fmt.Sprintf("ceiling%d", runs.Add(1))
+			if err := stores[0].CreateDB(ctx, db); err != nil {
+				b.Fatal(err)
+			}
+			body := []byte(`{"klass":"Ticket","status":"open","title":"Troca de embreagem"}`)
+			var next atomic.Int64
+			errs := make(chan error, writers)
+			b.ResetTimer()
+			for w := range writers {
+				go func() {
+					s := stores[w%procs]
+					for {
+						i := next.Add(1)
+						if i > int64(b.N) {
+							errs <- nil
+							return
+						}
+						if _, err := s.Put(ctx, db, store.Doc{ID: fmt.Sprintf("t%08d", i), Klass: "Ticket", SortKey: "2026", Body: body}); err != nil {
+							errs <- err
+							return
+						}
+					}
+				}()
+			}
+			for range writers {
+				if err := <-errs; err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "writes/s")
+			info, err := stores[0].DBInfo(ctx, db)
+			if err != nil || info.DocCount != int64(b.N) {
+				b.Fatalf("DBInfo %+v, %v; want %d docs", info, err, b.N)
+			}
+		})
+	}
 }

@@ -7,16 +7,23 @@
 // write by a fraction of a second.
 //
 // The changes feed is gap-free and commits in seq order. Every document
-// write is one transaction that moves the db's meta item from seq N to N+1
-// on condition that it still says N, writes the document with seq N+1, and
-// moves the document's change row (C#<seq>) from its old seq to N+1. So
-// seqs are taken in commit order, none is burnt by a conflict, and a
-// document's seqs only grow; Changes reads the meta item first and returns
-// rows up to that seq only, so a client following last_seq never steps over
-// a write that commits later with a lower seq. The price is that writes to
-// one db are serialised on its meta item (a transaction that lost the race
-// re-reads and tries again), which bounds one db to roughly one write per
-// round trip under contention.
+// write is one transaction of two items: the document, and the write's row
+// in the db's append-only log (log.go) under the key after the head row's,
+// on condition that the key is free. So seqs are taken in commit order,
+// none is burnt by a conflict, and a document's seqs only grow; Changes
+// reads the head row first and returns rows up to it only, so a client
+// following last_seq never steps over a write that commits later with a
+// lower seq. Writes to one db are serialised on the log's next key (a
+// transaction that lost the race reads the head again and tries again),
+// which bounds one db to roughly one commit per round trip under
+// contention; writes that arrive together share one transaction.
+//
+// The log row also carries what the change stream used to write after the
+// fact: the write's history entry and its change to the counters, computed
+// when the write is planned by the Noter the consumer installs
+// (store.ChangeLog). A 1 KB document's create or update then costs 4 WCU
+// in the transaction (document and row, 1 KB units doubled), 1 in GSI1 and
+// 1 for the counters the stream folds per db and batch.
 package dynamo
 
 import (
@@ -28,6 +35,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -62,9 +70,14 @@ type Store struct {
 	// committer (write.go).
 	mu     sync.Mutex
 	queues map[string]*writeQueue
+
+	noter atomic.Pointer[store.Noter] // notes each write (SetNoter); nil: none
 }
 
-var _ store.Store = (*Store)(nil)
+var (
+	_ store.Store     = (*Store)(nil)
+	_ store.ChangeLog = (*Store)(nil)
+)
 
 // New returns a Store on an existing table (see CreateTable).
 func New(client *dynamodb.Client, table string) *Store {
@@ -118,17 +131,18 @@ func (st *Store) CreateDB(ctx context.Context, db string) error {
 	return nil
 }
 
-// DBInfo is one strongly consistent read of the meta item: its seq is the
-// seq of the latest committed write (see the package comment).
+// DBInfo is one strongly consistent read of the log's head row (of the
+// meta item when the log is empty): its last seq is the seq of the latest
+// committed write, and it carries the counts after that write.
 func (st *Store) DBInfo(ctx context.Context, db string) (store.DBInfo, error) {
 	if err := checkDB(db); err != nil {
 		return store.DBInfo{}, err
 	}
-	m, err := st.readMeta(ctx, db)
+	h, err := st.readHead(ctx, db)
 	if err != nil {
 		return store.DBInfo{}, err
 	}
-	return store.DBInfo{Name: db, DocCount: m.docs, DelCount: m.dels, UpdateSeq: m.seq}, nil
+	return store.DBInfo{Name: db, DocCount: h.docs, DelCount: h.dels, UpdateSeq: h.last}, nil
 }
 
 // meta is a db's meta item.
@@ -222,7 +236,9 @@ func (st *Store) getDoc(ctx context.Context, db, id string) (store.Doc, bool, er
 	return d, true, nil
 }
 
-// Get is one strongly consistent GetItem (1 RCU up to 4 KB of item).
+// Get is one strongly consistent GetItem (1 RCU up to 4 KB of item). A
+// history entry, which lives in its write's log row, is found on a miss
+// through the seq its id names.
 func (st *Store) Get(ctx context.Context, db, id string) (store.Doc, error) {
 	if err := checkDB(db); err != nil {
 		return store.Doc{}, err
@@ -232,6 +248,12 @@ func (st *Store) Get(ctx context.Context, db, id string) (store.Doc, error) {
 		return store.Doc{}, err
 	}
 	if !found {
+		if h, err := st.historyEntry(ctx, db, id); err != nil || h != nil {
+			if h == nil {
+				return store.Doc{}, err
+			}
+			return *h, nil
+		}
 		if err := st.requireDB(ctx, db); err != nil {
 			return store.Doc{}, err
 		}
@@ -418,73 +440,237 @@ func (st *Store) AllDocs(ctx context.Context, db string, q store.AllDocsQuery) (
 	return docs, nil
 }
 
-// Changes reads the meta item, then the change rows after q.Since up to
-// the meta item's seq, both strongly consistent: every write with a seq up
-// to that one has committed, so no row can later appear below a seq this
-// answer returned. With q.IncludeDocs the documents are read too (one
-// BatchGetItem per 100 rows); a document written again meanwhile comes
-// back as it is now, under the row's seq (its newer row follows later).
+// Changes reads the log (log.go). Ascending, it reads the head row first
+// and the rows after q.Since up to it, both strongly consistent: every row
+// up to the head has committed, so no row can later appear below a seq
+// this answer returned. The log keeps every write, so a document written
+// again appears in several rows: within the rows read, only its newest
+// counts; when a page stops before the head, the documents of its rows are
+// read to drop rows that a later write (up to the head) superseded, and
+// the page reads on. Descending, the newest row of each document is the
+// first met. History entries are served from their rows. With
+// q.IncludeDocs the documents are read too (one BatchGetItem per 100
+// rows); a document written again after the head comes back as it is now,
+// under the row's seq (its newer row follows later).
 func (st *Store) Changes(ctx context.Context, db string, q store.ChangesQuery) ([]store.Doc, error) {
 	if err := checkDB(db); err != nil {
 		return nil, err
 	}
-	m, err := st.readMeta(ctx, db)
+	if q.Descending {
+		return st.changesDescending(ctx, db, q)
+	}
+	head, err := st.readHead(ctx, db)
 	if err != nil {
 		return nil, err
 	}
-	if q.Since >= m.seq {
+	if q.Since >= head.last {
 		return nil, nil
 	}
-	in := &dynamodb.QueryInput{
-		TableName:                &st.table,
-		KeyConditionExpression:   aws.String("#pk = :pk AND #sk BETWEEN :lo AND :hi"),
-		ExpressionAttributeNames: map[string]string{"#pk": attrPK, "#sk": attrSK},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk": str(dbPK(db)), ":lo": str(changeSK(q.Since + 1)), ":hi": str(changeSK(m.seq)),
-		},
-		ScanIndexForward: aws.Bool(!q.Descending),
-		ConsistentRead:   aws.Bool(true),
+	f := newFeed(q)
+	checked := map[string]store.Doc{} // documents read, by id
+	cut := false                      // the scan stopped before the head
+	// Pages a little larger than the answer: most rows are live.
+	pageRows := 0
+	if q.Limit > 0 {
+		pageRows = q.Limit + q.Limit/4 + 2
 	}
-	var docs []store.Doc
-	for {
-		if q.Limit > 0 {
-			in.Limit = pageLimit(q.Limit - len(docs))
+	err = st.scanRows(ctx, db, max(q.Since, 1), head.last, false, pageRows, func(r logRow) (bool, error) {
+		f.add(r)
+		if !f.full() {
+			return true, nil
 		}
-		out, err := st.client.Query(ctx, in)
-		if err != nil {
-			return nil, fmt.Errorf("dynamo: changes %s: %w", db, err)
+		// Full before the head: drop the superseded rows of the answer.
+		if err := st.dropSuperseded(ctx, db, f, checked, head.last); err != nil {
+			return false, err
 		}
-		for _, item := range out.Items {
-			d, err := decodeChange(item)
-			if err != nil {
-				return nil, fmt.Errorf("dynamo: changes %s: %w", db, err)
-			}
-			docs = append(docs, d)
-		}
-		if out.LastEvaluatedKey == nil || (q.Limit > 0 && len(docs) >= q.Limit) {
-			break
-		}
-		in.ExclusiveStartKey = out.LastEvaluatedKey
+		cut = f.full()
+		return !cut, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	if q.IncludeDocs && len(docs) > 0 {
-		if err := st.fillDocs(ctx, db, docs); err != nil {
+	return st.answer(ctx, db, f.rows(), q.IncludeDocs, checked)
+}
+
+// changesDescending scans the log from the top: the first row met of a
+// document is its newest.
+func (st *Store) changesDescending(ctx context.Context, db string, q store.ChangesQuery) ([]store.Doc, error) {
+	f := newFeed(q)
+	seen := map[string]bool{}
+	pageRows := 0
+	if q.Limit > 0 {
+		pageRows = q.Limit + q.Limit/4 + 2
+	}
+	any := false
+	err := st.scanRows(ctx, db, max(q.Since, 1), 0, true, pageRows, func(r logRow) (bool, error) {
+		any = true
+		if r.last() <= q.Since {
+			return false, nil
+		}
+		if r.hist != nil && r.hist.Seq > q.Since {
+			f.push(feedRow{doc: *r.hist, hist: true, size: len(r.hist.Body)})
+		}
+		if r.seq > q.Since && !seen[r.id] {
+			seen[r.id] = true
+			f.push(feedRow{doc: r.docRow(), size: r.bodySize})
+		}
+		return !f.full(), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !any {
+		if err := st.requireDB(ctx, db); err != nil {
 			return nil, err
 		}
 	}
-	return docs, nil
+	return st.answer(ctx, db, f.rows(), q.IncludeDocs, nil)
 }
 
-// fillDocs replaces change rows by their documents, keeping each row's seq.
-func (st *Store) fillDocs(ctx context.Context, db string, rows []store.Doc) error {
-	keys := make([]map[string]types.AttributeValue, 0, len(rows))
-	seen := make(map[string]bool, len(rows))
-	for _, r := range rows {
-		if !seen[r.ID] {
-			seen[r.ID] = true
-			keys = append(keys, docKey(db, r.ID))
+// feed collects an answer's rows in order, a document's older rows
+// dropped when its newer one is added, up to the query's limit and byte
+// bound.
+type feed struct {
+	q     store.ChangesQuery
+	list  []feedRow
+	live  int
+	bytes int
+	at    map[string]int // document id → index of its live row
+}
+
+type feedRow struct {
+	doc  store.Doc
+	hist bool // a history entry, served from its log row
+	size int  // the body's size
+	gone bool // superseded
+}
+
+func newFeed(q store.ChangesQuery) *feed { return &feed{q: q, at: map[string]int{}} }
+
+// add appends the rows of one log row (ascending scans).
+func (f *feed) add(r logRow) {
+	if r.seq > f.q.Since {
+		if i, ok := f.at[r.id]; ok {
+			f.drop(i)
+		}
+		f.at[r.id] = len(f.list)
+		f.push(feedRow{doc: r.docRow(), size: r.bodySize})
+	}
+	if r.hist != nil && r.hist.Seq > f.q.Since {
+		f.push(feedRow{doc: *r.hist, hist: true, size: len(r.hist.Body)})
+	}
+}
+
+func (f *feed) push(r feedRow) {
+	f.list = append(f.list, r)
+	f.live++
+	f.bytes += r.size
+}
+
+func (f *feed) drop(i int) {
+	if f.list[i].gone {
+		return
+	}
+	f.list[i].gone = true
+	f.live--
+	f.bytes -= f.list[i].size
+}
+
+// full reports whether the answer has its rows: the limit, or (with
+// documents) the byte bound, which the sizes noted in the log tell before
+// any document is read.
+func (f *feed) full() bool {
+	if f.q.Limit > 0 && f.live >= f.q.Limit {
+		return true
+	}
+	return f.q.IncludeDocs && f.q.MaxBytes > 0 && f.live > 0 && f.bytes >= f.q.MaxBytes
+}
+
+// rows returns the live rows, within the limit and the byte bound.
+func (f *feed) rows() []feedRow {
+	var out []feedRow
+	bytes := 0
+	for _, r := range f.list {
+		if r.gone {
+			continue
+		}
+		if f.q.Limit > 0 && len(out) == f.q.Limit {
+			break
+		}
+		if f.q.IncludeDocs && f.q.MaxBytes > 0 && len(out) > 0 && bytes >= f.q.MaxBytes {
+			break
+		}
+		out = append(out, r)
+		bytes += r.size
+	}
+	return out
+}
+
+// dropSuperseded reads the documents of the answer's rows not read yet and
+// drops the rows whose document was written again up to head (its newer
+// row is further on in the log).
+func (st *Store) dropSuperseded(ctx context.Context, db string, f *feed, checked map[string]store.Doc, head uint64) error {
+	var keys []map[string]types.AttributeValue
+	for _, r := range f.list {
+		if r.gone || r.hist {
+			continue
+		}
+		if _, ok := checked[r.doc.ID]; !ok {
+			keys = append(keys, docKey(db, r.doc.ID))
+			checked[r.doc.ID] = store.Doc{}
 		}
 	}
-	byID := make(map[string]store.Doc, len(keys))
+	if len(keys) > 0 {
+		err := st.batchGet(ctx, keys, func(item map[string]types.AttributeValue) error {
+			d, err := decodeDoc(item)
+			if err == nil {
+				checked[d.ID] = d
+			}
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("dynamo: changes %s: documents: %w", db, err)
+		}
+	}
+	for i, r := range f.list {
+		if r.gone || r.hist {
+			continue
+		}
+		if cur := checked[r.doc.ID]; cur.Seq > r.doc.Seq && cur.Seq <= head {
+			f.drop(i)
+			delete(f.at, r.doc.ID)
+		}
+	}
+	return nil
+}
+
+// answer turns the feed's rows into the answer; with documents, it reads
+// those not read yet and puts each under its row's seq (history rows
+// carry theirs already).
+func (st *Store) answer(ctx context.Context, db string, rows []feedRow, includeDocs bool, known map[string]store.Doc) ([]store.Doc, error) {
+	out := make([]store.Doc, len(rows))
+	var keys []map[string]types.AttributeValue
+	byID := map[string]store.Doc{}
+	for i, r := range rows {
+		out[i] = r.doc
+		if !includeDocs || r.hist {
+			if !includeDocs && r.hist {
+				out[i] = store.Doc{ID: r.doc.ID, Rev: r.doc.Rev, Seq: r.doc.Seq}
+			}
+			continue
+		}
+		if d, ok := known[r.doc.ID]; ok && d.ID != "" {
+			byID[r.doc.ID] = d
+			continue
+		}
+		if _, ok := byID[r.doc.ID]; !ok {
+			byID[r.doc.ID] = store.Doc{}
+			keys = append(keys, docKey(db, r.doc.ID))
+		}
+	}
+	if !includeDocs {
+		return out, nil
+	}
 	err := st.batchGet(ctx, keys, func(item map[string]types.AttributeValue) error {
 		d, err := decodeDoc(item)
 		if err != nil {
@@ -494,17 +680,20 @@ func (st *Store) fillDocs(ctx context.Context, db string, rows []store.Doc) erro
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("dynamo: changes %s: documents: %w", db, err)
+		return nil, fmt.Errorf("dynamo: changes %s: documents: %w", db, err)
 	}
 	for i, r := range rows {
-		d, ok := byID[r.ID]
-		if !ok {
-			return fmt.Errorf("dynamo: changes %s: row %d names missing document %q", db, r.Seq, r.ID)
+		if r.hist {
+			continue
 		}
-		d.Seq = r.Seq
-		rows[i] = d
+		d := byID[r.doc.ID]
+		if d.ID == "" {
+			return nil, fmt.Errorf("dynamo: changes %s: row %d names missing document %q", db, r.doc.Seq, r.doc.ID)
+		}
+		d.Seq = r.doc.Seq
+		out[i] = d
 	}
-	return nil
+	return out, nil
 }
 
 // ---- errors and retries ----

@@ -3,7 +3,10 @@ package dynamo_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -110,8 +113,8 @@ func TestDocFromItem(t *testing.T) {
 		}
 		got[d.ID] = d
 	}
-	if others != 4 { // the db meta item, the record and the two docs' change rows
-		t.Fatalf("%d non-doc items, want 4", others)
+	if others != 5 { // the db meta item, the record and the three writes' log rows
+		t.Fatalf("%d non-doc items, want 5", others)
 	}
 	if d := got["a"]; d.Rev != live.Rev || d.Seq != live.Seq || d.Klass != "task" || d.SortKey != "2024" || string(d.Body) != `{"x":1}` || d.Deleted {
 		t.Fatalf("DocFromItem(a) = %+v, want %+v", d, live)
@@ -247,5 +250,99 @@ func TestExpiryRoundTrip(t *testing.T) {
 		if err != nil || !r.ExpiresAt.Equal(at) {
 			t.Fatalf("ExpiresAt %v round-tripped as %v (%v)", at, r.ExpiresAt, err)
 		}
+	}
+}
+
+// TestRacingIdenticalWrites: writers in several store instances (several
+// processes) update one document from the same revision with the same
+// body — so with the same new revision — at once. Exactly one is told it
+// succeeded; every other gets ErrConflict, as CouchDB answers. (Matching
+// the stored revision alone would tell the losers they had written it.)
+func TestRacingIdenticalWrites(t *testing.T) {
+	client, table := newTable(t)
+	ctx := t.Context()
+	stores := make([]*dynamo.Store, 4)
+	for i := range stores {
+		stores[i] = dynamo.New(client, table)
+	}
+	if err := stores[0].CreateDB(ctx, "race"); err != nil {
+		t.Fatal(err)
+	}
+	cur, err := stores[0].Put(ctx, "race", store.Doc{ID: "x", Body: []byte(`{"n":0}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const writers = 8
+	for round := 1; round <= 5; round++ {
+		body := []byte(fmt.Sprintf(`{"n":%d}`, round))
+		start := make(chan struct{})
+		type result struct {
+			d   store.Doc
+			err error
+		}
+		results := make(chan result, writers)
+		for w := range writers {
+			go func() {
+				<-start
+				d, err := stores[w%len(stores)].Put(ctx, "race", store.Doc{ID: "x", Rev: cur.Rev, Body: body})
+				results <- result{d, err}
+			}()
+		}
+		close(start)
+		var won []store.Doc
+		for range writers {
+			r := <-results
+			switch {
+			case r.err == nil:
+				won = append(won, r.d)
+			case !errors.Is(r.err, store.ErrConflict):
+				t.Fatalf("round %d: %v", round, r.err)
+			}
+		}
+		if len(won) != 1 {
+			t.Fatalf("round %d: %d writers were told they wrote %s, want 1", round, len(won), body)
+		}
+		now, err := stores[0].Get(ctx, "race", "x")
+		if err != nil || now.Rev != won[0].Rev || now.Seq != won[0].Seq {
+			t.Fatalf("round %d: stored %+v, the winner was told %+v (%v)", round, now, won[0], err)
+		}
+		cur = now
+	}
+}
+
+// TestIncludeDocsReadsWithinTheByteBound: a _changes page with documents
+// stops reading documents at the byte bound, whatever its row limit (the
+// log rows say each body's size): 200 documents of 4 KB, a limit of 1,001
+// and a 16 KB bound read about four documents, not 200.
+func TestIncludeDocsReadsWithinTheByteBound(t *testing.T) {
+	endpoint, _ := ddblocal.Start(t)
+	m := &ddblocal.Meter{}
+	client := ddblocal.NewClient(endpoint, func(o *dynamodb.Options) { o.APIOptions = append(o.APIOptions, m.Middleware) })
+	_, table := newTable(t)
+	s := dynamo.New(client, table)
+	ctx := t.Context()
+	if err := s.CreateDB(ctx, "big"); err != nil {
+		t.Fatal(err)
+	}
+	body := []byte(`{"x":"` + strings.Repeat("abcdefghij", 400) + `"}`)
+	var wg sync.WaitGroup
+	for i := range 200 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := s.Put(ctx, "big", store.Doc{ID: fmt.Sprintf("d%03d", i), Body: body}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	m.Reset()
+	rows, err := s.Changes(ctx, "big", store.ChangesQuery{Limit: 1001, IncludeDocs: true, MaxBytes: 16 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, _, _ := m.Totals()
+	if len(rows) != 5 || read > 12 {
+		t.Fatalf("%d rows for %.0f RCU; want 5 rows (4,006-byte bodies up to 16 KB) and no more than a dozen RCU", len(rows), read)
 	}
 }

@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,20 +14,38 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/oficina/oficina/shared/store"
+	"github.com/oficina/oficina/shared/store/bodyzip"
 )
 
 // Item layout (single table, see table.json and DESIGN.md §4):
 //
-//	doc      PK=DB#<db>       SK=D#<id>    rev seq deleted klass sk body
+//	doc      PK=DB#<db>       SK=D#<id>    rev seq deleted body|z t hp [klass sk]
 //	                                       GSI1PK=DB#<db>#<klass> GSI1SK=<sk>#<id>  (live docs with a klass)
-//	change   PK=DB#<db>       SK=C#<seq>   id rev deleted  (one per document, at its latest seq; 20 digits)
-//	db meta  PK=DB#<db>       SK=M         seq doc_count del_count tok
+//	log row  PK=DB#<db>       SK=C#<seq>   id rev [deleted] dc xc bs [n] [cd] [un] [h hid hkl hk p]
+//	db meta  PK=DB#<db>       SK=M         seq doc_count del_count tok   (written by CreateDB only)
 //	record   PK=R#<kind>#<key> SK=R        value | n, exp, ttl, tok
+//
+// A document's body is stored zstd-compressed in z (bodyzip) when that is
+// smaller, else as the string body. klass and sk are left out of a live
+// document's item when its GSI1 keys carry them. t is the random token of
+// the write attempt that stored the revision (a retried write recognises
+// its own), hp the seqs of the document's latest log rows that carry a
+// history entry, newest first (the history panel's way in).
+//
+// The log has one row per write, appended in the write's transaction and
+// never changed or removed (log.go): the document's id, rev and deleted
+// flag; dc and xc, the db's live and deleted document counts after the
+// write; bs, the body's size; cd, the write's change to the counters (a
+// Noter's, opaque here); un when no Noter noted it; and, when the write
+// has a history entry, that entry (hid id, hkl klass, hk sort key, h body
+// compressed) with p, the history rows of the same document before it. A
+// row with a history entry covers two seqs (n = 2): its key is the
+// document's seq and the next seq is the entry's.
 //
 // Database names and record kinds never contain '#' (rejected up front), so
 // every key above splits back unambiguously and no two tenants share one.
-// In a db's partition "C#…" < "D#…" < "M", so the changes feed, the
-// documents and the meta item are three separate key ranges.
+// In a db's partition "C#…" < "D#…" < "M", so the log, the documents and
+// the meta item are three separate key ranges.
 const (
 	attrPK       = "PK"
 	attrSK       = "SK"
@@ -38,6 +57,9 @@ const (
 	attrKlass    = "klass"
 	attrSortKey  = "sk"
 	attrBody     = "body"
+	attrZBody    = "z"  // the body, compressed (B)
+	attrAttempt  = "t"  // the write attempt's token (B)
+	attrHistSeqs = "hp" // a document's latest history rows (B, uvarints)
 	attrDocCount = "doc_count"
 	attrDelCount = "del_count"
 	attrValue    = "value" // record value (B)
@@ -45,7 +67,20 @@ const (
 	attrExp      = "exp"   // record expiry, Unix nanoseconds (N); absent = never
 	attrTTL      = "ttl"   // exp rounded up to seconds, for DynamoDB's TTL sweeper
 	attrToken    = "tok"   // random id of a create-if-absent write (see CreateDB)
-	attrID       = "id"    // the document id of a change row
+	attrID       = "id"    // the document id of a log row
+
+	// log rows
+	attrSeqs      = "n"   // seqs the row covers when not 1 (N)
+	attrLiveCount = "dc"  // live documents after the write (N)
+	attrDelsCount = "xc"  // tombstones after the write (N)
+	attrBodySize  = "bs"  // the document body's size (N)
+	attrCounts    = "cd"  // the write's counter delta (B)
+	attrUnnoted   = "un"  // written without a Noter (BOOL)
+	attrHist      = "h"   // the history entry's body, compressed (B)
+	attrHistID    = "hid" // the history entry's id (S)
+	attrHistKlass = "hkl" // its klass (S)
+	attrHistSort  = "hk"  // its sort key (S)
+	attrHistPrev  = "p"   // the document's history rows before this one (B, uvarints)
 
 	gsi1 = "GSI1"
 
@@ -98,72 +133,42 @@ func recKey(kind, key string) map[string]types.AttributeValue {
 
 // docItem is the full item of one stored revision. Tombstones keep klass
 // and sk (the stream consumer reads them) but leave GSI1, so List never
-// sees them.
-func docItem(db string, d store.Doc) map[string]types.AttributeValue {
+// sees them. attempt is the write attempt's token; hist the document's
+// latest history rows.
+func docItem(db string, d store.Doc, attempt []byte, hist []uint64) map[string]types.AttributeValue {
 	item := docKey(db, d.ID)
 	item[attrRev] = str(d.Rev)
 	item[attrSeq] = numUint(d.Seq)
 	item[attrDeleted] = boolean(d.Deleted)
-	item[attrBody] = str(string(d.Body))
+	if z := bodyzip.Pack(d.Body); bodyzip.Packed(z) {
+		item[attrZBody] = &types.AttributeValueMemberB{Value: z}
+	} else {
+		item[attrBody] = str(string(d.Body))
+	}
+	if len(attempt) > 0 {
+		item[attrAttempt] = &types.AttributeValueMemberB{Value: attempt}
+	}
+	if len(hist) > 0 {
+		item[attrHistSeqs] = &types.AttributeValueMemberB{Value: encodeSeqs(hist)}
+	}
+	if !d.Deleted && d.Klass != "" {
+		// The index keys carry klass and sort key; decodeDoc reads them back.
+		item[attrGSI1PK] = str(gsi1PK(db, d.Klass))
+		item[attrGSI1SK] = str(gsi1SK(d.SortKey, d.ID))
+		return item
+	}
 	if d.Klass != "" {
 		item[attrKlass] = str(d.Klass)
 	}
 	if d.SortKey != "" {
 		item[attrSortKey] = str(d.SortKey)
 	}
-	if !d.Deleted && d.Klass != "" {
-		item[attrGSI1PK] = str(gsi1PK(db, d.Klass))
-		item[attrGSI1SK] = str(gsi1SK(d.SortKey, d.ID))
-	}
 	return item
-}
-
-// changeItem is the changes-feed row of a revision: small (no body), in the
-// base table so that it is read with strong consistency.
-func changeItem(db string, d store.Doc) map[string]types.AttributeValue {
-	return map[string]types.AttributeValue{
-		attrPK:      str(dbPK(db)),
-		attrSK:      str(changeSK(d.Seq)),
-		attrID:      str(d.ID),
-		attrRev:     str(d.Rev),
-		attrDeleted: boolean(d.Deleted),
-	}
-}
-
-func changeKey(db string, seq uint64) map[string]types.AttributeValue {
-	return map[string]types.AttributeValue{attrPK: str(dbPK(db)), attrSK: str(changeSK(seq))}
-}
-
-// decodeChange reads a change row back as a Doc without body, klass or
-// sort key.
-func decodeChange(item map[string]types.AttributeValue) (store.Doc, error) {
-	sk, err := getS(item, attrSK)
-	if err != nil {
-		return store.Doc{}, err
-	}
-	digits, ok := strings.CutPrefix(sk, changePrefix)
-	if !ok {
-		return store.Doc{}, fmt.Errorf("dynamo: item %q is not a change row", sk)
-	}
-	var d store.Doc
-	if d.Seq, err = strconv.ParseUint(digits, 10, 64); err != nil {
-		return store.Doc{}, fmt.Errorf("dynamo: change row %q: %w", sk, err)
-	}
-	if d.ID, err = getS(item, attrID); err != nil {
-		return store.Doc{}, err
-	}
-	if d.Rev, err = getS(item, attrRev); err != nil {
-		return store.Doc{}, err
-	}
-	if v, ok := item[attrDeleted].(*types.AttributeValueMemberBOOL); ok {
-		d.Deleted = v.Value
-	}
-	return d, nil
 }
 
 // DocFromItem turns a document item (a query result or a DynamoDB Streams
 // image) into its database name and store.Doc; ok is false for any other
-// item (db meta, records) or a malformed one.
+// item (log rows, db meta, records) or a malformed one.
 func DocFromItem(item map[string]types.AttributeValue) (db string, doc store.Doc, ok bool) {
 	pk, err := getS(item, attrPK)
 	if err != nil || !strings.HasPrefix(pk, dbPrefix) {
@@ -197,10 +202,61 @@ func decodeDoc(item map[string]types.AttributeValue) (store.Doc, error) {
 	}
 	d.Klass, _ = optS(item, attrKlass)
 	d.SortKey, _ = optS(item, attrSortKey)
-	if body, ok := optS(item, attrBody); ok && body != "" {
+	if pk, ok := optS(item, attrGSI1PK); ok && d.Klass == "" {
+		// DB#<db>#<klass>: db names hold no '#'.
+		if i := strings.LastIndexByte(pk, '#'); i >= 0 {
+			d.Klass = pk[i+1:]
+		}
+	}
+	if gsk, ok := optS(item, attrGSI1SK); ok && d.SortKey == "" {
+		d.SortKey = strings.TrimSuffix(gsk, "#"+id)
+	}
+	if z, ok := item[attrZBody].(*types.AttributeValueMemberB); ok {
+		if d.Body, err = bodyzip.Unpack(z.Value); err != nil {
+			return store.Doc{}, fmt.Errorf("dynamo: body of %q: %w", id, err)
+		}
+	} else if body, ok := optS(item, attrBody); ok && body != "" {
 		d.Body = []byte(body)
 	}
 	return d, nil
+}
+
+// docAttempt and docHistory read the write token and history rows of a
+// document item.
+func docAttempt(item map[string]types.AttributeValue) []byte {
+	if v, ok := item[attrAttempt].(*types.AttributeValueMemberB); ok {
+		return v.Value
+	}
+	return nil
+}
+
+func docHistory(item map[string]types.AttributeValue) []uint64 {
+	if v, ok := item[attrHistSeqs].(*types.AttributeValueMemberB); ok {
+		return decodeSeqs(v.Value)
+	}
+	return nil
+}
+
+// encodeSeqs packs seqs as uvarints (a few bytes each).
+func encodeSeqs(seqs []uint64) []byte {
+	b := make([]byte, 0, 3*len(seqs))
+	for _, s := range seqs {
+		b = binary.AppendUvarint(b, s)
+	}
+	return b
+}
+
+func decodeSeqs(b []byte) []uint64 {
+	var out []uint64
+	for len(b) > 0 {
+		v, n := binary.Uvarint(b)
+		if n <= 0 {
+			return out
+		}
+		out = append(out, v)
+		b = b[n:]
+	}
+	return out
 }
 
 func getS(item map[string]types.AttributeValue, name string) (string, error) {

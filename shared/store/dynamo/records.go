@@ -281,6 +281,35 @@ func (st *Store) incrSlow(ctx context.Context, kind, key string, delta int64, tt
 	return v, true, nil
 }
 
+// putOne is Transact of one put: a conditional PutItem carrying a random
+// token, so that an SDK retry of a put whose reply was lost, which finds
+// its own item and fails the condition, is told apart from a rival's.
+func (st *Store) putOne(ctx context.Context, w store.RecordWrite, now time.Time) error {
+	if err := checkKind(w.Kind); err != nil {
+		return err
+	}
+	cond, names, values := transactCondition(w, now)
+	item := recordItem(w.Record)
+	tok := newToken()
+	item[attrToken] = str(tok)
+	_, err := st.client.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName: &st.table, Item: item,
+		ConditionExpression: cond, ExpressionAttributeNames: names, ExpressionAttributeValues: values,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+	})
+	var ccf *types.ConditionalCheckFailedException
+	if errors.As(err, &ccf) {
+		if old, _ := optS(ccf.Item, attrToken); old == tok {
+			return nil
+		}
+		return store.ErrConflict
+	}
+	if err != nil {
+		return fmt.Errorf("dynamo: write record %s/%s: %w", w.Kind, w.Key, err)
+	}
+	return nil
+}
+
 // recordItem is the full item of a record as PutRecord and Transact write it.
 func recordItem(r store.Record) map[string]types.AttributeValue {
 	item := recKey(r.Kind, r.Key)
@@ -323,7 +352,11 @@ func transactCondition(w store.RecordWrite, now time.Time) (cond *string, names 
 // Transact is one TransactWriteItems with a condition per conditional
 // write. A transaction that loses a race with another one on the same
 // items is sent again; one whose own condition failed is ErrConflict. The
-// SDK's idempotency token makes its own retries of a call safe.
+// SDK's idempotency token makes its own retries of a call safe. A single
+// write is one conditional PutItem or DeleteItem instead: as atomic, at
+// half the write units (the change stream's counters are such a write).
+// (A lone delete stays a transaction: its idempotency token is what makes
+// a retried delete whose reply was lost succeed.)
 func (st *Store) Transact(ctx context.Context, writes []store.RecordWrite) error {
 	if err := store.CheckTransact(writes); err != nil {
 		return err
@@ -332,6 +365,9 @@ func (st *Store) Transact(ctx context.Context, writes []store.RecordWrite) error
 		return nil
 	}
 	now := time.Now()
+	if len(writes) == 1 && !writes[0].Delete {
+		return st.putOne(ctx, writes[0], now)
+	}
 	items := make([]types.TransactWriteItem, len(writes))
 	for i, w := range writes {
 		if err := checkKind(w.Kind); err != nil {

@@ -1,7 +1,9 @@
 package dynamo
 
 import (
+	"bytes"
 	"context"
+	crand "crypto/rand"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -15,21 +17,20 @@ import (
 	"github.com/oficina/oficina/shared/store"
 )
 
-// The document write path. Every write of a db takes the db's next seq in
-// the same transaction that writes the document (see the package comment),
-// so writes to one db contend for its meta item. Within one process they do
-// not race each other: the writes of a db queue up and one committer
-// goroutine commits them in batches, one transaction per batch (group
-// commit, as the embedded store's db.Batch shares one fsync). A batch of k
-// writes takes seqs N+1…N+k and moves the meta item once. Between
-// processes (Lambda instances) the meta item's condition decides, and the
-// loser re-reads and commits again.
+// The document write path. Every write of a db appends its row to the
+// db's log in the same transaction that writes the document (see log.go
+// and the package comment), so writes to one db contend for the next log
+// key. Within one process they do not race each other: the writes of a db
+// queue up and one committer goroutine commits them in batches, one
+// transaction per batch (group commit, as the embedded store's db.Batch
+// shares one fsync). A batch of k writes appends k rows. Between processes
+// (Lambda instances) the rows' conditions decide, and the loser reads the
+// head again and commits again.
 
 const (
-	// batchDocs bounds the writes of one transaction: each takes up to 3
-	// items (document, new change row, old change row) and the batch one
-	// more (the meta item); DynamoDB allows 100.
-	batchDocs = 33
+	// batchDocs bounds the writes of one transaction: each takes two items
+	// (the document and its log row); DynamoDB allows 100.
+	batchDocs = 50
 	// batchBytes bounds the document bytes of one transaction (DynamoDB
 	// allows 4 MB in all); a single larger document still goes alone.
 	batchBytes = 3 << 20
@@ -160,70 +161,108 @@ func takeBatch(q *writeQueue) []*pendingWrite {
 	return batch
 }
 
-// planned is a write with its prior state and the revision it will store.
+// planned is a write with its prior state, the revision it will store,
+// the token of this attempt and its log row.
 type planned struct {
-	w   *pendingWrite
-	p   prior
-	out store.Doc
+	w       *pendingWrite
+	p       prior
+	out     store.Doc
+	attempt []byte
+	hist    []uint64 // the document's history rows after the write
+	row     logRow
 }
 
-// commitBatch reads the meta item and the batch's documents (one strongly
-// consistent BatchGetItem), answers the writes that conflict, gives the
-// rest consecutive seqs and commits them in one transaction. When the
-// transaction loses a race it is planned again from the current state;
-// when only the seq moved, the failure carries the new seq and no re-read
-// is needed. Every write of the batch is answered.
+// current is a document's item as a write reads it.
+type current struct {
+	doc     store.Doc
+	attempt []byte
+	hist    []uint64
+}
+
+// commitBatch reads the log head and the batch's documents, answers the
+// writes that conflict, gives the rest consecutive log rows and commits
+// them in one transaction. When the transaction loses a race it is planned
+// again from the current state. Every write of the batch is answered.
+//
+// Each attempt stores a fresh random token with the document: a write
+// whose transaction's outcome was lost (the call failed, yet it applied)
+// finds its own token when it reads the document again and is answered
+// as done, while an identical write from another client (same body, so
+// the same revision) finds a token that is not its own and gets
+// ErrConflict, as CouchDB answers it.
 func (st *Store) commitBatch(db string, batch []*pendingWrite) {
 	// The calls outlive any one caller: each caller stops waiting when its
 	// own context ends, and a transaction sent is applied or not as a whole.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(batch[0].ctx), time.Minute)
 	defer cancel()
 	answer := func(w *pendingWrite, d store.Doc, err error) { w.done <- writeResult{doc: d, err: err} }
+	noter := st.noterOf()
+	tried := map[*pendingWrite][][]byte{} // tokens of earlier attempts
 
-	var (
-		m     meta
-		curs  map[string]*store.Doc
-		known bool // m and curs are current: no need to read them
-		tried map[string]store.Doc
-	)
 	for attempt := 0; ; attempt++ {
-		if !known {
-			ids := make([]string, len(batch))
-			for i, w := range batch {
-				ids[i] = w.doc.ID
+		ids := make([]string, len(batch))
+		for i, w := range batch {
+			ids[i] = w.doc.ID
+		}
+		head, curs, err := st.readForWrite(ctx, db, ids)
+		if err != nil {
+			for _, w := range batch {
+				answer(w, store.Doc{}, err)
 			}
-			var err error
-			if m, curs, err = st.readForWrite(ctx, db, ids); err != nil {
-				for _, w := range batch {
-					answer(w, store.Doc{}, err)
-				}
-				return
-			}
+			return
 		}
 		var plan []planned
 		var left []*pendingWrite
+		next := head.last + 1
+		docs, dels := head.docs, head.dels
 		for _, w := range batch {
 			cur := curs[w.doc.ID]
-			if t, ok := tried[w.doc.ID]; ok && !known && cur != nil && cur.Rev == t.Rev && cur.Seq == t.Seq {
-				// Our own write, applied by an SDK retry whose reply was lost.
-				answer(w, t, nil)
+			if cur != nil && ownAttempt(tried[w], cur.attempt) {
+				// Our own write, applied by an attempt whose reply was lost.
+				answer(w, cur.doc, nil)
 				continue
 			}
-			p, ok := planWrite(w.doc.Rev, cur)
+			var curDoc *store.Doc
+			if cur != nil {
+				curDoc = &cur.doc
+			}
+			p, ok := planWrite(w.doc.Rev, curDoc)
 			if !ok {
 				answer(w, store.Doc{}, store.ErrConflict)
 				continue
 			}
-			out := w.doc
-			out.Rev = store.NextRev(p.rev, w.doc.Deleted, w.doc.Body)
-			out.Seq = m.seq + uint64(len(plan)) + 1
-			plan = append(plan, planned{w: w, p: p, out: out})
+			pl := planned{w: w, p: p, out: w.doc, attempt: newAttempt()}
+			pl.out.Rev = store.NextRev(p.rev, w.doc.Deleted, w.doc.Body)
+			pl.out.Seq = next
+			dd, dx := counterDeltas(p.state, pl.out.Deleted)
+			docs, dels = docs+dd, dels+dx
+			pl.row = logRow{seq: next, id: pl.out.ID, rev: pl.out.Rev, deleted: pl.out.Deleted,
+				docs: docs, dels: dels, hasCount: true, bodySize: len(pl.out.Body), unnoted: noter == nil}
+			if cur != nil {
+				pl.hist = cur.hist
+			}
+			if noter != nil {
+				notes, err := noter.Note(store.Change{DB: db, Old: curDoc, New: pl.out})
+				if err != nil {
+					answer(w, store.Doc{}, fmt.Errorf("dynamo: note %s/%s: %w", db, w.doc.ID, err))
+					continue
+				}
+				pl.row.counts = notes.Counts
+				if notes.History != nil {
+					h := *notes.History
+					pl.row.hist = &h
+					pl.row.prev = pl.hist
+					pl.hist = append([]uint64{next}, pl.hist[:min(len(pl.hist), histWindow-1)]...)
+				}
+			}
+			next = pl.row.last() + 1
+			plan = append(plan, pl)
 			left = append(left, w)
 		}
 		if len(plan) == 0 {
 			return
 		}
-		seqNow, err := st.commit(ctx, db, plan, m.seq)
+		err = st.commit(ctx, db, plan)
 		if err == nil {
 			for _, pl := range plan {
 				answer(pl.w, pl.out, nil)
@@ -240,15 +279,8 @@ func (st *Store) commitBatch(db string, batch []*pendingWrite) {
 			return
 		}
 		batch = left
-		tried = make(map[string]store.Doc, len(plan))
 		for _, pl := range plan {
-			tried[pl.w.doc.ID] = pl.out
-		}
-		// Only the seq moved, and the failure says to what: plan again
-		// from there without reading.
-		known = seqNow > m.seq
-		if known {
-			m.seq = seqNow
+			tried[pl.w] = append(tried[pl.w], pl.attempt)
 		}
 		if err := backoff(ctx, attempt); err != nil {
 			for _, w := range batch {
@@ -257,6 +289,23 @@ func (st *Store) commitBatch(db string, batch []*pendingWrite) {
 			return
 		}
 	}
+}
+
+// newAttempt returns a write attempt's token.
+func newAttempt() []byte {
+	b := make([]byte, 8)
+	crand.Read(b) // never fails (crypto/rand)
+	return b
+}
+
+// ownAttempt reports whether token is one of a write's earlier attempts.
+func ownAttempt(tokens [][]byte, token []byte) bool {
+	for _, t := range tokens {
+		if len(token) > 0 && bytes.Equal(t, token) {
+			return true
+		}
+	}
+	return false
 }
 
 // backoff sleeps a jittered, growing pause before attempt+1.
@@ -284,41 +333,39 @@ func planWrite(rev string, cur *store.Doc) (prior, bool) {
 	}
 }
 
-// readForWrite reads the db's meta item and the documents' items (absent
-// ones are missing from curs) with strongly consistent reads.
-func (st *Store) readForWrite(ctx context.Context, db string, ids []string) (meta, map[string]*store.Doc, error) {
-	keys := make([]map[string]types.AttributeValue, 0, len(ids)+1)
-	keys = append(keys, metaKey(db))
+// readForWrite reads the log head and the documents' items (absent ones
+// are missing from curs) with strongly consistent reads, side by side.
+func (st *Store) readForWrite(ctx context.Context, db string, ids []string) (logHead, map[string]*current, error) {
+	var (
+		head    logHead
+		headErr error
+		done    = make(chan struct{})
+	)
+	go func() {
+		defer close(done)
+		head, headErr = st.readHead(ctx, db)
+	}()
+	keys := make([]map[string]types.AttributeValue, 0, len(ids))
 	for _, id := range ids {
 		keys = append(keys, docKey(db, id))
 	}
-	var m meta
-	curs := make(map[string]*store.Doc, len(ids))
-	foundMeta := false
+	curs := make(map[string]*current, len(ids))
 	err := st.batchGet(ctx, keys, func(item map[string]types.AttributeValue) error {
-		sk, err := getS(item, attrSK)
-		if err != nil {
-			return err
-		}
-		if sk == metaSK {
-			foundMeta = true
-			m, err = decodeMeta(item)
-			return err
-		}
 		d, err := decodeDoc(item)
 		if err != nil {
 			return err
 		}
-		curs[d.ID] = &d
+		curs[d.ID] = &current{doc: d, attempt: docAttempt(item), hist: docHistory(item)}
 		return nil
 	})
+	<-done
+	if headErr != nil {
+		return logHead{}, nil, headErr
+	}
 	if err != nil {
-		return meta{}, nil, fmt.Errorf("dynamo: read %s for a write: %w", db, err)
+		return logHead{}, nil, fmt.Errorf("dynamo: read %s for a write: %w", db, err)
 	}
-	if !foundMeta {
-		return meta{}, nil, store.ErrDBNotFound
-	}
-	return m, curs, nil
+	return head, curs, nil
 }
 
 // counterDeltas is the change of (live docs, tombstones) of a write.
@@ -337,19 +384,14 @@ func counterDeltas(from priorState, toDeleted bool) (docs, dels int64) {
 	return docs, dels
 }
 
-// commit is the transaction of one batch: the meta item from prevSeq to
-// the batch's last seq (with the batch's count changes), and per write its
-// document over its prior state, its new change row and the removal of its
-// old one. When a condition fails or another transaction got in the way it
-// returns errCondition, and the db's current seq when the failure told it
-// (else 0).
-func (st *Store) commit(ctx context.Context, db string, plan []planned, prevSeq uint64) (uint64, error) {
-	var docs, dels int64
-	items := make([]types.TransactWriteItem, 1, 1+3*len(plan))
+// commit is the transaction of one batch: per write its document over
+// its prior state and its log row, on condition that the row's key is
+// still free. When a condition fails or another transaction got in the
+// way it returns errCondition.
+func (st *Store) commit(ctx context.Context, db string, plan []planned) error {
+	items := make([]types.TransactWriteItem, 0, 2*len(plan))
 	for _, pl := range plan {
-		dd, dx := counterDeltas(pl.p.state, pl.out.Deleted)
-		docs, dels = docs+dd, dels+dx
-		put := &types.Put{TableName: &st.table, Item: docItem(db, pl.out)}
+		put := &types.Put{TableName: &st.table, Item: docItem(db, pl.out, pl.attempt, pl.hist)}
 		if pl.p.state == priorMissing {
 			put.ConditionExpression = aws.String("attribute_not_exists(#pk)")
 			put.ExpressionAttributeNames = map[string]string{"#pk": attrPK}
@@ -362,62 +404,30 @@ func (st *Store) commit(ctx context.Context, db string, plan []planned, prevSeq 
 		}
 		items = append(items,
 			types.TransactWriteItem{Put: put},
-			types.TransactWriteItem{Put: &types.Put{TableName: &st.table, Item: changeItem(db, pl.out)}})
-		if pl.p.state != priorMissing {
-			items = append(items, types.TransactWriteItem{Delete: &types.Delete{TableName: &st.table, Key: changeKey(db, pl.p.seq)}})
-		}
+			types.TransactWriteItem{Put: &types.Put{
+				TableName: &st.table, Item: rowItem(db, pl.row),
+				ConditionExpression:      aws.String("attribute_not_exists(#pk)"),
+				ExpressionAttributeNames: map[string]string{"#pk": attrPK},
+			}})
 	}
-	update := "SET #seq = :seq"
-	names := map[string]string{"#seq": attrSeq}
-	values := map[string]types.AttributeValue{":seq": numUint(prevSeq + uint64(len(plan))), ":prev": numUint(prevSeq)}
-	if docs != 0 || dels != 0 {
-		update += " ADD #dc :dc, #xc :xc"
-		names["#dc"], names["#xc"] = attrDocCount, attrDelCount
-		values[":dc"], values[":xc"] = numInt(docs), numInt(dels)
-	}
-	items[0] = types.TransactWriteItem{Update: &types.Update{
-		TableName:                           &st.table,
-		Key:                                 metaKey(db),
-		UpdateExpression:                    &update,
-		ConditionExpression:                 aws.String("#seq = :prev"),
-		ExpressionAttributeNames:            names,
-		ExpressionAttributeValues:           values,
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-	}}
-
 	// The SDK fills ClientRequestToken, so its own retries of one call are
 	// idempotent and cannot apply a batch twice.
 	_, err := st.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
 	if err == nil {
-		return 0, nil
+		return nil
 	}
 	var tce *types.TransactionCanceledException
 	if errors.As(err, &tce) {
-		var seqNow uint64
-		retry, docChanged := false, false
-		for i, r := range tce.CancellationReasons {
+		for _, r := range tce.CancellationReasons {
 			switch aws.ToString(r.Code) {
-			case "ConditionalCheckFailed":
-				retry = true
-				if i > 0 {
-					docChanged = true
-				} else if m, err := decodeMeta(r.Item); err == nil {
-					seqNow = m.seq
-				}
-			case "TransactionConflict":
-				retry, docChanged = true, true
+			case "ConditionalCheckFailed", "TransactionConflict":
+				return errCondition
 			}
-		}
-		if retry {
-			if docChanged {
-				seqNow = 0 // read everything again
-			}
-			return seqNow, errCondition
 		}
 	}
 	var tc *types.TransactionConflictException
 	if errors.As(err, &tc) {
-		return 0, errCondition
+		return errCondition
 	}
-	return 0, fmt.Errorf("dynamo: write %d documents in %s: %w", len(plan), db, err)
+	return fmt.Errorf("dynamo: write %d documents in %s: %w", len(plan), db, err)
 }

@@ -44,6 +44,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"AllDocs", testAllDocs},
 		{"Changes", testChanges},
 		{"ChangesFollow", testChangesFollow},
+		{"ChangesMaxBytes", testChangesMaxBytes},
 		{"Isolation", testIsolation},
 		{"Records", testRecords},
 		{"RecordIfAbsent", testRecordIfAbsent},
@@ -974,6 +975,53 @@ func testChanges(t *testing.T, s store.Store) {
 	}
 	if rows := changes(t, s, db, store.ChangesQuery{}); !rows[2].Deleted {
 		t.Fatalf("Changes row for the deleted doc is not Deleted: %s", fmtDoc(rows[2]))
+	}
+}
+
+// testChangesMaxBytes: with documents, an answer stops once its bodies
+// reach MaxBytes (the row that reaches it included, one row at least), so
+// a store need not read the documents beyond; without documents, or with no
+// bound, nothing changes. Followed by last seq, the pages hold every row.
+func testChangesMaxBytes(t *testing.T, s store.Store) {
+	const db = "bounded"
+	createDB(t, s, db)
+	var all []string
+	for i := range 10 {
+		d := put(t, s, db, store.Doc{ID: fmt.Sprintf("d%02d", i), Body: bodyOfSize(1000)})
+		all = append(all, d.ID)
+	}
+	cases := []struct {
+		maxBytes int
+		want     int // rows
+	}{{1, 1}, {1000, 1}, {1001, 2}, {2500, 3}, {10000, 10}, {0, 10}}
+	for _, c := range cases {
+		rows, err := s.Changes(t.Context(), db, store.ChangesQuery{IncludeDocs: true, MaxBytes: c.maxBytes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantIDs(t, fmt.Sprintf("MaxBytes %d", c.maxBytes), rows, all[:c.want])
+		heads, err := s.Changes(t.Context(), db, store.ChangesQuery{MaxBytes: c.maxBytes})
+		if err != nil || len(heads) != len(all) {
+			t.Fatalf("MaxBytes %d without documents: %d rows, %v", c.maxBytes, len(heads), err)
+		}
+	}
+	var got []string
+	var since uint64
+	for range len(all) + 1 {
+		rows, err := s.Changes(t.Context(), db, store.ChangesQuery{Since: since, IncludeDocs: true, MaxBytes: 2500, Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) == 0 {
+			break
+		}
+		for _, r := range rows {
+			got = append(got, r.ID)
+			since = r.Seq
+		}
+	}
+	if !slices.Equal(got, all) {
+		t.Fatalf("followed by pages of 2,500 bytes: %v", got)
 	}
 }
 

@@ -250,19 +250,11 @@ func (s Snapshot) Equal(t testing.TB, what string, o Snapshot) {
 
 func history(t testing.TB, st store.Store, db string) []store.Doc {
 	t.Helper()
-	var out []store.Doc
-	q := store.ListQuery{Klass: stream.KlassDocumentChange, Limit: 1000}
-	for {
-		p, err := st.List(context.Background(), db, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, p.Docs...)
-		if p.Next == "" {
-			return out
-		}
-		q.After = p.Next
+	out, err := stream.HistoryOf(context.Background(), st, db, "")
+	if err != nil {
+		t.Fatal(err)
 	}
+	return out
 }
 
 // CheckCounts fails t unless db's counters equal a recount of its documents
@@ -292,7 +284,7 @@ func CheckHistory(t testing.TB, st store.Store, db string, changes []store.Chang
 	want := map[string]store.Change{}
 	for _, ch := range changes {
 		if ch.DB == db && stream.Tracked(ch) {
-			want[stream.HistoryID(db, ch.New.ID, ch.New.Rev)] = ch
+			want[stream.HistoryID(db, ch.New.ID, ch.New.Rev, ch.New.Seq)] = ch
 		}
 	}
 	got := history(t, st, db)

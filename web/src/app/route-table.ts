@@ -12,6 +12,8 @@ export interface RouteDef {
   name: string;
   access: Access;
   set?: string;
+  /** A customer's page (status, approval): shown without the app's navbar and footer. */
+  bare?: boolean;
   load: () => Promise<ScreenModule>;
 }
 
@@ -126,6 +128,7 @@ const SCREENS: Record<string, Partial<Record<Screen, () => Promise<ScreenModule>
     edit: () => import('../features/tickets/routes/MaintenanceForm'),
   },
   equipment: {
+    index: () => import('../features/tickets/routes/EquipmentIndex'),
     new: () => import('../features/tickets/routes/EquipmentForm'),
     show: () => import('../features/tickets/routes/EquipmentShow'),
     edit: () => import('../features/tickets/routes/EquipmentForm'),
@@ -200,8 +203,8 @@ export const ROUTES: RouteDef[] = [
   { path: 'checkout', name: 'checkout', access: 'user-no-account', load: () => import('../features/billing/routes/Checkout') },
 
   // The customer's pages, opened from a receipt's QR code or a shared link (no sign-in).
-  { path: 's/:token', name: 'status#public', access: 'public', load: () => import('../features/tickets/routes/PublicStatus') },
-  { path: 'e/:token', name: 'estimate#public', access: 'public', load: () => import('../features/tickets/routes/PublicEstimate') },
+  { path: 's/:token', name: 'status#public', access: 'public', bare: true, load: () => import('../features/tickets/routes/PublicStatus') },
+  { path: 'e/:token', name: 'estimate#public', access: 'public', bare: true, load: () => import('../features/tickets/routes/PublicEstimate') },
 
   { path: 'noop', name: 'noop', access: 'public', load: () => import('../features/system/routes/Noop') },
   { path: 'icons', name: 'icons', access: 'public', load: () => import('../features/system/routes/Icons') },

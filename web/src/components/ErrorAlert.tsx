@@ -2,9 +2,9 @@
 // keyed by the reason (fallback: the raw reason), dismissible to clear it.
 
 import { Alert } from '@aws-amplify/ui-react';
-import { useCallback } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { messageKey, titleKey, type ApiError } from '../lib/errors';
+import { messageKey, reasonKey, titleKey, type ApiError } from '../lib/errors';
 
 /** useErrorText translates an error's title, message and field messages. */
 export function useErrorText() {
@@ -33,40 +33,93 @@ export function useFieldError(error: ApiError | null | undefined) {
   );
 }
 
+/** The reasons that only say "a field is wrong": the fields say which and why. */
+const GENERIC_REASONS = new Set(['', 'your-request-failed']);
+
+/**
+ * controlOf finds the control a form shows a field's error on: an element
+ * named after the field that is marked invalid, or whose field shows an
+ * error message (Amplify's checkboxes and switches mark only their wrapper).
+ */
+function controlOf(form: HTMLFormElement, field: string): HTMLElement | null {
+  for (const el of form.querySelectorAll<HTMLElement>(`[name="${CSS.escape(field)}"]`)) {
+    if (el.getAttribute('aria-invalid') === 'true' || el.closest('.amplify-field')?.querySelector('.amplify-field__error-message')) return el;
+  }
+  return null;
+}
+
+/**
+ * ErrorAlert shows an error's title and message. Inside a form, an error
+ * that only says fields are wrong ("Your request failed" with field
+ * errors) shows no banner when the form shows every one of those messages
+ * under its field: the first field at fault gets the focus instead (issue
+ * 22 item 11). A field the form has no control for keeps the banner, which
+ * then lists it (showFields) by its label.
+ */
 export function ErrorAlert({
   error,
   onDismiss,
   showFields = false,
+  alsoUnder = [],
 }: {
   error: ApiError | null | undefined;
   onDismiss?: () => void;
   /** List field errors in the alert too (for forms without those fields). */
   showFields?: boolean;
+  /** Fields whose messages the form shows under a control of another name (unconfirmed_email under email). */
+  alsoUnder?: readonly string[];
 }) {
+  const { t } = useTranslation();
   const { title, message } = useErrorText();
+  const anchor = useRef<HTMLSpanElement>(null);
+  const [underFields, setUnderFields] = useState<ApiError | null>(null);
+  useLayoutEffect(() => {
+    const form = anchor.current?.closest('form');
+    const names = error ? Object.keys(error.fields) : [];
+    if (!error || !form || names.length === 0 || !GENERIC_REASONS.has(reasonKey(error.reason))) {
+      setUnderFields(null);
+      return;
+    }
+    const shown = names.filter((f) => alsoUnder.includes(f) || controlOf(form, f));
+    if (shown.length < names.length) {
+      setUnderFields(null);
+      return;
+    }
+    setUnderFields(error);
+    // The first field at fault, in the form's order, takes the focus.
+    const controls = names.map((f) => controlOf(form, f)).filter((el): el is HTMLElement => !!el);
+    const first = controls.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1))[0];
+    if (first && document.activeElement !== first) first.focus();
+    // alsoUnder is a constant of the form: the error alone decides.
+  }, [error]);
   if (!error) return null;
+  const hidden = <span ref={anchor} hidden data-testid={underFields === error ? 'errors-under-fields' : undefined} />;
+  if (underFields === error) return hidden;
   const text = message(error.reason);
   const fieldLines = showFields
-    ? Object.entries(error.fields).map(([f, msgs]) => `${f}: ${msgs.map(message).join(', ')}`)
+    ? Object.entries(error.fields).map(([f, msgs]) => `${t(`fields.${f}`, { defaultValue: f })}: ${msgs.map(message).join(', ')}`)
     : [];
   return (
-    <Alert
-      variation="error"
-      heading={title(error)}
-      isDismissible={!!onDismiss}
-      onDismiss={onDismiss}
-      role="alert"
-      data-testid="error-alert"
-      data-error={error.error}
-    >
-      {text}
-      {fieldLines.length > 0 ? (
-        <ul className="error-alert__fields">
-          {fieldLines.map((l) => (
-            <li key={l}>{l}</li>
-          ))}
-        </ul>
-      ) : null}
-    </Alert>
+    <>
+      {hidden}
+      <Alert
+        variation="error"
+        heading={title(error)}
+        isDismissible={!!onDismiss}
+        onDismiss={onDismiss}
+        role="alert"
+        data-testid="error-alert"
+        data-error={error.error}
+      >
+        {text}
+        {fieldLines.length > 0 ? (
+          <ul className="error-alert__fields">
+            {fieldLines.map((l) => (
+              <li key={l}>{l}</li>
+            ))}
+          </ul>
+        ) : null}
+      </Alert>
+    </>
   );
 }

@@ -17,6 +17,7 @@ export function Modal({
   closeLabel = 'Close',
   dismissible = true,
   testId,
+  sheet = false,
 }: {
   open: boolean;
   title: string;
@@ -27,6 +28,8 @@ export function Modal({
   /** false for modals the user must complete (the re-login modal). */
   dismissible?: boolean;
   testId?: string;
+  /** A sheet rises from the bottom of the screen, full width (a phone's filters). */
+  sheet?: boolean;
 }) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
@@ -68,14 +71,14 @@ export function Modal({
   if (!open) return null;
   return createPortal(
     <div
-      className="modal-backdrop"
+      className={`modal-backdrop${sheet ? ' modal-backdrop--sheet' : ''}`}
       onMouseDown={(e) => {
         if (dismissible && e.target === e.currentTarget) onClose();
       }}
     >
       <View
         ref={panel}
-        className="modal-panel"
+        className={`modal-panel${sheet ? ' modal-panel--sheet' : ''}`}
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}

@@ -65,6 +65,7 @@ export const ICONS = {
   docs: 'M6 3h12v18H6zM9 7h6M9 11h6M9 15h4',
   plan: 'M12 3l3 6 6 1-4.5 4 1 6-5.5-3-5.5 3 1-6L3 10l6-1z',
   newsletter: 'M4 4h13v16H6a2 2 0 0 1-2-2zM17 8h3v10a2 2 0 0 1-2 2M8 8h5M8 12h5M8 16h3',
+  filter: 'M3 5h18l-7 8v6l-4 2v-8z',
 } as const;
 
 export type IconName = keyof typeof ICONS;

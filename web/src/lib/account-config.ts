@@ -9,7 +9,7 @@ import type { ModuleFlags } from './module';
 export const CONFIG_DEFAULTS: Record<string, string | boolean> = {
   'confirmed-plan': 'free',
   admin: false,
-  checklist: 'disabled',
+  checklist: 'enabled', // on in a new Group (shared/accounts)
   'project-management': 'disabled',
   budget: 'enabled',
   rdisk: 'enabled',

@@ -2,8 +2,9 @@
 // and per feature (below), so the first route carries one language's shared
 // strings and nothing of the screens it does not open.
 
-import i18n, { type BackendModule, type Resource } from 'i18next';
-import { initReactI18next } from 'react-i18next';
+import i18n, { type BackendModule, type Resource, type TFunction } from 'i18next';
+import { useEffect, useState } from 'react';
+import { initReactI18next, useTranslation } from 'react-i18next';
 import { mergeAll, type Tree } from '../locales/merge';
 import { KEYS, readStored, writeStored } from './storage';
 
@@ -211,3 +212,25 @@ export function currentLocale(): AppLocale {
 }
 
 export { i18n };
+
+/**
+ * useTextsIn gives a t() in lng — for words written to someone else (a
+ * WhatsApp message in the Group's language, whatever the screen's), loading
+ * that language first; the screen's t() until it has loaded.
+ */
+export function useTextsIn(lng: AppLocale): TFunction {
+  const { t } = useTranslation();
+  const [loaded, setLoaded] = useState<string | null>(null);
+  const ready = loaded === lng || i18n.hasResourceBundle(lng, 'translation');
+  useEffect(() => {
+    if (ready) return;
+    let live = true;
+    void i18n.loadLanguages(lng).then(() => {
+      if (live) setLoaded(lng);
+    });
+    return () => {
+      live = false;
+    };
+  }, [lng, ready]);
+  return ready ? i18n.getFixedT(lng) : t;
+}

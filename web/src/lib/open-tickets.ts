@@ -1,5 +1,6 @@
 // The open-ticket counter (SPEC §7, §9; the navbar and the dashboard share it): the group_level=0 view's value,
-// 0 on failure or when empty, polled every 180 s and on the reload event.
+// 0 on failure or when empty. It follows the live-updates channel (lib/live.ts: a change in the Group refetches
+// it, or the channel's 15 s _changes poll where WebSockets are blocked) and the reload event; it no longer polls.
 
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -7,7 +8,8 @@ import { api, enc } from './api';
 import type { ViewResponse } from './couch';
 import { onAppEvent } from './events';
 
-export const OPEN_TICKETS_POLL_MS = 180_000;
+/** Kept fresh by the live channel; a remount within this reuses the count. */
+export const OPEN_TICKETS_STALE_MS = 180_000;
 
 export async function fetchOpenTickets(db: string): Promise<number> {
   try {
@@ -27,8 +29,7 @@ export function useOpenTickets(db: string | null, enabled: boolean): number {
     queryKey: ['open-tickets', db],
     queryFn: () => fetchOpenTickets(db ?? ''),
     enabled: enabled && !!db,
-    refetchInterval: OPEN_TICKETS_POLL_MS,
-    staleTime: OPEN_TICKETS_POLL_MS,
+    staleTime: OPEN_TICKETS_STALE_MS,
   });
   const { refetch } = q;
   useEffect(() => onAppEvent('reload', () => void refetch()), [refetch]);

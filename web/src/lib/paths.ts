@@ -3,10 +3,17 @@
 import { prefixOf } from './ids';
 
 export const paths = {
-  home: () => '/',
+  /** home, with the address to go back to once a Group is picked. */
+  home: (returnTo?: string) => (returnTo ? `/?return=${encodeURIComponent(returnTo)}` : '/'),
   app: () => '/app',
   login: (returnTo?: string) => (returnTo ? `/user/login?return=${encodeURIComponent(returnTo)}` : '/user/login'),
-  register: (returnTo?: string) => (returnTo ? `/user/register?return=${encodeURIComponent(returnTo)}` : '/user/register'),
+  register: (returnTo?: string, email?: string) => {
+    const q = new URLSearchParams();
+    if (returnTo) q.set('return', returnTo);
+    if (email) q.set('email', email);
+    const s = q.toString();
+    return s ? `/user/register?${s}` : '/user/register';
+  },
   invite: () => '/invite',
   profile: (page?: string) => (page && page !== 'profile' ? `/user/profile?page=${page}` : '/user/profile'),
   newsletter: () => '/user/newsletter',
@@ -78,4 +85,11 @@ export const SET_BY_PREFIX: Record<string, string> = {
 export function recordPath(accountId: string, id: string): string | null {
   const set = SET_BY_PREFIX[prefixOf(id)];
   return set ? paths.show(accountId, set, id) : null;
+}
+
+/** safeReturnPath keeps a ?return= target inside the app. */
+export function safeReturnPath(v: string | null): string | null {
+  if (!v || !v.startsWith('/') || v.startsWith('//') || v.startsWith('/\\')) return null;
+  if (v.startsWith('/user/login')) return null;
+  return v;
 }

@@ -10,6 +10,8 @@ export interface RouteHandle {
   access: Access;
   /** The resource set (plural) of the resource-set routes. */
   set?: string;
+  /** A page for someone outside the Group (a shop's customer): no app navbar or footer. */
+  bare?: boolean;
 }
 
 export function isRouteHandle(h: unknown): h is RouteHandle {

@@ -49,6 +49,11 @@ export function toSession(ctx: UserCtx | null | undefined, confirmationExpired =
   };
 }
 
+/** mayUse: the session reaches db (a Group role, the personal db, or a server admin). */
+export function mayUse(s: Session, db: string): boolean {
+  return s.isServerAdmin || db === s.userId || s.roles.includes(db);
+}
+
 export async function fetchSession(): Promise<Session | null> {
   try {
     const res = await request<SessionResponse>('_session', { noSessionCheck: true });

@@ -4,6 +4,6 @@ export const SITE = {
   name: 'Oficina',
   docsUrl: 'https://github.com/oficina/oficina#readme',
   contactEmail: 'contact@oficina.app',
-  copyrightYears: '2012-2023',
-  releaseDate: '2025-10-15',
+  /** The first year of the copyright; the last is the current one. */
+  since: 2012,
 } as const;

@@ -7,6 +7,7 @@ export const KEYS = {
   module: 'oficina.module',
   token: 'oficina.token',
   activeDb: 'oficina.activeDb',
+  lastGroup: 'oficina.lastGroup',
   multipleAccounts: 'oficina.multipleAccounts',
 } as const;
 

@@ -5,6 +5,14 @@ import { useEffect, useState } from 'react';
 
 
 export const BUILD_ID: string = typeof __BUILD_ID__ === 'string' ? __BUILD_ID__ : 'dev';
+/** When this bundle was built (ISO), or '' in development and tests. */
+export const BUILT_AT: string = typeof __BUILT_AT__ === 'string' ? __BUILT_AT__ : '';
+
+/** release names this build for the footer: its commit and the day it was built; null in development. */
+export function release(buildId: string = BUILD_ID, builtAt: string = BUILT_AT): { version: string; date: string } | null {
+  if (buildId === 'dev' || !builtAt) return null;
+  return { version: buildId.split('-')[0] ?? buildId, date: builtAt.slice(0, 10) };
+}
 export const VERSION_URL = '/version.json';
 export const VERSION_POLL_MS = 5 * 60_000;
 

@@ -2,6 +2,7 @@ package ddblocal
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 
@@ -12,13 +13,23 @@ import (
 )
 
 // Meter asks every request for its consumed capacity (INDEXES: the total
-// plus the per-index part) and adds it up. DynamoDB Local meters GetItem,
-// PutItem, UpdateItem, DeleteItem, Query and TransactWriteItems the way AWS
-// documents it, so these figures are measured, not computed.
+// plus the per-index part) and adds it up. DynamoDB Local's read figures
+// match AWS's (they follow the item sizes); its write figures under-count
+// transactions, so with Rules set the writes are also counted by AWS's
+// rules (awsrules.go), and those are the figures to quote.
 type Meter struct {
+	// Rules, when set, counts writes by AWS's rules.
+	Rules *WriteRules
+
 	mu               sync.Mutex
 	read, write, gsi float64
 	calls, unmetered int
+}
+
+// NewMeter returns a meter that also counts writes by AWS's rules, reading
+// item images through a plain client of endpoint.
+func NewMeter(endpoint string) *Meter {
+	return &Meter{Rules: &WriteRules{Images: NewClient(endpoint)}}
 }
 
 // Reset zeroes the totals.
@@ -26,6 +37,9 @@ func (m *Meter) Reset() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.read, m.write, m.gsi, m.calls, m.unmetered = 0, 0, 0, 0, 0
+	if m.Rules != nil {
+		m.Rules.Reset()
+	}
 }
 
 func (m *Meter) add(write bool, ccs ...types.ConsumedCapacity) {
@@ -75,7 +89,35 @@ func (m *Meter) Middleware(stack *middleware.Stack) error {
 			case *dynamodb.TransactWriteItemsInput:
 				p.ReturnConsumedCapacity = rc
 			}
+			var (
+				items  []written
+				txn    bool
+				before []map[string]types.AttributeValue
+			)
+			if m.Rules != nil {
+				var ok bool
+				if items, txn, ok = m.Rules.targets(ctx, in.Parameters); ok {
+					for _, it := range items {
+						img, ierr := m.Rules.image(ctx, it)
+						if ierr != nil {
+							return middleware.InitializeOutput{}, middleware.Metadata{}, ierr
+						}
+						before = append(before, img)
+					}
+				}
+			}
 			out, md, err := next.HandleInitialize(ctx, in)
+			if len(items) > 0 && (err == nil || isConditionFailure(err)) {
+				after := make([]map[string]types.AttributeValue, len(items))
+				for i, it := range items {
+					img, ierr := m.Rules.image(ctx, it)
+					if ierr != nil {
+						return out, md, ierr
+					}
+					after[i] = img
+				}
+				m.Rules.count(ctx, items, txn, before, after, err != nil)
+			}
 			switch r := out.Result.(type) {
 			case *dynamodb.GetItemOutput:
 				m.add(false, one(r.ConsumedCapacity)...)
@@ -109,14 +151,35 @@ func (m *Meter) Report(b *testing.B) {
 func (m *Meter) reportLocked(b *testing.B) {
 	n := float64(b.N)
 	b.ReportMetric(m.read/n, "RCU/op")
-	b.ReportMetric(m.write/n, "WCU/op")
-	b.ReportMetric(m.gsi/n, "GSI-CU/op") // part of the above spent on index items
+	if m.Rules != nil {
+		wcu, index, _ := m.Rules.Totals()
+		b.ReportMetric(wcu/n, "WCU/op")
+		b.ReportMetric(index/n, "GSI-WCU/op") // part of the above spent on index writes
+		b.ReportMetric(m.write/n, "local-WCU/op")
+	} else {
+		b.ReportMetric(m.write/n, "local-WCU/op")
+		b.ReportMetric(m.gsi/n, "local-GSI-CU/op")
+	}
 	b.ReportMetric(float64(m.calls)/n, "calls/op")
 }
 
-// Totals are the capacity units and calls metered since the last Reset.
+// Totals are the capacity units and calls metered since the last Reset:
+// reads as DynamoDB Local meters them, writes by AWS's rules when Rules is
+// set (else Local's figure).
 func (m *Meter) Totals() (read, write float64, calls int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.read, m.write, m.calls
+	write = m.write
+	if m.Rules != nil {
+		write, _, _ = m.Rules.Totals()
+	}
+	return m.read, write, m.calls
+}
+
+// isConditionFailure reports a write a condition refused (it still costs
+// capacity on AWS).
+func isConditionFailure(err error) bool {
+	var ccf *types.ConditionalCheckFailedException
+	var tce *types.TransactionCanceledException
+	return errors.As(err, &ccf) || errors.As(err, &tce)
 }

@@ -4,9 +4,12 @@ import { AppLink } from '../../components/RouterLink';
 import { formatDate } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { SITE } from '../../lib/site';
+import { release } from '../../lib/version';
 
 export function Footer() {
   const { t, i18n } = useTranslation();
+  // The real build, not a date typed into the code (issue 22 item 15).
+  const built = release();
   return (
     <footer className="app-footer">
       <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="small" className="app-footer__inner">
@@ -18,8 +21,9 @@ export function Footer() {
           <AppLink to={paths.terms()}>{t('footer.terms')}</AppLink>
           <AppLink to={paths.privacy()}>{t('footer.privacy')}</AppLink>
         </Flex>
-        <Text variation="secondary" fontSize="small">
-          © {SITE.copyrightYears} {SITE.name} · {t('footer.release', { date: formatDate(SITE.releaseDate, i18n.language) })}
+        <Text variation="secondary" fontSize="small" data-testid="footer-release">
+          © {SITE.since}–{new Date().getFullYear()} {SITE.name}
+          {built ? ` · ${t('footer.release', { version: built.version, date: formatDate(built.date, i18n.language) })}` : ` · ${t('footer.development')}`}
         </Text>
       </Flex>
     </footer>

@@ -4,7 +4,7 @@
 
 import { Button, Flex, Loader, VisuallyHidden } from '@aws-amplify/ui-react';
 import { useIsFetching, useIsMutating } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useNavigation } from 'react-router';
 import { CounterBadge } from '../../components/CounterBadge';
@@ -17,6 +17,7 @@ import { useOpenTickets } from '../../lib/open-tickets';
 import { paths } from '../../lib/paths';
 import type { Session } from '../../lib/session';
 import { useThemeMode } from '../../lib/theme';
+import { LiveUpdates } from './LiveUpdates';
 import { mainItems, othersMenu, type NavItem } from './nav-items';
 
 // The dropdown menus (Radix under Amplify's Menu) are a large chunk that a
@@ -54,8 +55,52 @@ function NavItemLink({ item, openTickets, onNavigate }: { item: NavItem; openTic
   );
 }
 
+/** Room kept for the "Others" button when items move into it. */
+const OTHERS_ROOM_PX = 110;
+
+/**
+ * useFittingItems counts the menu items that fit the navbar's row at the
+ * current width (issue 22 item 10): the rest go into the "Others" menu, so
+ * the bar stays one row at 1280 px with a long Group name and every module
+ * on. Widths come from a hidden copy of the items, so hiding one never
+ * changes what is measured. Below 48em the items live in the toggle menu
+ * and all of them show.
+ */
+function useFittingItems(count: number, language: string) {
+  const nav = useRef<HTMLElement>(null);
+  const measure = useRef<HTMLDivElement>(null);
+  const [fit, setFit] = useState(count);
+  useLayoutEffect(() => {
+    const el = nav.current;
+    const row = measure.current;
+    if (!el || !row || typeof ResizeObserver === 'undefined') return;
+    const compute = () => {
+      if (window.matchMedia?.('(max-width: 48em)').matches) {
+        setFit(count);
+        return;
+      }
+      const gap = Number.parseFloat(getComputedStyle(el).columnGap) || 0;
+      const widths = [...row.children].map((c) => c.getBoundingClientRect().width + gap);
+      const all = widths.reduce((a, b) => a + b, 0);
+      if (all <= el.clientWidth) {
+        setFit(count);
+        return;
+      }
+      let used = OTHERS_ROOM_PX;
+      let n = 0;
+      while (n < widths.length && used + widths[n]! <= el.clientWidth) used += widths[n++]!;
+      setFit(n);
+    };
+    compute();
+    const ro = new ResizeObserver(compute);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [count, language]);
+  return { nav, measure, fit };
+}
+
 export function Navbar({ session, onLogout, userLabel }: { session: Session | null; onLogout: () => void; userLabel: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { mode, toggle } = useThemeMode();
   const module = useModule();
   const activeDb = useActiveDb();
@@ -68,6 +113,9 @@ export function Navbar({ session, onLogout, userLabel }: { session: Session | nu
 
   const items = accountId ? mainItems(module, accountId) : [];
   const others = accountId ? othersMenu(accountId, { rdisk: isEnabled(config.rdisk) }) : null;
+  const { nav, measure, fit } = useFittingItems(items.length, i18n.language);
+  const shown = items.slice(0, fit);
+  const moved = items.slice(fit);
 
   return (
     <header className="navbar" data-testid="navbar">
@@ -97,17 +145,27 @@ export function Navbar({ session, onLogout, userLabel }: { session: Session | nu
             <VisuallyHidden>{t('nav.menu')}</VisuallyHidden>
           </Button>
         ) : null}
-        <nav id="navbar-menu" className={`navbar__menu${open ? ' navbar__menu--open' : ''}`} aria-label={t('nav.main')}>
-          {items.map((item) => (
+        <nav ref={nav} id="navbar-menu" className={`navbar__menu${open ? ' navbar__menu--open' : ''}`} aria-label={t('nav.main')} data-fit={fit}>
+          {shown.map((item) => (
             <NavItemLink key={item.key} item={item} openTickets={openTickets} onNavigate={close} />
           ))}
           {others ? (
             <Suspense fallback={null}>
-              <OthersMenu others={others} />
+              <OthersMenu others={others} moved={moved} />
             </Suspense>
           ) : null}
+          <div ref={measure} className="navbar__measure" aria-hidden="true">
+            {items.map((item) => (
+              <span key={item.key} className="navbar__link">
+                <AppIcon name={item.icon} />
+                <span>{t(item.label)}</span>
+                {item.counter ? <CounterBadge count={openTickets} label="" /> : null}
+              </span>
+            ))}
+          </div>
         </nav>
         <Flex alignItems="center" gap="xs" marginInlineStart="auto">
+          {session ? <LiveUpdates userDb={session.userId} groupDb={accountId} roles={session.roles} /> : null}
           <LoadingSpinner />
           <Button
             size="small"

@@ -4,7 +4,7 @@
 import { View } from '@aws-amplify/ui-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
-import { Outlet, ScrollRestoration, useNavigate } from 'react-router';
+import { Outlet, ScrollRestoration, useNavigate, useParams } from 'react-router';
 import { ErrorAlert } from '../../components/ErrorAlert';
 import { LimitsBanner } from '../../components/LimitsBanner';
 import { setActiveDb, useActiveDb } from '../../lib/active-db';
@@ -14,9 +14,10 @@ import { withStrings } from '../../lib/i18n';
 import { onAppEvent } from '../../lib/events';
 import { paths } from '../../lib/paths';
 import { needsSignIn, useRouteHandle } from '../../lib/route-handle';
-import { logout, SESSION_KEY, sessionQuery, useSession } from '../../lib/session';
+import { logout, mayUse, SESSION_KEY, sessionQuery, useSession } from '../../lib/session';
 import { setMultipleAccounts } from '../../lib/startup';
 import { Footer } from './Footer';
+import { GroupRefused } from './GroupRefused';
 import { Navbar } from './Navbar';
 import { useStartup } from './useStartup';
 import { VersionNotice } from './VersionNotice';
@@ -31,6 +32,10 @@ export function RootLayout() {
   const handle = useRouteHandle();
   const { data: user } = useCurrentUser();
   const activeDb = useActiveDb();
+  // A Group of the address the session may not use: one refusal page, not
+  // the screen's chrome above a "Forbidden" (issue 22 item 8).
+  const { account_id: routeDb } = useParams();
+  const refused = !!session && !!routeDb && handle.access === 'account' && !mayUse(session, routeDb);
   const [relogin, setRelogin] = useState(false);
   const [shellError, setShellError] = useState<ApiError | null>(null);
   useStartup();
@@ -73,18 +78,18 @@ export function RootLayout() {
 
   return (
     <View className="app-frame" data-route={handle.name}>
-      <Navbar session={session} onLogout={onLogout} userLabel={user?.fullname || user?.email || ''} />
+      {handle.bare ? null : <Navbar session={session} onLogout={onLogout} userLabel={user?.fullname || user?.email || ''} />}
       <VersionNotice />
-      {session && handle.access === 'account' ? <LimitsBanner db={activeDb} /> : null}
+      {session && handle.access === 'account' && !refused ? <LimitsBanner db={activeDb} /> : null}
       {shellError ? (
         <View className="shell-error">
           <ErrorAlert error={shellError} onDismiss={() => setShellError(null)} />
         </View>
       ) : null}
       <main id="main" className="app-main" tabIndex={-1}>
-        <Outlet />
+        {refused && session && routeDb ? <GroupRefused db={routeDb} userId={session.userId} /> : <Outlet />}
       </main>
-      <Footer />
+      {handle.bare ? null : <Footer />}
       {relogin && signInRoute ? (
         <Suspense fallback={null}>
           <ReloginModal open onSuccess={onRelogged} />

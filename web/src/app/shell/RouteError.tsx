@@ -12,7 +12,7 @@ export function RouteError() {
   const status = isRouteErrorResponse(error) ? error.status : null;
   const chunk = error instanceof Error && /dynamically imported module|Importing a module script failed|Failed to fetch/i.test(error.message);
   return (
-    <Flex direction="column" alignItems="center" padding="xxl" gap="medium" role="alert">
+    <Flex direction="column" alignItems="center" padding="xxl" gap="medium" role="alert" data-testid="route-error">
       <Heading level={2}>{status === 404 ? t('errors.titles.not_found') : t('routeError.title')}</Heading>
       <Text variation="secondary">{chunk ? t('routeError.chunk') : t('routeError.message')}</Text>
       <Flex gap="small">

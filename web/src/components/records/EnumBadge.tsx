@@ -8,7 +8,8 @@ import { useTranslation } from 'react-i18next';
 const TONES: Record<string, Record<string, BadgeVariations>> = {
   status: { open: 'info', block: 'error', doing: 'warning', review: 'info', done: 'success' },
   priority: { high: 'error', medium: 'warning', low: 'info' },
-  ticket_kind: { bug: 'error', story: 'info' },
+  // A repair is the everyday kind (not an alarm): neutral.
+  ticket_kind: { chore: 'success', story: 'info' },
   fetch_status: { ok: 'success', error: 'error', pending: 'info' },
   estimate_state: { sent: 'info', approved: 'success', refused: 'error' },
 };

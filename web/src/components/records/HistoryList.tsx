@@ -1,13 +1,14 @@
 // The history panel of a record screen: its DocumentChange versions, newest
-// first — the event, who made it, when, and which fields changed.
+// first — the event, who made it, when, and which fields changed, in the
+// words the record's module declared; one author's changes within minutes
+// read as one.
 
-import { Badge, Flex, Placeholder, Text } from '@aws-amplify/ui-react';
+import { Flex, Placeholder, Text } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/format';
-import { baseEvent, historyQuery, shownFields } from '../../lib/history';
-
-const TONE = { created: 'success', updated: 'info', destroyed: 'error' } as const;
+import { collapseEntries, entryOfVersion, historyQuery } from '../../lib/history';
+import { ChangeBadges, ChangeByline } from './ChangeSummary';
 
 export function HistoryList({ db, itemId }: { db: string; itemId: string }) {
   const { t, i18n } = useTranslation();
@@ -20,36 +21,21 @@ export function HistoryList({ db, itemId }: { db: string; itemId: string }) {
       </Flex>
     );
   }
-  const versions = q.data ?? [];
-  if (q.isError || versions.length === 0) return <Text variation="secondary">{t('records.noHistory')}</Text>;
+  const entries = collapseEntries((q.data ?? []).map((v) => entryOfVersion(v)));
+  if (q.isError || entries.length === 0) return <Text variation="secondary">{t('records.noHistory')}</Text>;
   return (
     <ol className="history-list" data-testid="history-list">
-      {versions.map((v) => {
-        const base = baseEvent(v.event);
-        return (
-          <li key={v._id} className="history-list__item">
-            <Flex gap="xs" alignItems="center" wrap="wrap">
-              <Badge size="small" variation={TONE[base]}>
-                {t(`timeline.${base}`)}
-              </Badge>
-              {v.event && baseEvent(v.event) === 'updated' && v.event !== 'update' ? (
-                <Badge size="small">{t(`timeline.events.${v.event}`, { defaultValue: v.event })}</Badge>
-              ) : null}
-              <Text as="span" fontSize="small" variation="secondary">
-                {formatDateTime(v.created_at, i18n.language)}
-              </Text>
-            </Flex>
-            <Text fontSize="small">
-              {t('timeline.by', { who: v.whodunnit?.label || v.whodunnit?._id || t('timeline.someone') })}
+      {entries.map((e) => (
+        <li key={e.key} className="history-list__item" data-testid="history-entry">
+          <Flex gap="xs" alignItems="center" wrap="wrap">
+            <ChangeBadges entry={e} />
+            <Text as="span" fontSize="small" variation="secondary">
+              {formatDateTime(e.at, i18n.language)}
             </Text>
-            {shownFields(v.changed).length > 0 ? (
-              <Text fontSize="small" variation="tertiary">
-                {t('timeline.changed', { fields: shownFields(v.changed).map((f) => t(`fields.${f}`, { defaultValue: f })).join(', ') })}
-              </Text>
-            ) : null}
-          </li>
-        );
-      })}
+          </Flex>
+          <ChangeByline entry={e} />
+        </li>
+      ))}
     </ol>
   );
 }

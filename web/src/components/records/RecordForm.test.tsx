@@ -51,6 +51,39 @@ describe('RecordForm', () => {
     expect(screen.getByText("can't be blank")).toBeInTheDocument();
     // A field the form does not show is listed in the alert instead.
     expect(screen.getByRole('alert')).toHaveTextContent('secret_field: is invalid');
+    expect(screen.getByRole('alert')).toHaveTextContent('Your request failed');
+  });
+
+  it('says under the field what is wrong, with no "Your request failed" banner (issue 22 item 11)', () => {
+    const error = new ApiError(422, 'unprocessable_entity', 'Your request failed', { name: ["can't be blank"] });
+    render(<Harness loading={false} error={error} />);
+    expect(screen.getByText("can't be blank")).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByText('Your request failed')).toBeNull();
+    expect(screen.getByLabelText(/Name/)).toHaveFocus();
+    // A specific reason still reads in a banner.
+    const conflict = new ApiError(409, 'conflict', 'Document update conflict.');
+    render(<Harness loading={false} error={conflict} />);
+    expect(screen.getByRole('alert')).toHaveTextContent('Conflict');
+  });
+
+  it('refuses a web address that is not one before sending, under its field', async () => {
+    const fields: FieldDef[] = [{ name: 'site', type: 'url' }];
+    expect(validateFields(fields, { site: 'not a url' })).toEqual({ site: ['not a web address'] });
+    expect(validateFields(fields, { site: 'ftp://example.com' })).toEqual({ site: ['not a web address'] });
+    expect(validateFields(fields, { site: 'example.com' })).toEqual({ site: ['not a web address'] });
+    expect(validateFields(fields, { site: 'https://example.com/a?b=c' })).toEqual({});
+    expect(validateFields(fields, { site: '' })).toEqual({});
+    const onSubmit = vi.fn();
+    function Site() {
+      const [values, setValues] = useState<FormValues>({ site: 'not a url' });
+      return <RecordForm fields={fields} values={values} onChange={(n, v) => setValues((x) => ({ ...x, [n]: v }))} onSubmit={onSubmit} />;
+    }
+    render(<Site />);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('must be a web address, like https://example.com')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(onSubmit).not.toHaveBeenCalled();
   });
 
   it('submits the edited values from the keyboard', async () => {

@@ -143,10 +143,25 @@ function RefField({
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** NOT_WEB_ADDRESS is the client's message for a URL field that is not one (errors.messages.not-a-web-address). */
+export const NOT_WEB_ADDRESS = 'not a web address';
+
+/** isWebAddress: what the server takes as a URL field (an http or https address with a host, no spaces). */
+export function isWebAddress(v: string): boolean {
+  const s = v.trim();
+  if (!s || /\s/.test(s)) return false;
+  try {
+    const u = new URL(s);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 /**
  * validateFields: the checks a form makes before sending (the server makes
- * them again): required fields, e-mail shape, numbers and amounts that are
- * not numbers, negative amounts. Messages are the server's generic ones,
+ * them again): required fields, e-mail shape, web addresses, numbers and
+ * amounts that are not numbers, negative amounts. Messages are the server's generic ones,
  * so they translate the same way.
  */
 export function validateFields(fields: FieldDef[], values: FormValues): Record<string, string[]> {
@@ -159,6 +174,7 @@ export function validateFields(fields: FieldDef[], values: FormValues): Record<s
       continue;
     }
     if (f.type === 'email' && (typeof v !== 'string' || !EMAIL_RE.test(v.trim()))) errs[f.name] = ['is invalid'];
+    if (f.type === 'url' && (typeof v !== 'string' || !isWebAddress(v))) errs[f.name] = [NOT_WEB_ADDRESS];
     if ((f.type === 'number' || f.type === 'money') && (typeof v !== 'number' || Number.isNaN(v))) errs[f.name] = ['is not a number'];
     else if (f.type === 'money' && !f.signed && typeof v === 'number' && v < 0) errs[f.name] = ['must be greater than or equal to 0'];
   }

@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { fetchBalances, positiveBalances } from './api/balances';
+import { ownEvent } from '../../lib/history';
 import { sinceOf, toCards } from './api/timeline';
 import { ADDRESS_FIELDS, parseContacts, PHONE_FIELDS, removeContact, upsertContact } from './contacts';
 import { confirmationDeadline } from './deadline';
@@ -52,14 +53,14 @@ describe('timeline (SPEC §7)', () => {
         },
       ],
     });
-    expect(cards.map((c) => [c.itemId, c.event, c.seq])).toEqual([
-      ['tik-1', 'status', 8],
-      ['tik-1', 'create', 4],
+    expect(cards.map((c) => [c.itemId, c.event, c.key])).toEqual([
+      ['tik-1', 'status', 'ver-2-8'],
+      ['tik-1', 'create', 'ver-1-4'],
     ]);
     expect(cards[1]?.who).toEqual({ _id: 'usr-1', label: 'Ana' });
   });
 
-  it('keeps Group settings and internal fields out of the timeline (issue 8 item 20)', () => {
+  it('keeps Group settings out of the timeline (issue 8 item 20)', () => {
     const ver = (seq: number, item_type: string, changed: string[]) => ({
       seq,
       id: `ver-${seq}`,
@@ -69,12 +70,58 @@ describe('timeline (SPEC §7)', () => {
     const settings = Array.from({ length: 17 }, (_, i) => ver(i + 1, 'Adjustment', ['key', 'value']));
     expect(toCards({ last_seq: 17, results: settings })).toEqual([]);
     const cards = toCards({ last_seq: 18, results: [...settings, ver(18, 'Membership', ['db_name', 'email', 'klass', 'name'])] });
-    expect(cards.map((c) => [c.itemType, c.changed])).toEqual([['Membership', ['email', 'name']]]);
+    expect(cards.map((c) => c.itemType)).toEqual(['Membership']);
     const raw = toCards({ last_seq: 1, results: [{ seq: 1, id: 'adj-1', changes: [{ rev: '1-a' }], doc: { _id: 'adj-1', klass: 'Adjustment', key: 'checklist' } }] });
     expect(raw).toEqual([]);
-    // The service documents' secrets and status list are the server's own too.
-    const ticket = toCards({ last_seq: 1, results: [ver(1, 'Ticket', ['content', 'status_history', 'status_token'])] });
-    expect(ticket.map((c) => c.changed)).toEqual([['content']]);
+  });
+
+  it('collapses one author’s changes of one record within minutes into one card (issue 22 item 9)', () => {
+    const ANA = { _id: 'usr-1', label: 'Ana' };
+    const BIA = { _id: 'usr-2', label: 'Bia' };
+    const ver = (seq: number, item: string, event: string, who: typeof ANA, minute: number, changed: string[] = []) => ({
+      seq,
+      id: `ver-${seq}`,
+      changes: [{ rev: '1-x' }],
+      doc: {
+        _id: `ver-${seq}`,
+        klass: 'DocumentChange',
+        item_id: item,
+        item_type: 'CloudFile',
+        event,
+        events: event === 'update' ? ['update', 'attach'] : [event],
+        whodunnit: who,
+        created_at: new Date(Date.UTC(2025, 2, 1, 12, minute)).toISOString(),
+        changed,
+      },
+    });
+    // One file uploaded five times by Ana, another file's change in between.
+    const cards = toCards({
+      last_seq: 9,
+      results: [
+        ver(1, 'fle-1', 'create', ANA, 0, ['name', 'dir_id']),
+        ver(2, 'fle-1', 'update', ANA, 1, ['bytes', 'size', 'versions']),
+        ver(3, 'fle-2', 'create', ANA, 1),
+        ver(4, 'fle-1', 'update', ANA, 2, ['stage']),
+        ver(5, 'fle-1', 'update', ANA, 3, ['versions']),
+        // Bia's change breaks the run; Ana's later ones start another.
+        ver(6, 'fle-1', 'update', BIA, 4, ['description']),
+        ver(7, 'fle-1', 'update', ANA, 5, ['versions']),
+        // Past the window: a card of its own.
+        ver(8, 'fle-1', 'update', ANA, 30, ['color']),
+      ],
+    });
+    expect(cards.map((c) => [c.itemId, c.event, c.count, c.who?.label])).toEqual([
+      ['fle-1', 'update', 1, 'Ana'],
+      ['fle-1', 'update', 1, 'Ana'],
+      ['fle-1', 'update', 1, 'Bia'],
+      ['fle-1', 'create', 4, 'Ana'],
+      ['fle-2', 'create', 1, 'Ana'],
+    ]);
+    // A record made in the run lists no "changes"; its own events are kept.
+    expect(cards[3]?.changed).toEqual([]);
+    expect(cards[3]?.events).toContain('attach');
+    const updates = toCards({ last_seq: 2, results: [ver(1, 'fle-1', 'update', ANA, 0, ['size']), ver(2, 'fle-1', 'update', ANA, 2, ['versions', 'size'])] });
+    expect(updates.map((c) => [c.event, c.count, c.changed])).toEqual([['update', 2, ['versions', 'size']]]);
   });
 
   it("names a module's own event: close before status, comment on a comment's creation", () => {
@@ -85,7 +132,7 @@ describe('timeline (SPEC §7)', () => {
       doc: { _id: `ver-${seq}`, klass: 'DocumentChange', item_id: 'tik-1', item_type: 'Ticket', event: events[0], events },
     });
     const cards = toCards({ last_seq: 3, results: [ver(1, ['update', 'status', 'close']), ver(2, ['create', 'comment']), ver(3, ['update'])] });
-    expect(cards.map((c) => c.own)).toEqual([null, 'comment', 'close']);
+    expect(cards.map((c) => ownEvent(c.event, c.events))).toEqual([null, 'comment', 'close']);
   });
 
   it('without versions, each change is a card: create on 1-, destroy when deleted, else update', () => {

@@ -10,6 +10,16 @@ export function validateLogin(input: { email: string; password: string }): ApiEr
   return null;
 }
 
+/** The server's shortest password (shared/auth MinPasswordLen). */
+export const MIN_PASSWORD = 8;
+
+/**
+ * validateRegistration: SPEC §5's checks, and a blank sign-up flags every
+ * empty field at once (issue 22 item 11): the e-mail, the password (SPEC §5
+ * lets the API take none, but the screen signs in with it right after, so
+ * an account made here without one could not), its confirmation and the
+ * terms. The full name stays optional (SPEC §5) and says so.
+ */
 export function validateRegistration(input: {
   email: string;
   password: string;
@@ -18,15 +28,10 @@ export function validateRegistration(input: {
 }): ApiError | null {
   const fields: FieldErrors = {};
   if (!input.email.trim()) fields.email = ['cant-be-blank'];
-  // Both empty is accepted (SPEC §5); the server has the last word on the password.
-  if (input.password !== input.password_confirmation) fields.password_confirmation = ['doesnt-match'];
+  if (!input.password) fields.password = ['cant-be-blank'];
+  else if ([...input.password].length < MIN_PASSWORD) fields.password = ['is too short (minimum is 8 characters)'];
+  if (!input.password_confirmation) fields.password_confirmation = ['cant-be-blank'];
+  else if (input.password !== input.password_confirmation) fields.password_confirmation = ['doesnt-match'];
   if (!input.accept_terms) fields.accept_terms = ['must-be-accepted'];
   return Object.keys(fields).length ? clientValidationError(fields) : null;
-}
-
-/** safeReturnPath keeps a ?return= target inside the app. */
-export function safeReturnPath(v: string | null): string | null {
-  if (!v || !v.startsWith('/') || v.startsWith('//') || v.startsWith('/\\')) return null;
-  if (v.startsWith('/user/login')) return null;
-  return v;
 }

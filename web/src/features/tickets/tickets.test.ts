@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ticketSelector, whatsappLink } from './api/tickets';
+import { ticketSelector } from './api/tickets';
 import { ticketTitle } from './api/title';
 import { canMove, STATUSES } from './api/types';
 import { ageText } from './components/TicketCard';
@@ -47,10 +47,6 @@ describe('helpers', () => {
     expect(ticketTitle('Screen cracked\nDropped it')).toBe('Screen cracked');
     expect(ticketTitle('x'.repeat(70))).toBe('x'.repeat(60));
     expect(ticketTitle('  ')).toBe('');
-  });
-  it('builds a WhatsApp link from a phone with digits only', () => {
-    expect(whatsappLink('+55 (11) 98765-4321', 'Olá & até')).toBe('https://wa.me/5511987654321?text=Ol%C3%A1%20%26%20at%C3%A9');
-    expect(whatsappLink('123', 'x')).toBeNull();
   });
   it('keeps checklist lines as the server does', () => {
     expect(checklistLines(' Backup \n\nClean fan\r\n')).toEqual(['Backup', 'Clean fan']);

@@ -5,24 +5,12 @@
 
 import { queryOptions } from '@tanstack/react-query';
 import { api, enc } from '../../../lib/api';
-import { dbInfo, type ChangesResponse, type Doc, type Stamp } from '../../../lib/couch';
-import { eventOfChange, ownEvent, shownFields, SYSTEM_KLASSES, type DocumentChange } from '../../../lib/history';
+import { dbInfo, type ChangesResponse, type Doc } from '../../../lib/couch';
+import { collapseEntries, entryOfVersion, eventOfChange, SYSTEM_KLASSES, type ChangeEntry, type DocumentChange } from '../../../lib/history';
 
 export const TIMELINE_WINDOW = 20;
 
-export interface ChangeCard {
-  key: string;
-  seq: number;
-  itemId: string;
-  itemType: string;
-  event: string;
-  /** A module's own event (close, open, comment…), or null. */
-  own: string | null;
-  label: string;
-  who: Stamp | null;
-  at: string | null;
-  changed: string[];
-}
+export type ChangeCard = ChangeEntry;
 
 const seqNumber = (s: number | string): number => (typeof s === 'number' ? s : Number.parseInt(String(s), 10) || 0);
 
@@ -41,43 +29,40 @@ function labelOf(doc: Doc | undefined): string {
   return '';
 }
 
-/** toCards turns a _changes answer into timeline cards, newest first. */
+/**
+ * toCards turns a _changes answer into timeline cards, newest first;
+ * consecutive changes of one record by one author within minutes are one
+ * card (collapseEntries).
+ */
 export function toCards(res: ChangesResponse): ChangeCard[] {
   const rows = [...(res.results ?? [])].sort((a, b) => seqNumber(b.seq) - seqNumber(a.seq));
   const versions = rows.filter((r) => (r.doc as DocumentChange | undefined)?.klass === 'DocumentChange' && !r.deleted);
   if (versions.length > 0) {
-    return versions
-      .filter((r) => !SYSTEM_KLASSES.has(String((r.doc as DocumentChange).item_type ?? '')))
-      .map((r) => {
-      const v = r.doc as DocumentChange;
-      return {
-        key: `${r.id}-${r.seq}`,
-        seq: seqNumber(r.seq),
-        itemId: v.item_id ?? '',
-        itemType: v.item_type ?? '',
-        event: v.event ?? 'update',
-        own: ownEvent(v.event, v.events),
-        label: v.label ?? '',
-        who: v.whodunnit ?? null,
-        at: v.created_at ?? null,
-        changed: shownFields(Array.isArray(v.changed) ? v.changed : []),
-      };
-    });
+    return collapseEntries(
+      versions
+        .filter((r) => !SYSTEM_KLASSES.has(String((r.doc as DocumentChange).item_type ?? '')))
+        .map((r) => entryOfVersion(r.doc as DocumentChange, `${r.id}-${r.seq}`)),
+    );
   }
-  return rows
-    .filter((r) => !r.id.startsWith('_design/') && !SYSTEM_KLASSES.has(String(r.doc?.klass ?? '')))
-    .map((r) => ({
-      key: `${r.id}-${r.seq}`,
-      seq: seqNumber(r.seq),
-      itemId: r.id,
-      itemType: String(r.doc?.klass ?? ''),
-      event: eventOfChange(r.changes?.[0]?.rev ?? r.doc?._rev, r.deleted),
-      own: null,
-      label: labelOf(r.doc),
-      who: r.doc?.updated_by ?? r.doc?.created_by ?? null,
-      at: r.doc?.updated_at ?? r.doc?.created_at ?? null,
-      changed: [],
-    }));
+  return collapseEntries(
+    rows
+      .filter((r) => !r.id.startsWith('_design/') && !SYSTEM_KLASSES.has(String(r.doc?.klass ?? '')))
+      .map((r): ChangeCard => {
+        const event = eventOfChange(r.changes?.[0]?.rev ?? r.doc?._rev, r.deleted);
+        return {
+          key: `${r.id}-${r.seq}`,
+          itemId: r.id,
+          itemType: String(r.doc?.klass ?? ''),
+          event,
+          events: [event],
+          label: labelOf(r.doc),
+          who: r.doc?.updated_by ?? r.doc?.created_by ?? null,
+          at: r.doc?.updated_at ?? r.doc?.created_at ?? null,
+          changed: [],
+          count: 1,
+        };
+      }),
+  );
 }
 
 export async function fetchTimeline(db: string): Promise<ChangeCard[]> {

@@ -1,25 +1,29 @@
 // The phone and address cards (SPEC §2 Admin, §3): each list is one JSON
 // adjustment; admins add, edit and delete entries, each rewriting the list.
+// The phones card also holds the Group's country, in which numbers are read
+// (and stored in E.164 by the server); a number that is not one is flagged
+// under its field.
 
-import { Badge, Button, Card, Flex, Heading, Placeholder, SwitchField, Text, TextField } from '@aws-amplify/ui-react';
+import { Badge, Button, Card, Flex, Heading, Placeholder, SelectField, SwitchField, Text, TextField } from '@aws-amplify/ui-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorAlert } from '../../../components/ErrorAlert';
+import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Modal } from '../../../components/Modal';
 import { ConfirmDelete } from '../../../components/records/ConfirmDelete';
 import { findAdjustment, saveAdjustment } from '../../../lib/account-config';
-import { asApiError } from '../../../lib/errors';
+import { asApiError, clientValidationError, type ApiError } from '../../../lib/errors';
+import { PHONE_INVALID, regionName, useGroupPhones, type GroupPhones } from '../../../lib/phones';
 import { ADDRESS_FIELDS, parseContacts, PHONE_FIELDS, removeContact, upsertContact, type Contact } from '../contacts';
 
 export type ContactKind = 'phones' | 'addresses';
 
 const FIELDS: Record<ContactKind, readonly string[]> = { phones: PHONE_FIELDS, addresses: ADDRESS_FIELDS };
 
-function summary(kind: ContactKind, c: Contact): string {
+function summary(kind: ContactKind, c: Contact, phones?: GroupPhones): string {
   const s = (k: string) => (typeof c[k] === 'string' ? (c[k] as string).trim() : '');
-  if (kind === 'phones') return s('number');
+  if (kind === 'phones') return phones ? phones.format(s('number')) : s('number');
   const line1 = [s('street'), s('number')].filter(Boolean).join(', ');
   const line2 = [s('complement'), s('neighborhood')].filter(Boolean).join(' · ');
   const line3 = [s('city'), s('state'), s('zip_code')].filter(Boolean).join(' ');
@@ -33,19 +37,29 @@ function ContactForm({
   onCancel,
   saving,
   error,
+  phones,
 }: {
   kind: ContactKind;
   initial: Contact;
+  phones: GroupPhones;
   onSave: (c: Contact) => void;
   onCancel: () => void;
   saving: boolean;
   error: ReturnType<typeof asApiError> | null;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [values, setValues] = useState<Contact>(initial);
+  const [local, setLocal] = useState<ApiError | null>(null);
+  const fieldError = useFieldError(local);
+  const badNumber = (v: Contact) => {
+    const r = kind === 'phones' ? phones.check(typeof v.number === 'string' ? v.number : '') : undefined;
+    return r && !r.blank && !r.e164 ? clientValidationError({ number: [PHONE_INVALID] }) : null;
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    onSave(values);
+    const bad = badNumber(values);
+    setLocal(bad);
+    if (!bad) onSave(values);
   };
   return (
     <form onSubmit={submit} noValidate data-testid={`${kind}-form`}>
@@ -67,7 +81,16 @@ function ContactForm({
               label={t(`fields.${f}`)}
               name={f}
               value={typeof values[f] === 'string' ? (values[f] as string) : ''}
-              onChange={(e) => setValues((v) => ({ ...v, [f]: e.target.value }))}
+              onChange={(e) => {
+                const next = { ...values, [f]: e.target.value };
+                setValues(next);
+                // A flagged number is re-read as it is corrected, so the message goes as soon as it is right.
+                if (local && f === 'number') setLocal(badNumber(next));
+              }}
+              onBlur={() => f === 'number' && setLocal(badNumber(values))}
+              hasError={!!fieldError(f)}
+              errorMessage={fieldError(f)}
+              {...(kind === 'phones' && f === 'number' ? { type: 'tel', descriptiveText: t('accounts.contacts.numberHint', { country: regionName(phones.country, i18n.language) }) } : {})}
               autoFocus={f === 'description'}
             />
           ),
@@ -85,9 +108,45 @@ function ContactForm({
   );
 }
 
+/** CountryField: the Group's country (phones are read in it); admins change it. */
+function CountryField({ db, admin, phones }: { db: string; admin: boolean; phones: GroupPhones }) {
+  const { t, i18n } = useTranslation();
+  const qc = useQueryClient();
+  const save = useMutation({
+    mutationFn: (country: string) => saveAdjustment(db, 'country', country),
+    onSettled: () => qc.invalidateQueries({ queryKey: ['account-config', db] }),
+  });
+  const countries = (phones.lib?.getCountries() ?? [phones.country])
+    .map((c) => ({ code: c, name: regionName(c, i18n.language) }))
+    .sort((a, b) => a.name.localeCompare(b.name, i18n.language));
+  const value = save.isPending && save.variables ? save.variables : phones.country;
+  return (
+    <Flex direction="column" gap="xxs" marginBottom="small">
+      <SelectField
+        label={t('fields.country')}
+        name="country"
+        size="small"
+        value={value}
+        isDisabled={!admin || save.isPending}
+        descriptiveText={t('accounts.contacts.countryHelp')}
+        onChange={(e) => save.mutate(e.target.value)}
+        data-testid="group-country"
+      >
+        {countries.map((c) => (
+          <option key={c.code} value={c.code}>
+            {c.name}
+          </option>
+        ))}
+      </SelectField>
+      <ErrorAlert error={save.error ? asApiError(save.error) : null} onDismiss={() => save.reset()} />
+    </Flex>
+  );
+}
+
 export function ContactsCard({ db, kind, admin }: { db: string; kind: ContactKind; admin: boolean }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
+  const phones = useGroupPhones(db);
   const key = ['contacts', db, kind];
   const q = useQuery({ queryKey: key, queryFn: () => findAdjustment(db, kind).then((d) => parseContacts(d?.value)) });
   const list = q.data ?? [];
@@ -123,6 +182,7 @@ export function ContactsCard({ db, kind, admin }: { db: string; kind: ContactKin
           </Button>
         ) : null}
       </Flex>
+      {kind === 'phones' ? <CountryField db={db} admin={admin} phones={phones} /> : null}
       {q.isPending ? (
         <Placeholder />
       ) : list.length === 0 ? (
@@ -141,7 +201,7 @@ export function ContactsCard({ db, kind, admin }: { db: string; kind: ContactKin
                   ) : null}
                 </Text>
                 <Text fontSize="small" variation="secondary">
-                  {summary(kind, c)}
+                  {summary(kind, c, phones)}
                 </Text>
               </Flex>
               {admin ? (
@@ -175,6 +235,7 @@ export function ContactsCard({ db, kind, admin }: { db: string; kind: ContactKin
         {editing ? (
           <ContactForm
             kind={kind}
+            phones={phones}
             initial={editing.item}
             saving={write.isPending}
             error={write.error ? asApiError(write.error) : null}
@@ -191,7 +252,7 @@ export function ContactsCard({ db, kind, admin }: { db: string; kind: ContactKin
         onCancel={() => setDeleting(null)}
         onConfirm={() => deleting !== null && write.mutate((current) => removeContact(current, deleting))}
         busy={write.isPending}
-        what={deleting !== null ? summary(kind, list[deleting] ?? {}) || title : ''}
+        what={deleting !== null ? summary(kind, list[deleting] ?? {}, phones) || title : ''}
       />
     </Card>
   );

@@ -2,33 +2,75 @@
 // switches for billing, checklist, maintenance, project-management and
 // estimate-observation, the contract-receipt choice and the receipt text
 // (receipt-configuration), each an adjustment; other apps have no
-// configuration. Only admins change them.
+// configuration. Only admins change them. Turning checklists on offers to
+// give the open tickets of categories with a checklist the one they missed.
 
-import { Button, Card, Flex, Heading, SelectField, SwitchField, Text, TextAreaField } from '@aws-amplify/ui-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Flex, Heading, SelectField, SwitchField, Text, TextAreaField } from '@aws-amplify/ui-react';
+import { useMutation, useQuery, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { accountConfigQuery, isEnabled, saveAdjustment, CONFIG_DEFAULTS } from '../../../lib/account-config';
 import { asApiError } from '../../../lib/errors';
 import type { AppModule } from '../../../lib/module';
+import { addChecklistsToOpenTickets, openTicketsWithoutChecklist } from '../api/checklists';
 
 export const FEATURE_SWITCHES = ['billing', 'checklist', 'maintenance', 'project-management', 'estimate-observation'] as const;
 export const CONTRACT_RECEIPT = ['on-demand', 'always'] as const;
+
+type SaveSetting = UseMutationResult<void, Error, { key: string; value: string }>;
+
+/** TextSetting: a free-text setting printed on receipts, saved with its own button. */
+function TextSetting({ settingKey, stored, admin, disabled, save }: { settingKey: string; stored: unknown; admin: boolean; disabled: boolean; save: SaveSetting }) {
+  const { t } = useTranslation();
+  const value = typeof stored === 'string' ? stored : '';
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  return (
+    <>
+      <TextAreaField
+        label={t(`accounts.features.${settingKey}`)}
+        descriptiveText={t(`accounts.features.${settingKey}Help`)}
+        name={settingKey}
+        rows={3}
+        value={text}
+        isDisabled={!admin || disabled}
+        onChange={(e) => setText(e.target.value)}
+        data-testid={`feature-${settingKey}`}
+      />
+      {admin && text !== value ? (
+        <Button size="small" alignSelf="flex-end" isLoading={save.isPending && save.variables?.key === settingKey} onClick={() => save.mutate({ key: settingKey, value: text })} data-testid={`save-${settingKey}`}>
+          {t('common.save')}
+        </Button>
+      ) : null}
+    </>
+  );
+}
 
 export function FeaturesCard({ db, module, admin }: { db: string; module: AppModule; admin: boolean }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const q = useQuery(accountConfigQuery(db));
   const cfg = q.data ?? CONFIG_DEFAULTS;
+  // After checklists are turned on: how many open tickets could get theirs.
+  const [offer, setOffer] = useState<number | null>(null);
   const save = useMutation({
     mutationFn: ({ key, value }: { key: string; value: string }) => saveAdjustment(db, key, value),
+    onSuccess: async (_r, { key, value }) => {
+      if (key !== 'checklist') return;
+      setOffer(value === 'enabled' ? await openTicketsWithoutChecklist(db).catch(() => 0) : null);
+      addChecklists.reset();
+    },
     onSettled: () => qc.invalidateQueries({ queryKey: ['account-config', db] }),
   });
+  const addChecklists = useMutation({
+    mutationFn: () => addChecklistsToOpenTickets(db),
+    onSuccess: () => {
+      setOffer(null);
+      void qc.invalidateQueries({ queryKey: ['tickets', db] });
+    },
+  });
   const pending = (key: string) => save.isPending && save.variables?.key === key;
-  const storedReceipt = typeof cfg['receipt-configuration'] === 'string' ? (cfg['receipt-configuration'] as string) : '';
-  const [receipt, setReceipt] = useState(storedReceipt);
-  useEffect(() => setReceipt(storedReceipt), [storedReceipt]);
   return (
     <Card variation="outlined" data-testid="features-card">
       <Heading level={5} marginBottom="small">
@@ -53,6 +95,27 @@ export function FeaturesCard({ db, module, admin }: { db: string; module: AppMod
               data-testid={`feature-${key}`}
             />
           ))}
+          {offer !== null && offer > 0 ? (
+            <Alert variation="info" data-testid="checklist-offer">
+              <Flex direction="column" gap="xs">
+                <Text>{t(offer === 1 ? 'accounts.features.checklistOfferOne' : 'accounts.features.checklistOffer', { count: offer })}</Text>
+                <Flex gap="small" wrap="wrap">
+                  <Button size="small" variation="primary" isLoading={addChecklists.isPending} onClick={() => addChecklists.mutate()} data-testid="checklist-offer-add">
+                    {t(offer === 1 ? 'accounts.features.checklistOfferAddOne' : 'accounts.features.checklistOfferAdd', { count: offer })}
+                  </Button>
+                  <Button size="small" onClick={() => setOffer(null)} data-testid="checklist-offer-skip">
+                    {t('accounts.features.checklistOfferSkip')}
+                  </Button>
+                </Flex>
+              </Flex>
+            </Alert>
+          ) : null}
+          {addChecklists.isSuccess ? (
+            <Alert variation="success" isDismissible onDismiss={() => addChecklists.reset()} data-testid="checklist-offer-done">
+              {t(addChecklists.data === 1 ? 'accounts.features.checklistOfferDoneOne' : 'accounts.features.checklistOfferDone', { count: addChecklists.data })}
+            </Alert>
+          ) : null}
+          <ErrorAlert error={addChecklists.error ? asApiError(addChecklists.error) : null} onDismiss={() => addChecklists.reset()} />
           <SelectField
             label={t('accounts.features.contract-receipt')}
             name="contract-receipt"
@@ -68,21 +131,8 @@ export function FeaturesCard({ db, module, admin }: { db: string; module: AppMod
               </option>
             ))}
           </SelectField>
-          <TextAreaField
-            label={t('accounts.features.receipt-configuration')}
-            descriptiveText={t('accounts.features.receiptConfigurationHelp')}
-            name="receipt-configuration"
-            rows={3}
-            value={receipt}
-            isDisabled={!admin || q.isPending}
-            onChange={(e) => setReceipt(e.target.value)}
-            data-testid="feature-receipt-configuration"
-          />
-          {admin && receipt !== storedReceipt ? (
-            <Button size="small" alignSelf="flex-end" isLoading={pending('receipt-configuration')} onClick={() => save.mutate({ key: 'receipt-configuration', value: receipt })} data-testid="save-receipt-configuration">
-              {t('common.save')}
-            </Button>
-          ) : null}
+          <TextSetting settingKey="receipt-configuration" stored={cfg['receipt-configuration']} admin={admin} disabled={q.isPending} save={save} />
+          <TextSetting settingKey="receipt-terms" stored={cfg['receipt-terms']} admin={admin} disabled={q.isPending} save={save} />
         </Flex>
       )}
     </Card>

@@ -1,8 +1,9 @@
 // dashboard (SPEC §2): the title from the dashboard menu entry, refresh, the
 // email-confirmation card, the recent-changes timeline (the main column) and
-// the app's side panel: the open-ticket counter and the balances.
+// the app's side panel: the open-ticket counter and the balances (first on
+// a phone).
 
-import { Button, Card, Flex, Grid, Heading, Placeholder, Text } from '@aws-amplify/ui-react';
+import { Button, Card, Flex, Grid, Heading, Placeholder, Text, View } from '@aws-amplify/ui-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -82,7 +83,13 @@ export function Component() {
       ) : null}
       <ConfirmEmailCard user={user.data} />
       <Grid templateColumns={{ base: '1fr', large: '2fr 1fr' }} gap="large">
-        <section aria-labelledby="recent-changes">
+        {/* First on a phone (issue 22 item 9): what is open and what is in
+            the bank come before the history; beside it from large screens. */}
+        <Flex as="aside" direction="column" gap="medium" aria-label={t('dashboard.side')} column={{ base: '1', large: '2' }} row="1" data-testid="dashboard-side">
+          {module === 'ticket' ? <OpenTicketsCard db={db} /> : null}
+          <BalancesPanel db={db} />
+        </Flex>
+        <View as="section" aria-labelledby="recent-changes" column="1" row={{ base: '2', large: '1' }}>
           <Heading level={4} id="recent-changes" marginBottom="small">
             {Panel ? t(`dashboard.panel.${module}`) : t('dashboard.timeline.title')}
           </Heading>
@@ -95,11 +102,7 @@ export function Component() {
           ) : (
             <Timeline db={db} cards={timeline.data ?? []} loading={timeline.isPending} />
           )}
-        </section>
-        <Flex as="aside" direction="column" gap="medium" aria-label={t('dashboard.side')}>
-          {module === 'ticket' ? <OpenTicketsCard db={db} /> : null}
-          <BalancesPanel db={db} />
-        </Flex>
+        </View>
       </Grid>
     </Page>
   );

@@ -5,6 +5,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { i18n } from '../../../lib/i18n';
 import { json, mockFetch, renderScreen, type Call } from '../../../test/utils';
 import { BalancesPanel } from '../components/BalancesPanel';
 import { ConfirmEmailCard } from '../components/ConfirmEmailCard';
@@ -32,6 +33,23 @@ function backend(opts: { confirmed: boolean; admin: boolean; membership?: Record
     return undefined;
   });
 }
+
+const card = { key: '', itemId: '', itemType: '', event: 'update', events: [], label: '', who: null, at: null, changed: [], count: 1 };
+
+/** What the server's modules declare (GET /api/_labels), in part. */
+const VOCABULARY = {
+  klasses: {
+    Ticket: { name: { en: 'Ticket', 'pt-BR': 'Chamado' }, fields: { status: { en: 'Status', 'pt-BR': 'Situação' } }, internal: ['status_at'] },
+    Customer: { name: { en: 'Customer', 'pt-BR': 'Cliente' }, fields: {}, internal: [] },
+    CloudFile: {
+      name: { en: 'File', 'pt-BR': 'Arquivo' },
+      fields: { versions: { en: 'Content', 'pt-BR': 'Conteúdo' }, size: { en: 'Size', 'pt-BR': 'Tamanho' } },
+      internal: ['bytes', 'stage'],
+    },
+    Bookmark: { name: { en: 'Link', 'pt-BR': 'Link' }, fields: {}, internal: [] },
+  },
+  actors: { _reader: { en: 'Feed reader', 'pt-BR': 'Leitor de feeds' } },
+};
 
 const showAt = { path: '/account/:account_id/memberships/:record_id', url: `/account/${ACC}/memberships/${MEM}` };
 
@@ -115,24 +133,57 @@ describe('dashboard pieces', () => {
   });
 
   it('change cards link to the record’s show route with created/updated/destroyed labels', async () => {
+    mockFetch((c) => (c.path === '/api/_labels' ? json(200, VOCABULARY) : undefined));
     renderScreen(
       <Timeline
         db={ACC}
         loading={false}
         cards={[
-          { key: '1', seq: 3, itemId: 'tik-1', itemType: 'Ticket', event: 'status', own: null, label: 'Screen broken', who: { _id: ME, label: 'Ana' }, at: null, changed: ['status'] },
-          { key: '2', seq: 2, itemId: 'cus-1', itemType: 'Customer', event: 'create', own: null, label: 'Zé', who: null, at: null, changed: [] },
-          { key: '3', seq: 1, itemId: 'cus-2', itemType: 'Customer', event: 'destroy', own: null, label: 'Old', who: null, at: null, changed: [] },
+          { ...card, key: '1', itemId: 'tik-1', itemType: 'Ticket', event: 'update', events: ['update', 'status'], label: 'Screen broken', who: { _id: ME, label: 'Ana' }, changed: ['status', 'status_at'] },
+          { ...card, key: '2', itemId: 'cus-1', itemType: 'Customer', event: 'create', label: 'Zé' },
+          { ...card, key: '3', itemId: 'cus-2', itemType: 'Customer', event: 'destroy', label: 'Old' },
         ]}
       />,
     );
     const cards = await screen.findAllByTestId('change-card');
     expect(cards.map((c) => c.dataset.event)).toEqual(['updated', 'created', 'destroyed']);
     expect(within(cards[0]!).getByRole('link', { name: 'Screen broken' })).toHaveAttribute('href', `/account/${ACC}/tickets/tik-1`);
-    expect(cards[0]).toHaveTextContent('by Ana · changed Status');
+    await waitFor(() => expect(cards[0]).toHaveTextContent('by Ana · changed Status'));
+    expect(cards[0]).not.toHaveTextContent('status_at');
     expect(within(cards[1]!).getByRole('link', { name: 'Zé' })).toHaveAttribute('href', `/account/${ACC}/customers/cus-1`);
     expect(within(cards[2]!).queryByRole('link')).toBeNull();
     expect(cards[2]).toHaveTextContent('Deleted');
+  });
+
+  it('speaks in plain words in pt-BR: declared labels only, processes by name (issue 22 item 9)', async () => {
+    mockFetch((c) => (c.path === '/api/_labels' ? json(200, VOCABULARY) : undefined));
+    await i18n.changeLanguage('pt-BR');
+    try {
+      renderScreen(
+        <Timeline
+          db={ACC}
+          loading={false}
+          cards={[
+            { ...card, key: '1', itemId: 'fle-1', itemType: 'CloudFile', events: ['update', 'attach'], label: 'nota.pdf', who: { _id: ME, label: 'Ana' }, changed: ['bytes', 'size', 'versions', 'stage'], count: 5 },
+            { ...card, key: '2', itemId: 'bkm-1', itemType: 'Bookmark', event: 'create', label: 'Manual', who: { _id: '_reader', label: 'exoreader' } },
+            { ...card, key: '3', itemId: 'cus-1', itemType: 'Customer', who: { _id: '_wiki', label: 'wiki' }, changed: ['payload', 'item_id', 'item_type'] },
+          ]}
+        />,
+      );
+      const cards = await screen.findAllByTestId('change-card');
+      await waitFor(() => expect(cards[0]).toHaveTextContent('por Ana · mudou Tamanho, Conteúdo · 5 alterações'));
+      expect(within(cards[0]!).getByTestId('change-klass')).toHaveTextContent('Arquivo');
+      expect(within(cards[0]!).getByTestId('change-event')).toHaveTextContent('Arquivo enviado');
+      expect(within(cards[1]!).getByTestId('change-klass')).toHaveTextContent('Link');
+      expect(cards[1]).toHaveTextContent('por Leitor de feeds');
+      expect(cards[1]).not.toHaveTextContent('exoreader');
+      // An undeclared process is "Oficina", undeclared fields are never named.
+      expect(cards[2]).toHaveTextContent('por Oficina');
+      expect(cards[2]).not.toHaveTextContent(/mudou|payload|item_id|wiki/);
+      for (const c of cards) expect(c).not.toHaveTextContent(/bytes|stage|versions|Bookmark/);
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('balances: 3 placeholder rows while loading, then nothing when the view is missing', async () => {

@@ -7,12 +7,11 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { LanguageSelect } from '../../../components/LanguageSelect';
 import { AppLink } from '../../../components/RouterLink';
-import { paths } from '../../../lib/paths';
+import { paths, safeReturnPath } from '../../../lib/paths';
 import { sessionQuery } from '../../../lib/session';
 import { useChangeLocale } from '../../../lib/use-change-locale';
 import { AuthCard } from '../components/AuthCard';
 import { LoginForm } from '../components/LoginForm';
-import { safeReturnPath } from '../validation';
 
 export function Component() {
   const { t } = useTranslation();

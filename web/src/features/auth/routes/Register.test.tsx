@@ -10,17 +10,35 @@ afterEach(() => vi.unstubAllGlobals());
 const field = (label: RegExp | string) => screen.getByLabelText(label);
 
 describe('registration client checks (SPEC §5)', () => {
-  it('pure rules: blank email, mismatch (both empty accepted), terms', () => {
-    expect(validateRegistration({ email: ' ', password: '', password_confirmation: '', accept_terms: true })?.fields).toEqual({
+  it('pure rules: a blank sign-up flags every empty field; short password, mismatch, terms', () => {
+    expect(validateRegistration({ email: ' ', password: '', password_confirmation: '', accept_terms: false })?.fields).toEqual({
       email: ['cant-be-blank'],
-    });
-    expect(validateRegistration({ email: 'a@b.c', password: 'x', password_confirmation: 'y', accept_terms: true })?.fields).toEqual({
-      password_confirmation: ['doesnt-match'],
-    });
-    expect(validateRegistration({ email: 'a@b.c', password: '', password_confirmation: '', accept_terms: false })?.fields).toEqual({
+      password: ['cant-be-blank'],
+      password_confirmation: ['cant-be-blank'],
       accept_terms: ['must-be-accepted'],
     });
-    expect(validateRegistration({ email: 'a@b.c', password: '', password_confirmation: '', accept_terms: true })).toBeNull();
+    expect(validateRegistration({ email: 'a@b.c', password: 'short', password_confirmation: 'short', accept_terms: true })?.fields).toEqual({
+      password: ['is too short (minimum is 8 characters)'],
+    });
+    expect(validateRegistration({ email: 'a@b.c', password: 'long-password', password_confirmation: 'y', accept_terms: true })?.fields).toEqual({
+      password_confirmation: ['doesnt-match'],
+    });
+    expect(validateRegistration({ email: 'a@b.c', password: 'long-password', password_confirmation: 'long-password', accept_terms: true })).toBeNull();
+  });
+
+  it('a blank sign-up: every message under its field, no banner, the first field focused (issue 22 item 11)', async () => {
+    const { fn } = mockFetch();
+    renderScreen(<Register />, { path: '/user/register', url: '/user/register' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Sign up' }));
+    await waitFor(() => expect(field(/^Email/)).toHaveAttribute('aria-invalid', 'true'));
+    for (const label of [/^Email/, /^Password$/, /^Password confirmation/]) expect(field(label)).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getAllByText("can't be blank")).toHaveLength(3);
+    expect(screen.getByText('must be accepted')).toBeInTheDocument();
+    expect(screen.queryByTestId('error-alert')).toBeNull();
+    expect(screen.queryByText('Your request failed')).toBeNull();
+    expect(field(/^Email/)).toHaveFocus();
+    expect(fn.mock.calls.filter(([, init]) => (init as RequestInit | undefined)?.method === 'POST')).toEqual([]);
   });
 
   it('shows the three errors under their fields and sends nothing', async () => {
@@ -28,15 +46,15 @@ describe('registration client checks (SPEC §5)', () => {
     renderScreen(<Register />, { path: '/user/register', url: '/user/register' });
     const user = userEvent.setup();
     await screen.findByRole('button', { name: 'Sign up' });
-    await user.type(field('Password'), 'one-password');
-    await user.type(field('Password confirmation'), 'another');
+    await user.type(field(/^Password$/), 'one-password');
+    await user.type(field(/^Password confirmation/), 'another');
     await user.click(screen.getByRole('button', { name: 'Sign up' }));
 
     expect(await screen.findByText("can't be blank")).toBeInTheDocument();
     expect(screen.getByText("doesn't match")).toBeInTheDocument();
     expect(screen.getByText('must be accepted')).toBeInTheDocument();
     expect(field(/^Email/)).toHaveAttribute('aria-invalid', 'true');
-    expect(screen.getByRole('alert')).toHaveTextContent('Your request failed');
+    expect(screen.queryByTestId('error-alert')).toBeNull();
     expect(fn.mock.calls.filter(([, init]) => (init as RequestInit | undefined)?.method === 'POST')).toEqual([]);
   });
 
@@ -68,9 +86,9 @@ describe('registration client checks (SPEC §5)', () => {
     const user = userEvent.setup();
     await screen.findByRole('button', { name: 'Sign up' });
     await user.type(field(/^Email/), 'ana@example.com');
-    await user.type(field('Full name'), 'Ana Souza');
-    await user.type(field('Password'), 'long-password');
-    await user.type(field('Password confirmation'), 'long-password');
+    await user.type(field(/^Full name/), 'Ana Souza');
+    await user.type(field(/^Password$/), 'long-password');
+    await user.type(field(/^Password confirmation/), 'long-password');
     await user.click(within(screen.getByRole('form')).getByRole('checkbox'));
     await user.click(screen.getByRole('button', { name: 'Sign up' }));
     expect(await screen.findByText('has already been taken')).toBeInTheDocument();

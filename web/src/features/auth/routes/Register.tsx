@@ -12,12 +12,12 @@ import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { AppLink } from '../../../components/RouterLink';
 import { asApiError, type ApiError } from '../../../lib/errors';
 import { currentLocale } from '../../../lib/i18n';
-import { paths } from '../../../lib/paths';
+import { paths, safeReturnPath } from '../../../lib/paths';
 import { sessionQuery } from '../../../lib/session';
 import { login } from '../api/login';
 import { register } from '../api/register';
 import { AuthCard } from '../components/AuthCard';
-import { safeReturnPath, validateRegistration } from '../validation';
+import { validateRegistration } from '../validation';
 
 export function Component() {
   const { t } = useTranslation();
@@ -27,7 +27,8 @@ export function Component() {
   // Where to go once signed up (an invitation); without one, the app's
   // entry, which shows the "check your inbox" note and the first steps.
   const back = safeReturnPath(params.get('return')) ?? undefined;
-  const [form, setForm] = useState({ email: '', fullname: '', password: '', password_confirmation: '', accept_terms: false });
+  // An invitation's sign-up starts with the invited address (issue 22 item 12).
+  const [form, setForm] = useState({ email: params.get('email') ?? '', fullname: '', password: '', password_confirmation: '', accept_terms: false });
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState(false);
@@ -88,7 +89,7 @@ export function Component() {
     >
       <form onSubmit={submit} noValidate aria-label={t('auth.register.title')}>
         <Flex direction="column" gap="medium">
-          <ErrorAlert error={error} onDismiss={() => setError(null)} />
+          <ErrorAlert error={error} onDismiss={() => setError(null)} alsoUnder={['unconfirmed_email']} />
           <TextField
             label={t('fields.email')}
             name="email"
@@ -103,6 +104,7 @@ export function Component() {
           />
           <TextField
             label={t('fields.fullname')}
+            descriptiveText={t('common.optional')}
             name="fullname"
             autoComplete="name"
             value={form.fullname}
@@ -113,6 +115,7 @@ export function Component() {
           <PasswordInput
             label={t('fields.password')}
             name="password"
+            isRequired
             autoComplete="new-password"
             value={form.password}
             onChange={set('password')}
@@ -122,6 +125,7 @@ export function Component() {
           <PasswordInput
             label={t('fields.password_confirmation')}
             name="password_confirmation"
+            isRequired
             autoComplete="new-password"
             value={form.password_confirmation}
             onChange={set('password_confirmation')}

@@ -248,7 +248,13 @@ export function Component() {
                 hasError={!!fieldError('categories')}
                 errorMessage={fieldError('categories')}
               />
-              <SwitchField label={t('fields.confirmed')} name="confirmed" isChecked={v.confirmed === true} onChange={(e) => ed.set({ confirmed: e.target.checked })} />
+              <SwitchField
+                label={t('fields.confirmed')}
+                name="confirmed"
+                isChecked={v.confirmed === true}
+                onChange={(e) => ed.set({ confirmed: e.target.checked })}
+                descriptiveText={t('finance.pending.help')}
+              />
               {v.imported === true ? (
                 <Text fontSize="small" variation="secondary">
                   {t('finance.form.importedNote')}

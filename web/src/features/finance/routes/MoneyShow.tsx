@@ -23,6 +23,7 @@ import { kindOfSet, SCOPE, type Wallet } from '../api/types';
 import { byId, walletsQuery } from '../api/wallets';
 import { Categories } from '../components/Categories';
 import { FinanceCrumbs } from '../components/FinanceCrumbs';
+import { PendingEffect } from '../components/PendingEffect';
 import { StateBadge } from '../components/StateBadge';
 import { WalletName } from '../components/WalletName';
 
@@ -118,6 +119,7 @@ export function Component() {
       top={
         <Flex direction="column" gap="xs">
           <ErrorAlert error={move.error ? asApiError(move.error) : null} onDismiss={() => move.reset()} />
+          {r ? <PendingEffect db={db} record={r} wallets={walletMap} onConfirm={() => move.mutate('confirm')} confirming={move.isPending} /> : null}
         </Flex>
       }
       details={<DetailList rows={rows} loading={q.isPending} />}

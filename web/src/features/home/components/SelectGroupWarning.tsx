@@ -4,17 +4,21 @@
 import { Alert, Badge, Card, Flex, Grid, Heading, Placeholder, Text } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { setActiveDb } from '../../../lib/active-db';
 import { AppIcon } from '../../../components/icons';
 import { AppLink } from '../../../components/RouterLink';
 import { isEmailConfirmed, useCurrentUser } from '../../../lib/current-user';
 import { accountOf, isPendingMembership, membershipsQuery } from '../../../lib/memberships';
-import { paths } from '../../../lib/paths';
+import { paths, safeReturnPath } from '../../../lib/paths';
 
 export function SelectGroupWarning({ userId }: { userId: string }) {
   const { t } = useTranslation();
   const q = useQuery(membershipsQuery(userId));
   const memberships = q.data ?? [];
   const user = useCurrentUser();
+  const [params] = useSearchParams();
+  const back = safeReturnPath(params.get('return'));
   const none = q.isSuccess && memberships.length === 0;
   const onlyInvites = q.isSuccess && memberships.length > 0 && memberships.every(isPendingMembership);
   const unconfirmed = !!user.data && !isEmailConfirmed(user.data);
@@ -56,7 +60,10 @@ export function SelectGroupWarning({ userId }: { userId: string }) {
               const account = accountOf(m);
               return (
                 <Card key={m._id} variation="outlined" className="group-card" data-testid="group-card">
-                  <AppLink to={pending ? paths.invite() : paths.dashboard(account)}>
+                  <AppLink
+                    to={pending ? paths.invite() : (back ?? paths.dashboard(account))}
+                    onClick={pending || !back ? undefined : () => setActiveDb(account)}
+                  >
                     <Flex alignItems="center" gap="small">
                       <AppIcon name={m.bookmark ? 'bookmark' : 'groups'} size={22} />
                       <Text fontWeight="bold" className="truncate-10em">

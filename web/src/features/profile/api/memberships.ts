@@ -10,3 +10,17 @@ export function setBookmark(userDb: string, membershipId: string, on: boolean): 
 export function acceptInvite(db: string, membershipId: string): Promise<WriteResult> {
   return api.put<WriteResult>(`${enc(db)}/_design/status/_update/accept/${enc(membershipId)}`, {});
 }
+
+/** What an invitation link names before sign-in (GET /_public/invitations/{db}/{membership}). */
+export interface InvitationPreview {
+  group: string;
+  inviter: string;
+  email: string;
+}
+
+export const invitationQuery = (db: string, membershipId: string) => ({
+  queryKey: ['invitation', db, membershipId] as const,
+  queryFn: () => api.get<InvitationPreview>(`_public/invitations/${enc(db)}/${enc(membershipId)}`),
+  retry: false,
+  staleTime: 60_000,
+});

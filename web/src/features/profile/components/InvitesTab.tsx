@@ -60,6 +60,7 @@ export function InvitesTab({ userId, user }: { userId: string; user: UserDoc | u
                   <AppIcon name="groups" /> {m.name || accountOf(m)}
                 </Heading>
                 <Text fontSize="small" variation="secondary">
+                  {m.created_by?.label ? `${t('profile.invites.by', { inviter: m.created_by.label })} · ` : ''}
                   {t('profile.invites.to', { email: m.email ?? '' })}
                 </Text>
               </Flex>

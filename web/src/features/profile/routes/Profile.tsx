@@ -2,6 +2,7 @@
 // user_tokens; the tab lives in the URL.
 
 import { Tabs } from '@aws-amplify/ui-react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ErrorAlert } from '../../../components/ErrorAlert';
@@ -28,6 +29,12 @@ export function Component() {
   const tab = tabOf(sp.get('page'));
   const session = useSession();
   const user = useCurrentUser();
+  // On a phone the tab list scrolls sideways: the active tab is brought into
+  // view, as opened from a link to ?page=user_tokens (issue 22 item 15).
+  const tabs = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    tabs.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.scrollIntoView?.({ block: 'nearest', inline: 'center' });
+  }, [tab]);
 
   const content: Record<ProfileTabName, React.ReactNode> = {
     profile: <ProfileTab user={user.data} loading={user.isPending} onChanged={() => user.refetch()} />,
@@ -40,6 +47,7 @@ export function Component() {
   return (
     <Page title={t('profile.title')} width="medium">
       {user.isError ? <ErrorAlert error={asApiError(user.error)} onDismiss={() => void user.refetch()} /> : null}
+      <div ref={tabs} data-testid="profile-tabs">
       <Tabs
         value={tab}
         onValueChange={(v) => setSp(v === 'profile' ? {} : { page: v }, { replace: true })}
@@ -49,6 +57,7 @@ export function Component() {
           content: <div className="tab-panel">{name === tab ? content[name] : null}</div>,
         }))}
       />
+      </div>
     </Page>
   );
 }

@@ -68,7 +68,7 @@ export const itemsTotal = (items: readonly Pick<EstimateItem, 'quantity' | 'valu
 
 export interface DocListInput {
   db: string;
-  klass: 'Estimate' | 'Contract' | 'Maintenance';
+  klass: 'Estimate' | 'Contract' | 'Maintenance' | 'Equipment';
   q?: string | undefined;
   filter?: Record<string, unknown> | undefined;
   /** The fields a text search looks in. */
@@ -139,7 +139,12 @@ export const planQuery = (db: string, days: number) =>
 
 const withLocale = (path: string, locale: string) => `/api/${path}?locale=${encodeURIComponent(locale)}`;
 
+export type LabelSize = '62mm' | 'a4';
+
 export const pdfUrls = {
+  /** Equipment labels: one per item, on a 62 mm label printer's tape or an A4 sheet of 3 × 8. */
+  labels: (db: string, equipmentIds: readonly string[], size: LabelSize, locale: string) =>
+    `${withLocale(`${enc(db)}/_equipment/labels.pdf`, locale)}&size=${size}&ids=${equipmentIds.map(enc).join(',')}`,
   receipt: (db: string, ticketId: string, locale: string) => withLocale(`${enc(db)}/_tickets/${enc(ticketId)}/receipt.pdf`, locale),
   contractReceipt: (db: string, ticketId: string, locale: string) => withLocale(`${enc(db)}/_tickets/${enc(ticketId)}/contract-receipt.pdf`, locale),
   estimate: (db: string, estimateId: string, locale: string) => withLocale(`${enc(db)}/_estimates/${enc(estimateId)}/receipt.pdf`, locale),
@@ -155,12 +160,18 @@ export const reissueStatusLink = (db: string, ticketId: string) =>
 export const reissueApprovalLink = (db: string, estimateId: string) =>
   api.post<{ approval_token: string }>(`${enc(db)}/_estimates/${enc(estimateId)}/approval-link`, {});
 
+/** estimateShared: the approval link went to the customer; a draft becomes sent. */
+export const estimateShared = (db: string, estimateId: string) =>
+  api.post<{ state: EstimateState }>(`${enc(db)}/_estimates/${enc(estimateId)}/shared`, {});
+
 // ---- the public pages ---------------------------------------------------------
 
 export interface PublicShop {
   name: string;
   phones: Array<{ number?: string; description?: string }>;
   addresses: Array<Record<string, string | boolean | undefined>>;
+  /** Where the shop's numbers are read (ISO 3166-1 alpha-2). */
+  country?: string;
 }
 
 export interface PublicStatus {

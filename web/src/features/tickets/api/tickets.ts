@@ -112,25 +112,24 @@ export function toggleChecklistItem(db: string, checklistId: string, index: numb
   );
 }
 
+/** A member of the Group, or a former one (left: tickets may still name them). */
 export interface Member {
   user_id: string;
   name: string;
+  email?: string;
+  admin?: boolean;
+  left?: boolean;
 }
 
-/** The Group's accepted members (technician and reviewer pickers). */
+/**
+ * The Group's people by their own names (GET /api/{db}/_members): its
+ * members first, then those who left. Membership records carry the Group's
+ * name, never the member's, so names come from the server.
+ */
 export const membersQuery = (db: string) =>
   queryOptions({
     queryKey: ['tickets', db, 'members'],
-    queryFn: async (): Promise<Member[]> => {
-      const res = await find<{ _id: string; user_id?: string | null; name?: string; email?: string; status?: string }>(db, {
-        selector: { klass: 'Membership' },
-        limit: 500,
-      });
-      return (res.docs ?? [])
-        .filter((m) => m.user_id && m.status !== 'pending')
-        .map((m) => ({ user_id: m.user_id as string, name: m.name || m.email || (m.user_id as string) }))
-        .sort((a, b) => a.name.localeCompare(b.name));
-    },
+    queryFn: () => api.get<{ people: Member[] }>(`${enc(db)}/_members`).then((r) => r.people ?? []),
     staleTime: 60_000,
   });
 
@@ -146,10 +145,3 @@ export const boardQuery = (db: string, closed = 30) =>
     queryKey: ['tickets', db, 'board', closed],
     queryFn: () => api.get<BoardData>(`${enc(db)}/_tickets/board`, { closed }),
   });
-
-/** whatsappLink: wa.me wants the number with its country code, digits only. */
-export function whatsappLink(number: string, text: string): string | null {
-  const digits = number.replace(/\D/g, '');
-  if (digits.length < 8) return null;
-  return `https://wa.me/${digits}?text=${encodeURIComponent(text)}`;
-}

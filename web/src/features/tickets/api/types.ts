@@ -4,7 +4,8 @@ import type { Doc } from '../../../lib/couch';
 
 export const STATUSES = ['open', 'block', 'doing', 'review', 'done', 'cancel'] as const;
 export const PRIORITIES = ['low', 'medium', 'high'] as const;
-export const KINDS = ['chore', 'bug', 'story'] as const;
+/** Ticket kinds as stored (SPEC §4), the repair kind first: a shop reads them as repair, preventive maintenance, installation. */
+export const KINDS = ['bug', 'chore', 'story'] as const;
 export type Status = (typeof STATUSES)[number];
 export type Priority = (typeof PRIORITIES)[number];
 

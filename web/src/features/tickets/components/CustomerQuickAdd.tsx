@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { Modal } from '../../../components/Modal';
 import { asApiError, clientValidationError, type ApiError } from '../../../lib/errors';
+import { PHONE_INVALID, useGroupPhones } from '../../../lib/phones';
 import { saveRecord } from '../api/customers';
 
 export function CustomerQuickAdd({ db, open, onClose, onCreated }: { db: string; open: boolean; onClose: () => void; onCreated: (id: string) => void }) {
@@ -16,6 +17,8 @@ export function CustomerQuickAdd({ db, open, onClose, onCreated }: { db: string;
   const [phone, setPhone] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const fieldError = useFieldError(error);
+  const phones = useGroupPhones(db);
+  const phoneError = fieldError('phones') ?? fieldError('phones[0].number');
   const save = useMutation({
     mutationFn: () => saveRecord(db, 'Customer', { name: name.trim(), phones: phone.trim() ? [{ number: phone.trim(), main: true }] : [] }),
     onSuccess: (res) => {
@@ -29,8 +32,12 @@ export function CustomerQuickAdd({ db, open, onClose, onCreated }: { db: string;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     e.stopPropagation();
-    if (!name.trim()) {
-      setError(clientValidationError({ name: ["can't be blank"] }));
+    const checked = phones.check(phone);
+    const fields: Record<string, string[]> = {};
+    if (!name.trim()) fields.name = ["can't be blank"];
+    if (checked && !checked.blank && !checked.e164) fields['phones[0].number'] = [PHONE_INVALID];
+    if (Object.keys(fields).length) {
+      setError(clientValidationError(fields));
       return;
     }
     save.mutate();
@@ -41,7 +48,7 @@ export function CustomerQuickAdd({ db, open, onClose, onCreated }: { db: string;
         <Flex direction="column" gap="small">
           <ErrorAlert error={error && Object.keys(error.fields).length === 0 ? error : null} onDismiss={() => setError(null)} />
           <TextField label={t('fields.name')} name="customer-name" value={name} onChange={(e) => setName(e.target.value)} isRequired hasError={!!fieldError('name')} errorMessage={fieldError('name')} autoFocus />
-          <TextField label={t('tickets.phone')} name="customer-phone" type="tel" value={phone} onChange={(e) => setPhone(e.target.value)} hasError={!!fieldError('phones')} errorMessage={fieldError('phones')} />
+          <TextField label={t('tickets.phone')} name="customer-phone" type="tel" value={phone} onChange={(e) => setPhone(e.target.value)} hasError={!!phoneError} errorMessage={phoneError} />
           <Flex justifyContent="flex-end" gap="small">
             <Button type="button" onClick={onClose}>
               {t('common.cancel')}

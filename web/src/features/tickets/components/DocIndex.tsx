@@ -1,7 +1,9 @@
 // The index of one kind of service document (estimates, contracts,
-// maintenances): a search (a number or a text in the given fields), one
-// enum filter, the advanced search, numbered pages, all in the URL; empty,
-// loading and error states; "n" opens a new one.
+// maintenances) or of equipment: a search (a number or a text in the given
+// fields), one enum filter, the advanced search, numbered pages, all in the
+// URL; empty, loading and error states; "n" opens a new one. With
+// `selected`, rows can be picked (kept across pages) and `selectedActions`
+// act on them.
 
 import { Flex, SelectField } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
@@ -14,7 +16,7 @@ import { AppIcon, type IconName } from '../../../components/icons';
 import { Page } from '../../../components/Page';
 import { AdvancedSearch } from '../../../components/records/AdvancedSearch';
 import { NumberedPaging } from '../../../components/records/Paging';
-import { RecordTable, type Column } from '../../../components/records/RecordTable';
+import { RecordTable, type Column, type RowSelection } from '../../../components/records/RecordTable';
 import { useIndexParams } from '../../../components/records/search-params';
 import { ButtonLink } from '../../../components/RouterLink';
 import type { Doc } from '../../../lib/couch';
@@ -47,8 +49,10 @@ export function DocIndex<T extends Doc>({
   columns,
   filter,
   extraActions,
+  selection,
+  selectedActions,
 }: {
-  set: 'estimates' | 'contracts' | 'maintenances';
+  set: 'estimates' | 'contracts' | 'maintenances' | 'equipment';
   klass: DocListInput['klass'];
   icon: IconName;
   searchIn: readonly string[];
@@ -56,6 +60,9 @@ export function DocIndex<T extends Doc>({
   columns: Column<T>[];
   filter?: DocFilter;
   extraActions?: ReactNode;
+  selection?: RowSelection<T>;
+  /** Shown above the table while rows are selected. */
+  selectedActions?: ReactNode;
 }) {
   const { t } = useTranslation();
   const { account_id: db = '' } = useParams();
@@ -120,7 +127,9 @@ export function DocIndex<T extends Doc>({
           </SelectField>
         ) : null}
         {q.isError ? <ErrorAlert error={asApiError(q.error)} onDismiss={() => void q.refetch()} /> : null}
+        {selection && selection.selected.size > 0 ? selectedActions : null}
         <RecordTable<T>
+          {...(selection ? { selection } : {})}
           columns={columns}
           rows={q.data?.docs ?? []}
           rowKey={(r) => r._id}

@@ -1,6 +1,8 @@
 // Phones and addresses of a customer, edited in place: rows of inputs, add
 // and remove, one save for the list (the server checks each item; errors
-// come keyed "phones[1].number" and show under that input).
+// come keyed "phones[1].number" and show under that input). Phone numbers
+// are read in the Group's country as they are typed: one that is not a
+// phone number is flagged under its input before anything is sent.
 
 import { Button, CheckboxField, Flex, Text, TextField } from '@aws-amplify/ui-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -8,7 +10,8 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
-import { asApiError } from '../../../lib/errors';
+import { asApiError, clientValidationError, type ApiError } from '../../../lib/errors';
+import { PHONE_INVALID, regionName, useGroupPhones } from '../../../lib/phones';
 import { saveRecord } from '../api/customers';
 import type { Customer } from '../api/types';
 
@@ -26,7 +29,7 @@ export function ItemsEditor({
   /** The text fields of one item, in order; the first is shown widest. */
   fields: readonly string[];
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const qc = useQueryClient();
   const stored = (customer[list] ?? []) as Item[];
   const [items, setItems] = useState<Item[]>(stored);
@@ -41,7 +44,20 @@ export function ItemsEditor({
       await qc.invalidateQueries({ queryKey: ['tickets', db, 'customer', customer._id] });
     },
   });
-  const fieldError = useFieldError(save.error ? asApiError(save.error) : null);
+  const phone = useGroupPhones(db);
+  const [local, setLocal] = useState<ApiError | null>(null);
+  /** badPhones: the phone numbers typed that are not numbers of the Group's country (nor international). */
+  const badPhones = (xs: Item[]) => {
+    const fields: Record<string, string[]> = {};
+    if (list !== 'phones') return null;
+    xs.forEach((it, i) => {
+      const r = phone.check(String(it.number ?? ''));
+      if (r && !r.blank && !r.e164) fields[`phones[${i}].number`] = [PHONE_INVALID];
+    });
+    return Object.keys(fields).length ? clientValidationError(fields) : null;
+  };
+  const error = local ?? (save.error ? asApiError(save.error) : null);
+  const fieldError = useFieldError(error);
   const set = (i: number, k: string, v: string | boolean) => setItems((xs) => xs.map((x, j) => (j === i ? { ...x, [k]: v } : x)));
 
   if (!editing) {
@@ -50,7 +66,7 @@ export function ItemsEditor({
         {stored.length === 0 ? <Text variation="tertiary">{t(`tickets.no_${list}`)}</Text> : null}
         {stored.map((it, i) => (
           <Text key={i} fontSize="small">
-            {fields.map((f) => it[f]).filter(Boolean).join(', ')}
+            {fields.map((f) => (list === 'phones' && f === 'number' && typeof it[f] === 'string' ? phone.format(it[f] as string) : it[f])).filter(Boolean).join(', ')}
             {it.main ? <span className="muted"> · {t('tickets.main')}</span> : null}
           </Text>
         ))}
@@ -64,13 +80,20 @@ export function ItemsEditor({
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        save.mutate();
+        const bad = badPhones(items);
+        setLocal(bad);
+        if (!bad) save.mutate();
       }}
       noValidate
       data-testid={`${list}-editor`}
     >
       <Flex direction="column" gap="small">
         <ErrorAlert error={save.error ? asApiError(save.error) : null} onDismiss={() => save.reset()} />
+        {list === 'phones' ? (
+          <Text fontSize="small" variation="tertiary" data-testid="phones-country">
+            {t('tickets.phonesCountry', { country: regionName(phone.country, i18n.language) })}
+          </Text>
+        ) : null}
         {items.map((it, i) => (
           <fieldset key={i} className="items-editor__row">
             <legend className="visually-hidden">{t(`tickets.item_${list}`, { n: i + 1 })}</legend>
@@ -82,7 +105,12 @@ export function ItemsEditor({
                   label={t(`tickets.itemField.${f}`)}
                   name={`${list}-${i}-${f}`}
                   value={String(it[f] ?? '')}
-                  onChange={(e) => set(i, f, e.target.value)}
+                  onChange={(e) => {
+                    set(i, f, e.target.value);
+                    // A flagged number is re-read as it is corrected, so the message goes as soon as it is right.
+                    if (local && list === 'phones' && f === 'number') setLocal(badPhones(items.map((x, j) => (j === i ? { ...x, number: e.target.value } : x))));
+                  }}
+                  onBlur={() => list === 'phones' && f === 'number' && setLocal(badPhones(items))}
                   hasError={!!fieldError(`${list}[${i}].${f}`)}
                   errorMessage={fieldError(`${list}[${i}].${f}`)}
                   {...(fi === 0 ? { autoFocus: i === items.length - 1 } : {})}
@@ -99,7 +127,7 @@ export function ItemsEditor({
           <Button size="small" onClick={() => setItems((xs) => [...xs, {}])} data-testid={`add-${list}`}>
             <AppIcon name="plus" /> {t(`tickets.add_${list}`)}
           </Button>
-          <Button size="small" onClick={() => { save.reset(); setEditing(false); }}>
+          <Button size="small" onClick={() => { save.reset(); setLocal(null); setEditing(false); }}>
             {t('common.cancel')}
           </Button>
           <Button size="small" type="submit" variation="primary" isLoading={save.isPending} data-testid={`save-${list}`}>

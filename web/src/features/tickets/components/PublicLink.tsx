@@ -1,6 +1,8 @@
 // A public link of a record (a ticket's status page, an estimate's approval
-// page): the URL with a copy button and, for admins, "re-issue" — which
-// kills the old link — behind a confirmation.
+// page): the URL with a copy button, optional "send by WhatsApp" and "send
+// by e-mail" to the customer, and, for admins, "re-issue" — which kills the
+// old link — behind a confirmation. onShare runs whenever the link goes out
+// (copied or sent): an estimate's draft then becomes sent.
 
 import { Button, Flex, Text } from '@aws-amplify/ui-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -11,7 +13,27 @@ import { AppIcon } from '../../../components/icons';
 import { useIsAdmin } from '../../../lib/accounts';
 import { asApiError } from '../../../lib/errors';
 
-export function PublicLink({ db, url, label, onReissue, testId }: { db: string; url: string; label: string; onReissue: () => Promise<unknown>; testId: string }) {
+export function PublicLink({
+  db,
+  url,
+  label,
+  onReissue,
+  testId,
+  whatsapp,
+  email,
+  onShare,
+}: {
+  db: string;
+  url: string;
+  label: string;
+  onReissue: () => Promise<unknown>;
+  testId: string;
+  /** wa.me link carrying the URL to the customer (null: no phone). */
+  whatsapp?: string | null;
+  /** mailto: link carrying the URL (null: no e-mail). */
+  email?: string | null;
+  onShare?: () => void;
+}) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const { admin } = useIsAdmin(db);
@@ -37,12 +59,24 @@ export function PublicLink({ db, url, label, onReissue, testId }: { db: string; 
           size="small"
           variation="link"
           onClick={() => {
+            onShare?.();
             void navigator.clipboard?.writeText(url).then(() => setCopied(true));
           }}
           aria-label={t('docs.copyLink')}
+          data-testid={`${testId}-copy`}
         >
           <AppIcon name={copied ? 'check' : 'docs'} /> {copied ? t('docs.copied') : t('docs.copy')}
         </Button>
+        {whatsapp ? (
+          <a href={whatsapp} target="_blank" rel="noopener noreferrer" className="amplify-button amplify-button--small amplify-button--link" onClick={() => onShare?.()} data-testid={`${testId}-whatsapp`}>
+            <AppIcon name="external" /> {t('docs.sendWhatsApp')}
+          </a>
+        ) : null}
+        {email ? (
+          <a href={email} className="amplify-button amplify-button--small amplify-button--link" onClick={() => onShare?.()} data-testid={`${testId}-email`}>
+            <AppIcon name="mail" /> {t('docs.sendEmail')}
+          </a>
+        ) : null}
         {admin && !confirming ? (
           <Button size="small" variation="link" onClick={() => setConfirming(true)} data-testid={`${testId}-reissue`}>
             <AppIcon name="refresh" /> {t('docs.reissue')}

@@ -1,9 +1,10 @@
-// A ticket on the board: number, title, customer, priority, checklist
+// A ticket on the board: number, title, customer, technician, priority, checklist
 // progress and age. Cards are links (Enter opens) and draggable; the
 // keyboard moves them with the arrow keys (the board handles that).
 
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AppIcon } from '../../../components/icons';
 import { EnumBadge } from '../../../components/records/EnumBadge';
 import { Link } from 'react-router';
 import { paths } from '../../../lib/paths';
@@ -40,18 +41,23 @@ export const TicketCard = memo(function TicketCard({
   db,
   ticket,
   customer,
+  person,
   now,
   busy,
   onKeyMove,
   onDragStart,
+  onDragEnd,
 }: {
   db: string;
   ticket: Ticket;
   customer?: string | undefined;
+  /** The technician's name. */
+  person?: string | undefined;
   now: number;
   busy?: boolean;
   onKeyMove: (ticket: Ticket, dir: -1 | 1) => void;
   onDragStart: (ticket: Ticket, e: React.DragEvent) => void;
+  onDragEnd?: () => void;
 }) {
   const { t, i18n } = useTranslation();
   const cl = ticket.checklist;
@@ -60,6 +66,7 @@ export const TicketCard = memo(function TicketCard({
       className={`ticket-card ticket-card--${ticket.priority ?? 'medium'}${busy ? ' ticket-card--busy' : ''}`}
       draggable
       onDragStart={(e) => onDragStart(ticket, e)}
+      onDragEnd={onDragEnd}
       data-testid={`card-${ticket.number}`}
       data-status={ticket.status}
       aria-busy={busy}
@@ -78,6 +85,11 @@ export const TicketCard = memo(function TicketCard({
         <span className="ticket-card__number">#{ticket.number}</span> {ticket.title || t('records.untitled')}
       </Link>
       {customer ? <div className="ticket-card__customer">{customer}</div> : null}
+      {person ? (
+        <div className="ticket-card__person" data-testid="card-person">
+          <AppIcon name="maintenance" /> <span className="visually-hidden">{t('fields.technical_id')}: </span>{person}
+        </div>
+      ) : null}
       <div className="ticket-card__meta">
         <EnumBadge name="priority" value={ticket.priority} />
         <span className="ticket-card__age" title={ticket.created_at}>

@@ -1,6 +1,7 @@
 // A ticket's paper: print the two-copy receipt (and the contract receipt on
-// demand), its public status link with "send by WhatsApp", and its
-// estimates and maintenances with buttons to start one from the ticket.
+// demand) and its equipment's label, its public status link with "send by
+// WhatsApp", and its estimates and maintenances with buttons to start one
+// from the ticket.
 
 import { Button, Flex, Text } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
@@ -12,22 +13,24 @@ import { AppLink, ButtonLink } from '../../../components/RouterLink';
 import { useAccountConfig } from '../../../lib/account-config';
 import { formatDate } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
+import { useGroupPhones } from '../../../lib/phones';
 import { customerQuery } from '../api/customers';
 import { currencyOf, ofTicketQuery, pdfUrls, publicUrls, reissueStatusLink, type Estimate, type Maintenance } from '../api/servicedocs';
-import { whatsappLink } from '../api/tickets';
 import type { Ticket } from '../api/types';
+import { LabelLinks } from './LabelLinks';
 import { PublicLink } from './PublicLink';
 
 export function TicketDocuments({ db, ticket }: { db: string; ticket: Ticket }) {
   const { t, i18n } = useTranslation();
   const cfg = useAccountConfig(db);
+  const phone = useGroupPhones(db);
   const customer = useQuery({ ...customerQuery(db, ticket.customer_id ?? ''), enabled: !!ticket.customer_id });
   const estimates = useQuery(ofTicketQuery<Estimate>(db, 'Estimate', ticket._id));
   const maintenances = useQuery(ofTicketQuery<Maintenance>(db, 'Maintenance', ticket._id));
   const phones = customer.data?.phones ?? [];
   const mobile = phones.find((p) => p.main) ?? phones[0];
   const statusUrl = ticket.status_token ? publicUrls.status(ticket.status_token) : '';
-  const wa = mobile && statusUrl ? whatsappLink(mobile.number, t('docs.statusMessage', { name: customer.data?.name ?? '', number: ticket.number, url: statusUrl })) : null;
+  const wa = mobile && statusUrl ? phone.whatsapp(mobile.number, phone.tCustomer('docs.statusMessage', { name: customer.data?.name ?? '', number: ticket.number, url: statusUrl })) : null;
   const onDemand = cfg['contract-receipt'] !== 'always' && !!ticket.contract_id;
   return (
     <Flex direction="column" gap="small" data-testid="ticket-documents">
@@ -49,6 +52,7 @@ export function TicketDocuments({ db, ticket }: { db: string; ticket: Ticket }) 
           </ButtonLink>
         ) : null}
       </Flex>
+      {ticket.equipment_id ? <LabelLinks db={db} ids={[ticket.equipment_id]} label={t('docs.labels.printOne')} /> : null}
       {statusUrl ? (
         <>
           <PublicLink db={db} url={statusUrl} label={t('docs.statusLink')} onReissue={() => reissueStatusLink(db, ticket._id)} testId="status-link" />

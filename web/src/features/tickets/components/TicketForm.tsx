@@ -13,10 +13,10 @@ import { RecordPicker } from '../../../components/records/RecordPicker';
 import { useAutofocus } from '../../../components/records/useAutofocus';
 import type { ApiError } from '../../../lib/errors';
 import { categoriesQuery } from '../api/customers';
-import { membersQuery } from '../api/tickets';
 import { ticketTitle } from '../api/title';
 import { KINDS, PRIORITIES, STATUSES, canMove, type Ticket } from '../api/types';
 import { CustomerQuickAdd } from './CustomerQuickAdd';
+import { PeopleOptions, usePeople } from './People';
 
 export type TicketValues = Partial<Ticket> & { checklist_replace?: boolean };
 
@@ -49,7 +49,7 @@ export function TicketForm({
   useAutofocus(ref, false);
   const fieldError = useFieldError(error);
   const cats = useQuery(categoriesQuery(db));
-  const members = useQuery(membersQuery(db));
+  const people = usePeople(db);
   const [adding, setAdding] = useState(false);
   const title = ticketTitle(values.content);
   const category = cats.data?.find((c) => c._id === values.category_id);
@@ -71,11 +71,7 @@ export function TicketForm({
       errorMessage={fieldError(name)}
     >
       <option value="">{t('tickets.nobody')}</option>
-      {(members.data ?? []).map((m) => (
-        <option key={m.user_id} value={m.user_id}>
-          {m.name}
-        </option>
-      ))}
+      <PeopleOptions people={people} selected={str(values[name])} />
     </SelectField>
   );
 

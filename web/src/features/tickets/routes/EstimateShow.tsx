@@ -1,7 +1,9 @@
 // estimates#show: the estimate with its lines and total, its state with
 // who decided and when, the moves staff may make (sent, approved, refused),
 // the approval link for the customer, the printable PDF, comments and
-// history. A decided estimate is frozen: no edit, no moves.
+// history. A decided estimate is frozen: no edit, no moves. The approval
+// link goes to the customer by copy, WhatsApp or e-mail (in the Group's
+// language), and sharing it makes a draft sent.
 
 import { Button, Card, Flex, Text } from '@aws-amplify/ui-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -16,7 +18,9 @@ import { DetailList, type DetailRow } from '../../../components/records/RecordSh
 import { putDoc } from '../../../lib/couch';
 import { asApiError } from '../../../lib/errors';
 import { formatDate, formatDateTime } from '../../../lib/format';
-import { decided, docQuery, pdfUrls, publicUrls, reissueApprovalLink, type Estimate, type EstimateState } from '../api/servicedocs';
+import { useGroupPhones } from '../../../lib/phones';
+import { customerQuery } from '../api/customers';
+import { decided, docQuery, estimateShared, pdfUrls, publicUrls, reissueApprovalLink, type Estimate, type EstimateState } from '../api/servicedocs';
 import { DocShow } from '../components/DocShow';
 import { EstimateLines } from '../components/EstimateLines';
 import { PublicLink } from '../components/PublicLink';
@@ -34,6 +38,22 @@ export function Component() {
     mutationFn: (state: EstimateState) => putDoc(db, { ...(est as Estimate), state }),
     onSettled: () => qc.invalidateQueries({ queryKey: ['tickets', db] }),
   });
+  // The link went out: a draft is now sent (the server leaves any other state).
+  const share = useMutation({
+    mutationFn: () => estimateShared(db, id),
+    onSettled: () => qc.invalidateQueries({ queryKey: ['tickets', db] }),
+  });
+  const customer = useQuery({ ...customerQuery(db, est?.customer_id ?? ''), enabled: !!est?.customer_id });
+  const phone = useGroupPhones(db);
+  const approvalUrl = est?.approval_token ? publicUrls.estimate(est.approval_token) : '';
+  const phones = customer.data?.phones ?? [];
+  const mobile = phones.find((p) => p.main) ?? phones[0];
+  const message = phone.tCustomer('docs.estimateMessage', { name: customer.data?.name ?? '', number: est?.number ?? '', url: approvalUrl });
+  const whatsapp = mobile && approvalUrl ? phone.whatsapp(mobile.number, message) : null;
+  const email =
+    customer.data?.email && approvalUrl
+      ? `mailto:${encodeURIComponent(customer.data.email)}?subject=${encodeURIComponent(phone.tCustomer('docs.estimateSubject', { number: est?.number ?? '' }))}&body=${encodeURIComponent(message)}`
+      : null;
   const title = est ? `${t('docs.estimates.one')} #${est.number ?? ''}` : t('nav.estimates');
   const rows: DetailRow[] = est
     ? [
@@ -92,8 +112,19 @@ export function Component() {
               <EstimateLines items={est.items ?? []} total={est.total} testId="estimate-lines" totalTestId="estimate-total" />
             </Card>
           ) : null}
-          {est?.approval_token ? (
-            <PublicLink db={db} url={publicUrls.estimate(est.approval_token)} label={t('docs.approvalLink')} onReissue={() => reissueApprovalLink(db, id)} testId="approval-link" />
+          {approvalUrl ? (
+            <PublicLink
+              db={db}
+              url={approvalUrl}
+              label={t('docs.approvalLink')}
+              onReissue={() => reissueApprovalLink(db, id)}
+              testId="approval-link"
+              whatsapp={frozen ? null : whatsapp}
+              email={frozen ? null : email}
+              onShare={() => {
+                if ((est?.state ?? 'draft') === 'draft') share.mutate();
+              }}
+            />
           ) : null}
         </Flex>
       }

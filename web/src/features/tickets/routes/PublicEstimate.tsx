@@ -1,14 +1,15 @@
 // /e/:token — the estimate a customer approves or refuses by typing their
 // name (and a note); the decision is recorded once, and the page then shows
-// it. No sign-in.
+// it. The shop's name, phones and address head it; its state reads
+// "Awaiting your approval", then Approved or Refused — never the shop's own
+// words. No sign-in, no app header.
 
-import { Alert, Button, Card, Flex, Heading, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
+import { Alert, Badge, Button, Card, Flex, Heading, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
-import { EnumBadge } from '../../../components/records/EnumBadge';
 import { MultilineText } from '../../../components/records/MultilineText';
 import { Page } from '../../../components/Page';
 import { asApiError, clientValidationError, type ApiError } from '../../../lib/errors';
@@ -58,7 +59,9 @@ export function Component() {
             <Flex direction="column" gap="small">
               <Flex alignItems="center" gap="small" wrap="wrap">
                 <Heading level={3}>#{est.number}</Heading>
-                <EnumBadge name="estimate_state" value={est.state} size="large" />
+                <Badge size="large" variation={est.state === 'approved' ? 'success' : est.state === 'refused' ? 'error' : 'info'} data-testid="public-state">
+                  {t(`docs.public.state.${decided(est.state) ? est.state : 'sent'}`)}
+                </Badge>
               </Flex>
               <MultilineText text={est.description} />
               {est.valid_until ? <Text fontSize="small">{t('docs.public.validUntil', { date: formatDate(est.valid_until, i18n.language) })}</Text> : null}

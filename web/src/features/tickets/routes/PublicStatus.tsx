@@ -3,7 +3,7 @@
 // status, its changes with dates and the expected date. No sign-in; in the
 // shop's language when it set one, else the browser's.
 
-import { Card, Flex, Heading, Text } from '@aws-amplify/ui-react';
+import { Card, Flex, Heading, Link, Text } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { Page } from '../../../components/Page';
 import { EnumBadge } from '../../../components/records/EnumBadge';
 import { asApiError } from '../../../lib/errors';
 import { formatDate, formatDateTime } from '../../../lib/format';
+import { formatPhone, usePhoneLib } from '../../../lib/phones';
 import { publicStatusQuery, type PublicShop } from '../api/servicedocs';
 import { useErrorText } from '../../../components/ErrorAlert';
 // The public pages show no desk crumbs, so they bring the desk's styles themselves.
@@ -27,12 +28,16 @@ export function usePublicLocale(locale: string | undefined) {
 }
 
 export function ShopCard({ shop }: { shop: PublicShop }) {
+  const lib = usePhoneLib();
   return (
     <Card variation="outlined" data-testid="shop-card">
       <Heading level={4}>{shop.name}</Heading>
       {shop.phones.map((p, i) => (
-        <Text key={i} fontSize="small">
-          {p.number} {p.description ? <span className="muted">· {p.description}</span> : null}
+        <Text key={i} fontSize="small" data-testid="shop-phone">
+          {p.number ? (
+            <Link href={`tel:${p.number}`}>{formatPhone(lib, p.number, shop.country ?? '')}</Link>
+          ) : null}{' '}
+          {p.description ? <span className="muted">· {p.description}</span> : null}
         </Text>
       ))}
       {shop.addresses.map((a, i) => (

@@ -2,9 +2,12 @@
 // server's exact tally); every open ticket and the latest closed ones. A
 // card moves by drag and drop, or from the keyboard with Alt+←/→ on it; the
 // move shows at once and rolls back if the server refuses it (a 409 says
-// the ticket was changed by someone else). Filters as on the index.
+// the ticket was changed by someone else). A move the status matrix refuses
+// is never sent: while a card is dragged the columns it cannot go to are
+// marked, and a drop there says why (where it can go) while the card stays
+// where it was. Filters as on the index.
 
-import { Button, Flex, Text } from '@aws-amplify/ui-react';
+import { Alert, Button, Flex, Text } from '@aws-amplify/ui-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,15 +18,16 @@ import { Page } from '../../../components/Page';
 import { PageLoader } from '../../../components/PageLoader';
 import { ButtonLink } from '../../../components/RouterLink';
 import { useActiveDb } from '../../../lib/active-db';
-import { asApiError, ApiError } from '../../../lib/errors';
+import { asApiError } from '../../../lib/errors';
 import { onAppEvent } from '../../../lib/events';
 import { paths } from '../../../lib/paths';
 import { useSession } from '../../../lib/session';
 import { boardQuery, moveTicket, type BoardData } from '../api/tickets';
-import { STATUSES, canMove, type Status, type Ticket } from '../api/types';
+import { STATUSES, TRANSITIONS, canMove, type Status, type Ticket } from '../api/types';
 import { DeskCrumbs } from '../components/DeskCrumbs';
+import { usePeople } from '../components/People';
 import { TicketCard } from '../components/TicketCard';
-import { TicketFilters, useTicketFilters } from '../components/TicketFilters';
+import { TicketFilterBar, useTicketFilters } from '../components/TicketFilters';
 
 type Filters = ReturnType<typeof useTicketFilters>[0];
 
@@ -89,6 +93,7 @@ function Board({ db }: { db: string }) {
   const qc = useQueryClient();
   const me = useSession()?.userId ?? '';
   const [filters, setFilter, clearFilters] = useTicketFilters(me);
+  const people = usePeople(db);
   const key = boardQuery(db).queryKey;
   const q = useQuery(boardQuery(db));
   const { refetch } = q;
@@ -99,7 +104,8 @@ function Board({ db }: { db: string }) {
     return () => clearInterval(h);
   }, []);
   const [over, setOver] = useState<Status | null>(null);
-  const [refused, setRefused] = useState<ApiError | null>(null);
+  const [dragging, setDragging] = useState<Ticket | null>(null);
+  const [refused, setRefused] = useState<{ ticket: Ticket; to: Status } | null>(null);
 
   const move = useMutation({
     mutationFn: ({ ticket, to }: { ticket: Ticket; to: Status }) => moveTicket(db, ticket, to),
@@ -133,7 +139,7 @@ function Board({ db }: { db: string }) {
   const tryMove = (ticket: Ticket, to: Status | null) => {
     if (!to || to === ticket.status || move.isPending) return;
     if (!canMove(ticket.status, to)) {
-      setRefused(new ApiError(422, 'unprocessable_entity', 'transition not allowed', {}));
+      setRefused({ ticket, to });
       return;
     }
     setRefused(null);
@@ -158,10 +164,18 @@ function Board({ db }: { db: string }) {
   const onDragStart = useCallback((tk: Ticket, e: React.DragEvent) => {
     e.dataTransfer.setData('text/x-ticket', tk._id);
     e.dataTransfer.effectAllowed = 'move';
+    setDragging(tk);
+    setRefused(null);
+  }, []);
+  const onDragEnd = useCallback(() => {
+    setDragging(null);
+    setOver(null);
   }, []);
 
   const busyId = move.isPending ? move.variables?.ticket._id : undefined;
-  const error = refused ?? (move.error ? asApiError(move.error) : null);
+  const error = move.error ? asApiError(move.error) : null;
+  const refusedFrom = (refused?.ticket.status ?? 'open') as Status;
+  const allowed = TRANSITIONS[refusedFrom] ?? [];
 
   return (
     <Page
@@ -179,18 +193,24 @@ function Board({ db }: { db: string }) {
       }
     >
       <Flex direction="column" gap="small">
-        <TicketFilters db={db} filters={filters} onChange={setFilter} onClear={clearFilters} withStatus={false} />
+        <TicketFilterBar db={db} filters={filters} onChange={setFilter} onClear={clearFilters} withStatus={false} />
         <Text variation="tertiary" fontSize="small">
           {t('tickets.boardHint')}
         </Text>
         {q.isError ? <ErrorAlert error={asApiError(q.error)} onDismiss={() => void refetch()} /> : null}
-        <ErrorAlert
-          error={error}
-          onDismiss={() => {
-            setRefused(null);
-            move.reset();
-          }}
-        />
+        <ErrorAlert error={error} onDismiss={() => move.reset()} />
+        {refused ? (
+          <Alert variation="warning" isDismissible onDismiss={() => setRefused(null)} role="alert" data-testid="board-refusal" className="board-refusal">
+            {t('tickets.refusedMove', {
+              number: refused.ticket.number,
+              from: t(`enums.status.${refusedFrom}`),
+              to: t(`enums.status.${refused.to}`),
+            })}{' '}
+            {allowed.length
+              ? t('tickets.refusedMoveAllowed', { from: t(`enums.status.${refusedFrom}`), list: allowed.map((s) => t(`enums.status.${s}`)).join(', ') })
+              : null}
+          </Alert>
+        ) : null}
         {data?.truncated ? <Text variation="warning">{t('tickets.boardTruncated')}</Text> : null}
         {q.isPending ? (
           <PageLoader />
@@ -210,10 +230,12 @@ function Board({ db }: { db: string }) {
           <div className="ticket-board" data-testid="ticket-board" data-ready={data ? 'true' : 'false'}>
             {STATUSES.map((s) => {
               const cards = byStatus.get(s) ?? [];
+              const refuses = !!dragging && !canMove(dragging.status, s);
               return (
                 <section
                   key={s}
-                  className={`board-column${over === s ? ' board-column--over' : ''}`}
+                  className={`board-column${over === s ? ' board-column--over' : ''}${refuses ? ' board-column--refuses' : ''}`}
+                  data-refuses={refuses ? 'true' : undefined}
                   aria-label={t(`enums.status.${s}`)}
                   data-testid={`column-${s}`}
                   onDragOver={(e) => {
@@ -224,6 +246,7 @@ function Board({ db }: { db: string }) {
                   onDrop={(e) => {
                     e.preventDefault();
                     setOver(null);
+                    setDragging(null);
                     const id = e.dataTransfer.getData('text/x-ticket');
                     const tk = data?.tickets.find((x) => x._id === id);
                     if (tk) tryMove(tk, s);
@@ -243,10 +266,12 @@ function Board({ db }: { db: string }) {
                         db={db}
                         ticket={tk}
                         customer={data?.customers[tk.customer_id ?? '']}
+                        person={people.label(tk.technical_id)}
                         now={now}
                         busy={busyId === tk._id}
                         onKeyMove={onKeyMove}
                         onDragStart={onDragStart}
+                        onDragEnd={onDragEnd}
                       />
                     )}
                   />

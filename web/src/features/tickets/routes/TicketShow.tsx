@@ -24,24 +24,28 @@ import { deleteDoc } from '../../../lib/couch';
 import { asApiError } from '../../../lib/errors';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
+import { useGroupPhones } from '../../../lib/phones';
 import { categoriesQuery, customerQuery, equipmentQuery } from '../api/customers';
-import { membersQuery, moveTicket, ticketQuery, whatsappLink } from '../api/tickets';
+import { moveTicket, ticketQuery } from '../api/tickets';
 import { TRANSITIONS, type Status, type Ticket } from '../api/types';
 import { CategoryChip } from '../components/CategoryChip';
 import { ChecklistPanel } from '../components/ChecklistPanel';
 import { TicketDocuments } from '../components/TicketDocuments';
 import { DeskCrumbs } from '../components/DeskCrumbs';
 import { HandbooksPanel } from '../components/HandbooksPanel';
+import { usePeople } from '../components/People';
 import { useShortcuts } from '../../../components/records/useShortcuts';
 
 function CustomerCard({ db, id, ticket }: { db: string; id: string; ticket: Ticket }) {
   const { t } = useTranslation();
   const q = useQuery(customerQuery(db, id));
+  const phone = useGroupPhones(db);
   const c = q.data;
   if (!c) return null;
   const phones = c.phones ?? [];
   const mobile = phones.find((p) => p.main) ?? phones[0];
-  const wa = mobile ? whatsappLink(mobile.number, t('tickets.whatsappText', { name: c.name, number: ticket.number, title: ticket.title })) : null;
+  // The message is in the Group's language: the customer reads it, not the screen's user.
+  const wa = mobile ? phone.whatsapp(mobile.number, phone.tCustomer('tickets.whatsappText', { name: c.name, number: ticket.number, title: ticket.title })) : null;
   return (
     <Card variation="outlined" data-testid="customer-card">
       <Heading level={6}>
@@ -49,8 +53,8 @@ function CustomerCard({ db, id, ticket }: { db: string; id: string; ticket: Tick
       </Heading>
       {c.email ? <Text fontSize="small">{c.email}</Text> : null}
       {phones.map((p, i) => (
-        <Text key={i} fontSize="small">
-          {p.number} {p.description ? <span className="muted">· {p.description}</span> : null}
+        <Text key={i} fontSize="small" data-testid="customer-phone">
+          {phone.format(p.number)} {p.description ? <span className="muted">· {p.description}</span> : null}
         </Text>
       ))}
       {wa ? (
@@ -83,7 +87,7 @@ export function Component() {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const q = useQuery(ticketQuery(db, id));
-  const members = useQuery(membersQuery(db));
+  const people = usePeople(db);
   const categories = useQuery({ ...categoriesQuery(db), enabled: !!q.data?.category_id });
   const [confirming, setConfirming] = useState(false);
   const move = useMutation({
@@ -104,7 +108,6 @@ export function Component() {
 
   const tk = q.data;
   const categoryName = (tk?.category_id && categories.data?.find((c) => c._id === tk.category_id)?.name) || '';
-  const person = (uid: string | null | undefined) => (uid ? (members.data?.find((m) => m.user_id === uid)?.name ?? uid) : '');
   const title = tk ? `#${tk.number} ${tk.title ?? ''}` : t('nav.tickets');
   const rows: DetailRow[] = tk
     ? [
@@ -113,8 +116,8 @@ export function Component() {
         { key: 'priority', label: 'fields.priority', value: <EnumBadge name="priority" value={tk.priority} /> },
         { key: 'ticket_kind', label: 'fields.ticket_kind', value: <EnumBadge name="ticket_kind" value={tk.ticket_kind} /> },
         { key: 'category_id', label: 'fields.category_id', value: <CategoryChip db={db} id={tk.category_id} /> },
-        { key: 'technical_id', label: 'fields.technical_id', value: person(tk.technical_id) },
-        { key: 'reviewer_id', label: 'fields.reviewer_id', value: person(tk.reviewer_id) },
+        { key: 'technical_id', label: 'fields.technical_id', value: people.label(tk.technical_id) },
+        { key: 'reviewer_id', label: 'fields.reviewer_id', value: people.label(tk.reviewer_id) },
         { key: 'estimation', label: 'fields.estimation', value: formatDate(tk.estimation, i18n.language) },
         { key: 'equipment_observation', label: 'fields.equipment_observation', value: tk.equipment_observation ? <MultilineText text={tk.equipment_observation} /> : '' },
         { key: 'status_at', label: 'fields.status_at', value: formatDateTime(tk.status_at, i18n.language) },

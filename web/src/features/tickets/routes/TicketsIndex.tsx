@@ -1,7 +1,9 @@
 // tickets#index: search by number, title or customer; filters (status,
 // priority, category, customer, technician, mine) and the advanced search
 // (per page, order, direction) in the URL; numbered pages; chips for status
-// and priority; "n" opens a new ticket, "b" the board.
+// and priority; "n" opens a new ticket, "b" the board. On a phone the table
+// gives way to cards (number, title in at most two lines, customer, status,
+// technician) and the filters wait in a sheet.
 
 import { Button, Flex, Text } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
@@ -22,13 +24,16 @@ import { ButtonLink } from '../../../components/RouterLink';
 import { asApiError } from '../../../lib/errors';
 import { onAppEvent } from '../../../lib/events';
 import { formatDate } from '../../../lib/format';
+import { useNarrowScreen } from '../../../lib/narrow';
 import { paths } from '../../../lib/paths';
 import { useSession } from '../../../lib/session';
 import { ticketsQuery } from '../api/tickets';
 import type { Ticket } from '../api/types';
 import { CategoryChip } from '../components/CategoryChip';
 import { DeskCrumbs } from '../components/DeskCrumbs';
-import { TicketFilters, useTicketFilters } from '../components/TicketFilters';
+import { usePeople } from '../components/People';
+import { TicketFilterBar, useTicketFilters } from '../components/TicketFilters';
+import { TicketListCards } from '../components/TicketListCards';
 import { useShortcuts } from '../../../components/records/useShortcuts';
 
 const ORDER = ['number', 'created_at', 'updated_at', 'status_at', 'priority', 'title'];
@@ -41,6 +46,8 @@ export function Component() {
   const me = useSession()?.userId ?? '';
   const [params, update] = useIndexParams(DEFAULTS, ORDER);
   const [filters, setFilter, clearFilters] = useTicketFilters(me);
+  const people = usePeople(db);
+  const narrow = useNarrowScreen();
   const q = useQuery(ticketsQuery({ db, ...filters, q: params.q, orderBy: params.orderBy, direction: params.direction, page: params.page, perPage: params.perPage }));
   const { refetch } = q;
   useEffect(() => onAppEvent('reload', () => void refetch()), [refetch]);
@@ -51,6 +58,7 @@ export function Component() {
     { key: 'status', label: 'fields.status', render: (r) => <EnumBadge name="status" value={r.status} /> },
     { key: 'priority', label: 'fields.priority', render: (r) => <EnumBadge name="priority" value={r.priority} /> },
     { key: 'customer_id', label: 'fields.customer_id', render: (r) => <RecordLink db={db} id={r.customer_id} /> },
+    { key: 'technical_id', label: 'fields.technical_id', render: (r) => people.label(r.technical_id) },
     { key: 'category_id', label: 'fields.category_id', render: (r) => <CategoryChip db={db} id={r.category_id} /> },
     {
       key: 'checklist',
@@ -61,6 +69,20 @@ export function Component() {
   ];
   const title = filters.mineOn ? t('tickets.myTickets') : t('nav.tickets');
   const filtered = !!params.q || Object.entries(filters).some(([k, v]) => k !== 'q' && !!v);
+
+  const empty = q.isError ? null : (
+    <EmptyState
+      icon="ticket"
+      title={filtered ? t('records.noMatches') : t('tickets.emptyTitle')}
+      message={filtered ? t('tickets.noMatchesMessage') : t('tickets.emptyMessage')}
+      testId="records-empty"
+      action={
+        <ButtonLink to={paths.create(db, 'tickets')} variation="primary">
+          {t('tickets.new')}
+        </ButtonLink>
+      }
+    />
+  );
 
   return (
     <Page
@@ -94,31 +116,21 @@ export function Component() {
         <Text variation="tertiary" fontSize="small">
           {t('tickets.searchHint')}
         </Text>
-        <TicketFilters db={db} filters={filters} onChange={setFilter} onClear={clearFilters} />
+        <TicketFilterBar db={db} filters={filters} onChange={setFilter} onClear={clearFilters} />
         {q.isError ? <ErrorAlert error={asApiError(q.error)} onDismiss={() => void refetch()} /> : null}
-        <RecordTable<Ticket>
-          columns={columns}
-          rows={q.data?.docs ?? []}
-          rowKey={(r) => r._id}
-          rowLink={(r) => paths.show(db, 'tickets', r._id)}
-          loading={q.isPending}
-          caption={title}
-          empty={
-            q.isError ? null : (
-              <EmptyState
-                icon="ticket"
-                title={filtered ? t('records.noMatches') : t('tickets.emptyTitle')}
-                message={filtered ? t('tickets.noMatchesMessage') : t('tickets.emptyMessage')}
-                testId="records-empty"
-                action={
-                  <ButtonLink to={paths.create(db, 'tickets')} variation="primary">
-                    {t('tickets.new')}
-                  </ButtonLink>
-                }
-              />
-            )
-          }
-        />
+        {narrow ? (
+          <TicketListCards db={db} rows={q.data?.docs ?? []} loading={q.isPending} people={people} empty={empty} label={title} />
+        ) : (
+          <RecordTable<Ticket>
+            columns={columns}
+            rows={q.data?.docs ?? []}
+            rowKey={(r) => r._id}
+            rowLink={(r) => paths.show(db, 'tickets', r._id)}
+            loading={q.isPending}
+            caption={title}
+            empty={empty}
+          />
+        )}
         <NumberedPaging page={params.page} hasMore={!!q.data?.hasMore} onPage={(p) => update({ page: p === 1 ? null : p })} />
       </Flex>
     </Page>

@@ -2,7 +2,7 @@
 // rendered page, versions, conflicts, preview and title completion.
 
 import { api, apiUrl, enc } from '../../../lib/api';
-import { find } from '../../../lib/couch';
+import { find, type Stamp } from '../../../lib/couch';
 
 export const SCOPE = 'wiki';
 
@@ -45,8 +45,17 @@ export interface SearchResponse {
   rows: SearchRow[];
 }
 
+/** Who last changed a page, as the server stamps it ({_id, label}); older answers carried a name. */
+export type Author = Stamp | string;
+
+/** authorName: the author's name to show (issue 22 item 13: never "[object Object]"). */
+export function authorName(a: Author | null | undefined): string {
+  if (!a) return '';
+  return typeof a === 'string' ? a : a.label || '';
+}
+
 export interface RecentResponse {
-  changed: Array<{ id: string; title: string; updated_at?: string; updated_by?: string }>;
+  changed: Array<{ id: string; title: string; updated_at?: string; updated_by?: Author }>;
   viewed: Array<{ id: string; title: string; at?: string }>;
 }
 
@@ -57,7 +66,7 @@ export interface RenderedPage {
   categories?: string[];
   content_type?: string;
   updated_at?: string;
-  updated_by?: string;
+  updated_by?: Author;
   /** Former titles, newest first (each still resolves to this page). */
   title_history?: Array<OldTitle | string>;
   html: string;

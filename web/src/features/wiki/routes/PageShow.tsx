@@ -17,7 +17,7 @@ import { asApiError } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { ID_PATTERN } from '../../../lib/ids';
 import { paths } from '../../../lib/paths';
-import { exportPdfUrl, exportZipUrl, oldTitles, renderedPage, resolveTitle, SCOPE } from '../api/wiki';
+import { authorName, exportPdfUrl, exportZipUrl, oldTitles, renderedPage, resolveTitle, SCOPE } from '../api/wiki';
 import { HighlightCss } from '../components/HighlightCss';
 import { OpenEntries } from '../components/OpenEntries';
 import { VersionsPanel } from '../components/VersionsPanel';
@@ -123,7 +123,7 @@ function PageShow({ db, id }: { db: string; id: string }) {
                   </Link>
                 ))}
                 <Text as="span" fontSize="small" color="font.tertiary">
-                  {[p.updated_at ? t('wiki.page.updated', { at: formatDateTime(p.updated_at, lang) }) : '', p.updated_by ?? ''].filter(Boolean).join(' · ')}
+                  {[p.updated_at ? t('wiki.page.updated', { at: formatDateTime(p.updated_at, lang) }) : '', authorName(p.updated_by)].filter(Boolean).join(' · ')}
                 </Text>
               </Flex>
             </Flex>

@@ -15,7 +15,7 @@ import { useActiveDb } from '../../../lib/active-db';
 import { asApiError } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
-import { categoriesList, exportPdfUrl, exportZipUrl, recentPages, SCOPE, searchPages } from '../api/wiki';
+import { authorName, categoriesList, exportPdfUrl, exportZipUrl, recentPages, SCOPE, searchPages } from '../api/wiki';
 import { HighlightCss } from '../components/HighlightCss';
 import { OpenEntries } from '../components/OpenEntries';
 import '../components/wiki.css';
@@ -202,7 +202,7 @@ function Recents({ db, lang, query }: { db: string; lang: string; query: ReturnT
             <li key={p.id}>
               <Link to={paths.show(db, 'handbooks', p.id)}>{p.title}</Link>{' '}
               <Text as="span" fontSize="small" color="font.tertiary">
-                {[p.updated_at ? formatDateTime(p.updated_at, lang) : '', p.updated_by ?? ''].filter(Boolean).join(' · ')}
+                {[p.updated_at ? formatDateTime(p.updated_at, lang) : '', authorName(p.updated_by)].filter(Boolean).join(' · ')}
               </Text>
             </li>
           ))}

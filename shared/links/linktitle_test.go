@@ -1,4 +1,4 @@
-package wiki_test
+package links_test
 
 import (
 	"net/http"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/oficina/oficina/shared/apptest"
 	"github.com/oficina/oficina/shared/config"
-	"github.com/oficina/oficina/shared/wiki"
+	"github.com/oficina/oficina/shared/links"
 )
 
 // loopback lets the guarded fetcher reach the tests' page server (loopback,
@@ -64,7 +64,7 @@ func pageServer(t *testing.T) *httptest.Server {
 func TestBookmarkTitle(t *testing.T) {
 	srv := pageServer(t)
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
-		w := newWiki(t, e)
+		w := newGroups(e)
 		title := func(path string) apptest.Response {
 			return w.ana.Do("POST", "/api/"+w.db+"/_links/title", map[string]any{"url": srv.URL + path})
 		}
@@ -90,16 +90,16 @@ func TestBookmarkTitle(t *testing.T) {
 				t.Errorf("redirect: url %v", got["url"])
 			}
 			for path, msg := range map[string]string{
-				"/pdf":     wiki.MsgTitleNotHTML,
-				"/json":    wiki.MsgTitleNotHTML,
-				"/notitle": wiki.MsgTitleMissing,
-				"/blank":   wiki.MsgTitleMissing,
-				"/svg":     wiki.MsgTitleMissing,
-				"/missing": wiki.MsgTitleUnreachable,
+				"/pdf":     links.MsgTitleNotHTML,
+				"/json":    links.MsgTitleNotHTML,
+				"/notitle": links.MsgTitleMissing,
+				"/blank":   links.MsgTitleMissing,
+				"/svg":     links.MsgTitleMissing,
+				"/missing": links.MsgTitleUnreachable,
 			} {
 				title(path).ExpectFields(t, "url", msg)
 			}
-			r := title("/pdf").ExpectFields(t, "url", wiki.MsgTitleNotHTML)
+			r := title("/pdf").ExpectFields(t, "url", links.MsgTitleNotHTML)
 			if f := r["fields"].(map[string]any)["url"].([]any); len(f) != 2 || f[1] != "application/pdf" {
 				t.Errorf("pdf: %v", f)
 			}
@@ -128,10 +128,10 @@ func TestBookmarkTitleGuard(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
-		w := newWiki(t, e)
+		w := newGroups(e)
 		e.Unchanged(w.db, func() {
 			for _, u := range []string{srv.URL + "/admin", "http://127.0.0.1/", "http://169.254.169.254/latest/meta-data/", "http://[::1]/"} {
-				w.ana.Do("POST", "/api/"+w.db+"/_links/title", map[string]any{"url": u}).ExpectFields(t, "url", wiki.MsgTitleBlocked)
+				w.ana.Do("POST", "/api/"+w.db+"/_links/title", map[string]any{"url": u}).ExpectFields(t, "url", links.MsgTitleBlocked)
 			}
 		})
 	})

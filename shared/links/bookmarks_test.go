@@ -1,4 +1,4 @@
-package wiki_test
+package links_test
 
 import (
 	"fmt"
@@ -37,15 +37,28 @@ const firefoxExport = `<!DOCTYPE NETSCAPE-Bookmark-file-1>
 // round trip, hostile files.
 func TestBookmarks(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
-		w := newWiki(t, e)
+		w := newGroups(e)
 		e.Unchanged(w.db, func() {
 			w.ana.Do("POST", "/api/"+w.db, map[string]any{"klass": "Bookmark", "url": "javascript:alert(1)"}).ExpectFields(t, "url", "is invalid")
 			w.ana.Do("POST", "/api/"+w.db, map[string]any{"klass": "Bookmark"}).ExpectFields(t, "url", "can't be blank")
 			w.ana.Do("POST", "/api/"+w.db, map[string]any{"klass": "Bookmark", "url": "https://x.example", "starred": "yes"}).ExpectFields(t, "starred", "is invalid")
+			w.ana.Do("POST", "/api/"+w.db+"/_bulk_docs", map[string]any{"docs": []any{map[string]any{"klass": "Bookmark", "url": "ftp://x.example/"}}}).ExpectBulkField(t, "url", "is invalid")
 		})
 		id := w.ana.Do("POST", "/api/"+w.db, map[string]any{"klass": "Bookmark", "url": "https://go.dev/doc/", "tags": "go"}).Expect(t, http.StatusCreated)["id"].(string)
-		if d := e.Doc(w.db, id); d["title"] != "go.dev" || d["starred"] != false || !strings.HasPrefix(id, "bkm-") {
+		if d := e.Doc(w.db, id); d["title"] != "go.dev" || d["label"] != "go.dev" || d["starred"] != false || !strings.HasPrefix(id, "bkm-") {
 			t.Fatalf("bookmark %v", d)
+		}
+		// PUT runs the same rules: a blank title becomes the host again.
+		d := e.Doc(w.db, id)
+		d["title"] = " "
+		e.Unchanged(w.db, func() {
+			d["url"] = "javascript:alert(1)"
+			w.ana.Do("PUT", "/api/"+w.db+"/"+id, d).ExpectFields(t, "url", "is invalid")
+		})
+		d["url"] = "https://go.dev/doc/"
+		w.ana.Do("PUT", "/api/"+w.db+"/"+id, d).Expect(t, http.StatusCreated)
+		if d := e.Doc(w.db, id); d["title"] != "go.dev" {
+			t.Fatalf("bookmark after PUT %v", d)
 		}
 		imp := func(body string, headers ...string) apptest.Response {
 			return w.ana.Do("POST", "/api/"+w.db+"/_links/import", body, append([]string{"Content-Type", "text/html"}, headers...)...)

@@ -1,4 +1,4 @@
-package wiki
+package links
 
 import (
 	"bytes"
@@ -27,9 +27,7 @@ import (
 	"github.com/oficina/oficina/shared/store"
 )
 
-// The links app: Bookmark records (url, title, description, tags,
-// starred) and the Netscape bookmark file every browser imports and
-// exports.
+// The Netscape bookmark file every browser imports and exports.
 const (
 	// MaxImportBytes bounds an imported bookmark file.
 	MaxImportBytes = 5 << 20
@@ -264,41 +262,31 @@ func (m *Module) importBookmarks(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	existing := map[string]store.Doc{}
-	q := store.ListQuery{Klass: KlassBookmark, Limit: 500}
-	for {
-		page, err := m.st.List(ctx, db, q)
-		if err != nil {
-			return err
-		}
-		for _, d := range page.Docs {
-			b, err := docs.Decode(d.Body)
-			if err == nil {
-				existing[normalURL(str(b["url"]))] = d
-			}
-		}
-		if page.Next == "" {
-			break
-		}
-		q.After = page.Next
+	if err := m.eachBookmark(ctx, db, func(d store.Doc, b map[string]any) { existing[normalURL(str(b["url"]))] = d }); err != nil {
+		return err
 	}
-	type failure struct {
-		URL    string `json:"url"`
-		Title  string `json:"title"`
-		Reason string `json:"reason"`
-	}
-	res := struct {
-		Created   int       `json:"created"`
-		Updated   int       `json:"updated"`
-		Unchanged int       `json:"unchanged"`
-		Failed    []failure `json:"failed"`
-		More      int       `json:"more_failed"`
-	}{Failed: []failure{}}
+	res := importAnswer{Failed: []importFailure{}}
 	fail := func(l netscapeLink, reason string) {
 		if len(res.Failed) < maxFailed {
-			res.Failed = append(res.Failed, failure{URL: cleanText(l.URL, 300), Title: l.Title, Reason: reason})
+			res.Failed = append(res.Failed, importFailure{URL: cleanText(l.URL, 300), Title: l.Title, Reason: reason})
 		} else {
 			res.More++
 		}
+	}
+	// save writes one link through the write path and counts it; a link the
+	// rules refuse is listed in Failed instead.
+	save := func(l netscapeLink, key, id, rev string, b map[string]any, counted *int) error {
+		saved, err := m.deps.Docs.Save(ctx, p, db, id, rev, b)
+		if msg := fieldMessage(err); msg != "" {
+			fail(l, msg)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		existing[key] = saved
+		*counted++
+		return nil
 	}
 	for _, l := range links {
 		if err := ctx.Err(); err != nil {
@@ -311,7 +299,7 @@ func (m *Module) importBookmarks(w http.ResponseWriter, r *http.Request) error {
 				fail(l, schema.MsgInvalid)
 				continue
 			}
-			tags := strs(b["tags"])
+			tags := docs.Strings(b["tags"])
 			add := false
 			for _, t := range l.Tags {
 				if !slices.Contains(tags, t) {
@@ -323,40 +311,41 @@ func (m *Module) importBookmarks(w http.ResponseWriter, r *http.Request) error {
 				res.Unchanged++
 				continue
 			}
-			b["tags"] = toAny(tags)
-			saved, err := m.deps.Docs.Save(ctx, p, db, d.ID, d.Rev, b)
-			if err != nil {
-				if msg := fieldMessage(err); msg != "" {
-					fail(l, msg)
-					continue
-				}
+			b["tags"] = docs.List(tags)
+			if err := save(l, key, d.ID, d.Rev, b, &res.Updated); err != nil {
 				return err
 			}
-			existing[key] = saved
-			res.Updated++
 			continue
 		}
-		b := map[string]any{"klass": KlassBookmark, "url": l.URL, "title": l.Title, "tags": toAny(l.Tags), "starred": false}
+		b := map[string]any{"klass": KlassBookmark, "url": l.URL, "title": l.Title, "tags": docs.List(l.Tags), "starred": false}
 		if l.Description != "" {
 			b["description"] = l.Description
 		}
 		if !l.Added.IsZero() {
 			b["added_at"] = l.Added.Format(time.RFC3339)
 		}
-		id := ids.New(ids.PrefixOf(KlassBookmark))
-		saved, err := m.deps.Docs.Save(ctx, p, db, id, "", b)
-		if err != nil {
-			if msg := fieldMessage(err); msg != "" {
-				fail(l, msg)
-				continue
-			}
+		if err := save(l, key, ids.New(ids.PrefixOf(KlassBookmark)), "", b, &res.Created); err != nil {
 			return err
 		}
-		existing[key] = saved
-		res.Created++
 	}
 	httpjson.Write(w, http.StatusOK, res)
 	return nil
+}
+
+// importAnswer is what an import did; Failed lists at most maxFailed links
+// the rules refused, More counts the rest.
+type importAnswer struct {
+	Created   int             `json:"created"`
+	Updated   int             `json:"updated"`
+	Unchanged int             `json:"unchanged"`
+	Failed    []importFailure `json:"failed"`
+	More      int             `json:"more_failed"`
+}
+
+type importFailure struct {
+	URL    string `json:"url"`
+	Title  string `json:"title"`
+	Reason string `json:"reason"`
 }
 
 // fieldMessage turns a refused write into "field: message" ("" for other
@@ -381,6 +370,38 @@ func (m *Module) exportBookmarks(w http.ResponseWriter, r *http.Request) error {
 	var b bytes.Buffer
 	b.WriteString("<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<!-- This is an automatically generated file. -->\n" +
 		"<META HTTP-EQUIV=\"Content-Type\" CONTENT=\"text/html; charset=UTF-8\">\n<TITLE>Bookmarks</TITLE>\n<H1>Bookmarks</H1>\n<DL><p>\n")
+	err := m.eachBookmark(ctx, db, func(_ store.Doc, body map[string]any) {
+		u := str(body["url"])
+		if pu, err := url.Parse(u); err != nil || (pu.Scheme != "http" && pu.Scheme != "https") {
+			return
+		}
+		added := str(body["added_at"])
+		if added == "" {
+			added = str(body["created_at"])
+		}
+		at, _ := time.Parse(time.RFC3339, added)
+		fmt.Fprintf(&b, "    <DT><A HREF=\"%s\" ADD_DATE=\"%d\"", html.EscapeString(u), max(at.Unix(), 0))
+		if tags := docs.Strings(body["tags"]); len(tags) > 0 {
+			fmt.Fprintf(&b, " TAGS=\"%s\"", html.EscapeString(strings.Join(tags, ",")))
+		}
+		fmt.Fprintf(&b, ">%s</A>\n", html.EscapeString(str(body["title"])))
+		if desc := str(body["description"]); desc != "" {
+			fmt.Fprintf(&b, "    <DD>%s\n", html.EscapeString(desc))
+		}
+	})
+	if err != nil {
+		return err
+	}
+	b.WriteString("</DL><p>\n")
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="bookmarks.html"`)
+	_, _ = w.Write(b.Bytes())
+	return nil
+}
+
+// eachBookmark calls fn with every bookmark of db, oldest first (a body
+// that does not decode is skipped).
+func (m *Module) eachBookmark(ctx context.Context, db string, fn func(d store.Doc, body map[string]any)) error {
 	q := store.ListQuery{Klass: KlassBookmark, Limit: 500}
 	for {
 		page, err := m.st.List(ctx, db, q)
@@ -388,36 +409,13 @@ func (m *Module) exportBookmarks(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		for _, d := range page.Docs {
-			body, err := docs.Decode(d.Body)
-			if err != nil {
-				continue
-			}
-			u := str(body["url"])
-			if pu, err := url.Parse(u); err != nil || (pu.Scheme != "http" && pu.Scheme != "https") {
-				continue
-			}
-			added := str(body["added_at"])
-			if added == "" {
-				added = str(body["created_at"])
-			}
-			at, _ := time.Parse(time.RFC3339, added)
-			fmt.Fprintf(&b, "    <DT><A HREF=\"%s\" ADD_DATE=\"%d\"", html.EscapeString(u), max(at.Unix(), 0))
-			if tags := strs(body["tags"]); len(tags) > 0 {
-				fmt.Fprintf(&b, " TAGS=\"%s\"", html.EscapeString(strings.Join(tags, ",")))
-			}
-			fmt.Fprintf(&b, ">%s</A>\n", html.EscapeString(str(body["title"])))
-			if desc := str(body["description"]); desc != "" {
-				fmt.Fprintf(&b, "    <DD>%s\n", html.EscapeString(desc))
+			if body, err := docs.Decode(d.Body); err == nil {
+				fn(d, body)
 			}
 		}
 		if page.Next == "" {
-			break
+			return nil
 		}
 		q.After = page.Next
 	}
-	b.WriteString("</DL><p>\n")
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Disposition", `attachment; filename="bookmarks.html"`)
-	_, _ = w.Write(b.Bytes())
-	return nil
 }

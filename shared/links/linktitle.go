@@ -1,12 +1,10 @@
-package wiki
+package links
 
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"mime"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -27,8 +25,8 @@ type PageFetcher interface {
 }
 
 // WithPageFetcher lets the links app fetch a bookmark's title from its page
-// (app.Modules passes the reader's guarded client when the reader is wired;
-// without one, titles are entered).
+// (app.Modules passes the reader's guarded client, so both fetch within the
+// same allow-list and ports; without one, titles are entered).
 func (m *Module) WithPageFetcher(f PageFetcher) *Module {
 	m.fetcher = f
 	return m
@@ -52,9 +50,7 @@ const (
 // refused address, an error status, a page that is not HTML or has no title
 // get a 422 on url saying which.
 func (m *Module) fetchTitle(w http.ResponseWriter, r *http.Request) error {
-	var in struct {
-		URL string `json:"url"`
-	}
+	var in titleRequest
 	if err := httpjson.Decode(w, r, maxTitleRequest, &in); err != nil {
 		return err
 	}
@@ -74,7 +70,7 @@ func (m *Module) fetchTitle(w http.ResponseWriter, r *http.Request) error {
 		if fetchguard.IsBlocked(err) {
 			return fault.Invalid(map[string][]string{"url": {MsgTitleBlocked}})
 		}
-		return fault.Invalid(map[string][]string{"url": {MsgTitleUnreachable, fetchFailure(err)}})
+		return fault.Invalid(map[string][]string{"url": {MsgTitleUnreachable, fetchguard.Failure(err, "page")}})
 	}
 	if res.StatusCode < 200 || res.StatusCode > 299 {
 		return fault.Invalid(map[string][]string{"url": {MsgTitleUnreachable, fmt.Sprintf("HTTP %d %s", res.StatusCode, http.StatusText(res.StatusCode))}})
@@ -93,6 +89,11 @@ func (m *Module) fetchTitle(w http.ResponseWriter, r *http.Request) error {
 	}
 	httpjson.Write(w, http.StatusOK, map[string]any{"url": res.URL.String(), "title": title})
 	return nil
+}
+
+// titleRequest is the body of POST _links/title.
+type titleRequest struct {
+	URL string `json:"url"`
 }
 
 // isHTML: an HTML or XHTML content type, or, with none given, HTML by sniffing.
@@ -162,23 +163,4 @@ func pageTitle(body []byte, contentType string) string {
 			}
 		}
 	}
-}
-
-// fetchFailure words a failed fetch for the user.
-func fetchFailure(err error) string {
-	var dnsErr *net.DNSError
-	var ne net.Error
-	switch {
-	case errors.Is(err, fetchguard.ErrTooLarge):
-		return "the page is too large"
-	case errors.Is(err, fetchguard.ErrTooManyRedirects):
-		return "too many redirects"
-	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
-		return "timed out"
-	case errors.As(err, &dnsErr):
-		return "host not found"
-	case strings.Contains(err.Error(), "certificate"):
-		return "invalid TLS certificate"
-	}
-	return "could not connect"
 }

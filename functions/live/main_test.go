@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/oficina/oficina/shared/apptest"
+	"github.com/oficina/oficina/shared/store/dynamo"
+	"github.com/oficina/oficina/shared/store/dynamo/ddblocal"
+)
+
+func TestMain(m *testing.M) { os.Exit(apptest.Main(m)) }
+
+func sample(t *testing.T, name string) events.APIGatewayWebsocketProxyRequest {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "events", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev events.APIGatewayWebsocketProxyRequest
+	if err := json.Unmarshal(raw, &ev); err != nil {
+		t.Fatal(err)
+	}
+	return ev
+}
+
+// TestSampleEvents wires the function as on AWS, on DynamoDB Local with a
+// stand-in for the management endpoint, and feeds it the samples of
+// events/: the $connect (no session cookie: refused with 401, so API
+// Gateway refuses the connection), a $default message of a connection
+// that was never recorded (closed through the management API) and the
+// $disconnect.
+func TestSampleEvents(t *testing.T) {
+	endpoint, client := ddblocal.Start(t)
+	table := ddblocal.TableName(t)
+	if err := dynamo.CreateTable(context.Background(), client, table); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var calls []string
+	mgmt := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		calls = append(calls, r.Method+" "+r.URL.Path)
+		mu.Unlock()
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer mgmt.Close()
+	t.Setenv("AWS_ACCESS_KEY_ID", ddblocal.AccessKey)
+	t.Setenv("AWS_SECRET_ACCESS_KEY", ddblocal.SecretKey)
+	t.Setenv("AWS_REGION", ddblocal.Region)
+	env := map[string]string{
+		"OFICINA_TABLE":           table,
+		"OFICINA_DYNAMO_ENDPOINT": endpoint,
+		"OFICINA_MAIL":            "outbox",
+		"OFICINA_DATA":            t.TempDir(),
+		"OFICINA_BASE_URL":        "https://app.oficina.example",
+		"OFICINA_ORIGIN_SECRET":   "sample-origin-secret-0123456789",
+		"OFICINA_LIVE_ENDPOINT":   mgmt.URL + "/live",
+	}
+	h, err := wire(context.Background(), func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.Handle(t.Context(), sample(t, "apigw-websocket-connect.json"))
+	if err != nil || res.StatusCode != http.StatusUnauthorized || !strings.Contains(res.Body, `"error":"unauthorized"`) {
+		t.Fatalf("$connect without a session: %d %s %v", res.StatusCode, res.Body, err)
+	}
+	if res, err := h.Handle(t.Context(), sample(t, "apigw-websocket-message.json")); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("$default: %d %v", res.StatusCode, err)
+	}
+	if res, err := h.Handle(t.Context(), sample(t, "apigw-websocket-disconnect.json")); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("$disconnect: %d %v", res.StatusCode, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(calls) != 1 || calls[0] != "DELETE /live/@connections/Kq3vXeD8GjQCJ-w=" {
+		t.Fatalf("management calls %v: an unknown connection's message closes it", calls)
+	}
+
+	delete(env, "OFICINA_LIVE_ENDPOINT")
+	if _, err := wire(context.Background(), func(k string) string { return env[k] }); err == nil {
+		t.Fatal("wired without OFICINA_LIVE_ENDPOINT")
+	}
+}

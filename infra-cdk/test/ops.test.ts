@@ -1,0 +1,127 @@
+/**
+ * Issue 24 (operations at a thousand Groups) and issue 21's reserved
+ * concurrency: the jobs queue and worker, the backups bucket, the drive's
+ * retired versions, reserved concurrency as context settings, the alarms
+ * and the dashboard.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { BACKUP_DENIED_ACTIONS, BACKUP_RETENTION_DAYS, BACKUP_WRITER_ACTIONS } from '../lib/backups';
+import { ConfigError, configFromContext, DEFAULT_CONCURRENCY } from '../lib/config';
+import { RETIRED_VERSION_GRACE_DAYS } from '../lib/files';
+import { JOBS_QUEUE } from '../lib/schedules';
+import { actions, functionRole, logicalIdOf, PROD_CONTEXT, resourcesOfType, roleStatements, type Statement, synth } from './support';
+
+const prod = () => synth({ ...PROD_CONTEXT });
+
+describe('jobs fan out per Group', () => {
+  it('queues tasks for the worker with a dead-letter queue, partial batch failures and an alarm', () => {
+    const s = prod();
+    const q = s.json.Resources[logicalIdOf(s, s.stack.schedules.queue)].Properties!;
+    const dlq = logicalIdOf(s, s.stack.schedules.deadLetterQueue);
+    assert.deepEqual(q.RedrivePolicy, { deadLetterTargetArn: { 'Fn::GetAtt': [dlq, 'Arn'] }, maxReceiveCount: JOBS_QUEUE.maxReceiveCount });
+    assert.equal(q.VisibilityTimeout, 6 * 300);
+    const worker = logicalIdOf(s, s.stack.schedules.worker);
+    const esm = resourcesOfType(s.json, 'AWS::Lambda::EventSourceMapping').filter(([, r]) => JSON.stringify(r.Properties!.FunctionName).includes(`"${worker}"`));
+    assert.equal(esm.length, 1);
+    assert.deepEqual(esm[0][1].Properties!.FunctionResponseTypes, ['ReportBatchItemFailures']);
+    assert.equal(esm[0][1].Properties!.BatchSize, 10);
+    assert.deepEqual(esm[0][1].Properties!.ScalingConfig, { MaximumConcurrency: DEFAULT_CONCURRENCY.worker });
+    const alarm = resourcesOfType(s.json, 'AWS::CloudWatch::Alarm').find(([, a]) => JSON.stringify(a.Properties!.Dimensions ?? []).includes(`"${dlq}"`));
+    assert.ok(alarm, 'an alarm on the dead-letter queue');
+    // Only the dispatcher sends; it gets no mail, files or backups.
+    const dispatcher = roleStatements(s.json, functionRole(s.json, logicalIdOf(s, s.stack.schedules.fn))).flatMap(actions);
+    assert.ok(dispatcher.includes('sqs:SendMessage'));
+    assert.ok(!dispatcher.some((a) => a.startsWith('ses:') || a.startsWith('s3:')), dispatcher.join(' '));
+  });
+});
+
+describe('backups out of the app reach', () => {
+  it('live in a versioned bucket with Object Lock in governance mode, expired per plan class', () => {
+    const s = prod();
+    const b = s.json.Resources[logicalIdOf(s, s.stack.backups.bucket)];
+    assert.equal(b.Properties!.ObjectLockEnabled, true);
+    assert.equal(b.Properties!.VersioningConfiguration.Status, 'Enabled');
+    assert.equal(b.Properties!.ObjectLockConfiguration.Rule.DefaultRetention.Mode, 'GOVERNANCE');
+    assert.equal(b.DeletionPolicy, 'Retain');
+    const rules = b.Properties!.LifecycleConfiguration.Rules as Array<Record<string, any>>;
+    for (const [plan, days] of Object.entries(BACKUP_RETENTION_DAYS)) {
+      const r = rules.find((x) => x.Id === `retention-${plan}`)!;
+      assert.deepEqual(r.TagFilters, [{ Key: 'retention', Value: String(days) }]);
+      assert.equal(r.ExpirationInDays, days);
+    }
+  });
+
+  it('only the roles that make backups may write; nobody deletes or bypasses the lock; api, stream and WebDAV cannot list', () => {
+    const s = prod();
+    const bucket = logicalIdOf(s, s.stack.backups.bucket);
+    const onBucket = (st: Statement) => JSON.stringify(st.Resource).includes(`"${bucket}"`);
+    const grants = (fn: Parameters<typeof logicalIdOf>[1]) =>
+      roleStatements(s.json, functionRole(s.json, logicalIdOf(s, fn))).filter(onBucket).flatMap(actions).sort();
+    for (const fn of [s.stack.apiFunction, s.stack.schedules.worker]) assert.deepEqual(grants(fn), [...BACKUP_WRITER_ACTIONS].sort());
+    for (const fn of [s.stack.streamFunction, s.stack.schedules.fn]) assert.deepEqual(grants(fn), []);
+    const webdav = roleStatements(s.json, logicalIdOf(s, s.stack.webdav.role)).filter(onBucket);
+    assert.deepEqual(webdav, []);
+    for (const [, r] of resourcesOfType(s.json, 'AWS::IAM::Policy')) {
+      for (const st of r.Properties!.PolicyDocument.Statement as Statement[]) {
+        if (onBucket(st)) for (const a of actions(st)) assert.ok(!/Delete|Bypass|ListBucket/.test(a), `${a} granted on the backups bucket`);
+      }
+    }
+    const [, policy] = resourcesOfType(s.json, 'AWS::S3::BucketPolicy').find(([, p]) => JSON.stringify(p.Properties!.Bucket).includes(`"${bucket}"`))!;
+    const deny = (policy.Properties!.PolicyDocument.Statement as Statement[]).find((st) => st.Effect === 'Deny' && actions(st).includes('s3:DeleteObjectVersion'))!;
+    assert.deepEqual(actions(deny).sort(), [...BACKUP_DENIED_ACTIONS].sort());
+    assert.deepEqual(deny.Principal, { AWS: '*' });
+  });
+});
+
+describe('drive versions keep a grace period', () => {
+  it('retired versions (tagged by the drive) expire 7 days after they became noncurrent', () => {
+    const s = prod();
+    const rules = s.json.Resources[logicalIdOf(s, s.stack.files.bucket)].Properties!.LifecycleConfiguration.Rules as Array<Record<string, any>>;
+    const r = rules.find((x) => x.Id === 'retired-versions')!;
+    assert.deepEqual(r.TagFilters, [{ Key: 'retired', Value: 'drive' }]);
+    assert.equal(r.NoncurrentVersionExpiration.NoncurrentDays, RETIRED_VERSION_GRACE_DAYS);
+    assert.equal(RETIRED_VERSION_GRACE_DAYS, 7);
+  });
+});
+
+describe('reserved concurrency', () => {
+  it('reserves each function its default share, settable by context, 0 for none', () => {
+    const s = prod();
+    const fns = { api: s.stack.apiFunction, stream: s.stack.streamFunction, schedule: s.stack.schedules.fn, worker: s.stack.schedules.worker, webdav: s.stack.webdav.fn };
+    for (const [name, fn] of Object.entries(fns)) {
+      assert.equal(s.json.Resources[logicalIdOf(s, fn)].Properties!.ReservedConcurrentExecutions, DEFAULT_CONCURRENCY[name as keyof typeof DEFAULT_CONCURRENCY], name);
+    }
+    const low = synth({ apiConcurrency: '0', webdavConcurrency: '3' });
+    assert.equal(low.json.Resources[logicalIdOf(low, low.stack.apiFunction)].Properties!.ReservedConcurrentExecutions, undefined);
+    assert.equal(low.json.Resources[logicalIdOf(low, low.stack.webdav.fn)].Properties!.ReservedConcurrentExecutions, 3);
+  });
+
+  it('refuses reservations the account quota cannot hold, and bad numbers', () => {
+    assert.throws(() => configFromContext((k) => ({ accountConcurrency: '10' })[k]), ConfigError);
+    assert.doesNotThrow(() =>
+      configFromContext((k) => ({ accountConcurrency: '200', apiConcurrency: '50', streamConcurrency: '10', scheduleConcurrency: '2', workerConcurrency: '10', webdavConcurrency: '5' })[k]),
+    );
+    assert.throws(() => configFromContext((k) => ({ apiConcurrency: 'lots' })[k]), ConfigError);
+  });
+});
+
+describe('operations', () => {
+  it('alarms on DynamoDB throttles and system errors, the worker and the WebDAV function', () => {
+    const s = prod();
+    const ids = resourcesOfType(s.json, 'AWS::CloudWatch::Alarm').map(([id]) => id);
+    for (const want of ['TableThrottles', 'TableSystemErrors', 'WorkerErrors', 'WorkerThrottles', 'WebDavErrors', 'WebDavThrottles', 'JobsDeadLetters']) {
+      assert.ok(ids.some((id) => id.startsWith(`Monitoring${want}`)), `no ${want} alarm in ${ids.join(', ')}`);
+    }
+  });
+
+  it('has one dashboard whose alarm widget lists every alarm of the template', () => {
+    const s = prod();
+    const [, dash] = resourcesOfType(s.json, 'AWS::CloudWatch::Dashboard')[0];
+    const body = JSON.stringify(dash.Properties!.DashboardBody);
+    const alarms = resourcesOfType(s.json, 'AWS::CloudWatch::Alarm').map(([id]) => id);
+    assert.equal(s.stack.monitoring.alarms.length, alarms.length);
+    for (const id of alarms) assert.ok(body.includes(`"${id}"`), `${id} missing from the dashboard`);
+    assert.equal(alarms.length, 20, `the template has ${alarms.length} alarms: update the README's alarm list (notes/ops.md)`);
+  });
+});

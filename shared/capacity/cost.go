@@ -1,0 +1,157 @@
+// Package capacity prices a tenant from measured figures: what the
+// product's requests cost on DynamoDB (metered on DynamoDB Local by AWS's
+// rules, in this package's tests), what a tenant stores, and the other
+// AWS services a request crosses. Its tests measure the capacity of each
+// user action and of a scripted small-shop day; Month turns such a day
+// into a month's bill, and Fixed lists what a deployment pays whatever
+// its tenants.
+package capacity
+
+import (
+	"fmt"
+	"strings"
+)
+
+// PricesDate says when Prices were read: AWS's published on-demand list
+// prices for us-east-1 (DynamoDB's after its November 2024 cut), before
+// free tiers. Check them before quoting a figure.
+const PricesDate = "July 2025, AWS us-east-1 on-demand list prices, free tiers left out"
+
+// Prices are the unit prices, in US dollars.
+var Prices = struct {
+	ReadUnit, WriteUnit       float64 // DynamoDB on-demand, per request unit
+	TableGBMonth              float64 // DynamoDB Standard storage
+	PITRGBMonth               float64 // DynamoDB point-in-time recovery
+	LambdaGBSecond            float64 // Arm
+	LambdaRequest             float64 //
+	HTTPAPIRequest            float64 // API Gateway HTTP API, first 300 M a month
+	CloudFrontRequest         float64 // HTTPS, US and Europe edges
+	CloudFrontFunction        float64 // per invocation (the viewer-address function on /api)
+	CloudFrontGB              float64 // data out, first 10 TB
+	S3GBMonth                 float64 // S3 Standard
+	S3Put, S3Get              float64 // per request
+	LogsIngestGB, LogsGBMonth float64 // CloudWatch Logs
+	Mail                      float64 // SES, per message
+	Alarm                     float64 // CloudWatch standard alarm, a month
+	Secret                    float64 // Secrets Manager, a month
+}{
+	ReadUnit: 0.125e-6, WriteUnit: 0.625e-6,
+	TableGBMonth: 0.25, PITRGBMonth: 0.20,
+	LambdaGBSecond: 0.0000133334, LambdaRequest: 0.20e-6,
+	HTTPAPIRequest:    1.00e-6,
+	CloudFrontRequest: 0.0100 / 10_000, CloudFrontFunction: 0.10e-6, CloudFrontGB: 0.085,
+	S3GBMonth: 0.023, S3Put: 0.005 / 1000, S3Get: 0.0004 / 1000,
+	LogsIngestGB: 0.50, LogsGBMonth: 0.03,
+	Mail:   0.10 / 1000,
+	Alarm:  0.10,
+	Secret: 0.40,
+}
+
+// Day is what one tenant does in a day: its API requests (and how many
+// were writes), the capacity units they took, the API's and the change
+// stream's (measured), and the mail it sends.
+type Day struct {
+	Requests, WriteRequests int
+	Reads, Writes           float64
+	Mails                   int
+}
+
+// Tenant is what a tenant keeps and moves: the table's bytes (measured),
+// the rest given by the small shop's description.
+type Tenant struct {
+	TableBytes  int64 // DynamoDB items and index copies at the start of the month
+	TableGrowth int64 // bytes a month more (the log rows of the month's writes)
+	DriveBytes  int64 // the drive's files
+	OldVersions float64
+	// DownloadShare is the share of the drive downloaded a month.
+	DownloadShare float64
+	// BackupBytes is what the retained backups hold; BackupsPerMonth the
+	// archives written.
+	BackupBytes     int64
+	BackupsPerMonth int
+	// ResponseBytes is the average answer on the wire (gzipped); LogBytes
+	// what a request writes to the logs (the function's lines, the access
+	// log); LogMonths how long logs are kept.
+	ResponseBytes, LogBytes int
+	LogMonths               float64
+	// APISeconds and StreamSeconds are the average invocations, at their
+	// functions' memory (the stack's: 1 GB and 0.5 GB).
+	APISeconds, APIMemoryGB       float64
+	StreamSeconds, StreamMemoryGB float64
+}
+
+// Line is one item of a bill: what it is, its arithmetic, its cost.
+type Line struct {
+	Item, Arithmetic string
+	Dollars          float64
+}
+
+const (
+	days = 30
+	gb   = 1e9
+)
+
+// Month prices 30 days of d for tenant t.
+func Month(d Day, t Tenant) []Line {
+	p := Prices
+	req := float64(d.Requests * days)
+	writeReq := float64(d.WriteRequests * days)
+	reads, writes := d.Reads*days, d.Writes*days
+	tableGB := float64(t.TableBytes+t.TableGrowth/2) / gb // the month's average
+	driveGB := float64(t.DriveBytes) / gb
+	keptGB := driveGB * (1 + t.OldVersions)
+	downGB := driveGB * t.DownloadShare
+	outGB := req*float64(t.ResponseBytes)/gb + downGB
+	logGB := req * float64(t.LogBytes) / gb
+	backupGB := float64(t.BackupBytes) / gb
+	return []Line{
+		{"DynamoDB reads", fmt.Sprintf("%.0f RRU × $%.3f/M", reads, p.ReadUnit*1e6), reads * p.ReadUnit},
+		{"DynamoDB writes", fmt.Sprintf("%.0f WRU × $%.3f/M", writes, p.WriteUnit*1e6), writes * p.WriteUnit},
+		{"DynamoDB storage and point-in-time recovery", fmt.Sprintf("%.1f MB × ($%.2f + $%.2f)/GB", tableGB*1000, p.TableGBMonth, p.PITRGBMonth),
+			tableGB * (p.TableGBMonth + p.PITRGBMonth)},
+		{"Lambda api", fmt.Sprintf("%.0f × (%.0f ms × %.1f GB × $%.7f/GB-s + $0.20/M)", req, t.APISeconds*1000, t.APIMemoryGB, p.LambdaGBSecond),
+			req * (t.APISeconds*t.APIMemoryGB*p.LambdaGBSecond + p.LambdaRequest)},
+		{"Lambda stream", fmt.Sprintf("%.0f × (%.0f ms × %.1f GB × $%.7f/GB-s + $0.20/M)", writeReq, t.StreamSeconds*1000, t.StreamMemoryGB, p.LambdaGBSecond),
+			writeReq * (t.StreamSeconds*t.StreamMemoryGB*p.LambdaGBSecond + p.LambdaRequest)},
+		{"HTTP API", fmt.Sprintf("%.0f × $%.2f/M", req, p.HTTPAPIRequest*1e6), req * p.HTTPAPIRequest},
+		{"CloudFront requests and viewer function", fmt.Sprintf("%.0f × ($%.2f + $%.2f)/M", req, p.CloudFrontRequest*1e6, p.CloudFrontFunction*1e6),
+			req * (p.CloudFrontRequest + p.CloudFrontFunction)},
+		{"CloudFront data out", fmt.Sprintf("(%.0f × %d B + %.0f MB downloads) × $%.3f/GB", req, t.ResponseBytes, downGB*1000, p.CloudFrontGB), outGB * p.CloudFrontGB},
+		{"drive (S3), old versions included", fmt.Sprintf("%.0f MB × (1 + %.0f %%) × $%.3f/GB + %.0f MB read", driveGB*1000, t.OldVersions*100, p.S3GBMonth, downGB*1000),
+			keptGB*p.S3GBMonth + downGB*1000*p.S3Get}, // a download reads about 1 MB a request
+		{"backups (S3)", fmt.Sprintf("%.1f MB kept × $%.3f/GB + %d archives", backupGB*1000, p.S3GBMonth, t.BackupsPerMonth),
+			backupGB*p.S3GBMonth + float64(t.BackupsPerMonth)*2*p.S3Put},
+		{"CloudWatch Logs", fmt.Sprintf("%.1f MB × ($%.2f + %.0f months × $%.2f)/GB", logGB*1000, p.LogsIngestGB, t.LogMonths, p.LogsGBMonth),
+			logGB * (p.LogsIngestGB + t.LogMonths*p.LogsGBMonth)},
+		{"SES", fmt.Sprintf("%d mails × $%.2f/1,000", d.Mails*days, p.Mail*1000), float64(d.Mails*days) * p.Mail},
+	}
+}
+
+// Fixed is what a deployment pays whatever its tenants.
+func Fixed(alarms, secrets int) []Line {
+	p := Prices
+	return []Line{
+		{"CloudWatch alarms", fmt.Sprintf("%d × $%.2f", alarms, p.Alarm), float64(alarms) * p.Alarm},
+		{"Secrets Manager", fmt.Sprintf("%d × $%.2f", secrets, p.Secret), float64(secrets) * p.Secret},
+	}
+}
+
+// Total adds the lines.
+func Total(lines []Line) float64 {
+	t := 0.0
+	for _, l := range lines {
+		t += l.Dollars
+	}
+	return t
+}
+
+// Table formats lines as a Markdown table.
+func Table(lines []Line) string {
+	var b strings.Builder
+	b.WriteString("| item | a month | us-east-1 |\n|---|---|---|\n")
+	for _, l := range lines {
+		fmt.Fprintf(&b, "| %s | %s | $%.4f |\n", l.Item, l.Arithmetic, l.Dollars)
+	}
+	fmt.Fprintf(&b, "| **total** | | **$%.4f** |\n", Total(lines))
+	return b.String()
+}

@@ -1,0 +1,232 @@
+package capacity_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/oficina/oficina/shared/apptest"
+	"github.com/oficina/oficina/shared/capacity"
+	"github.com/oficina/oficina/shared/store/dynamo/ddblocal"
+)
+
+// A small shop (issue 21): 2,000 records, 200 requests a day of which 40
+// are writes, a 500 MB drive, daily backups.
+const (
+	shopRecords  = 2000
+	shopDriveMB  = 500
+	shopRequests = 200
+	shopWrites   = 40
+)
+
+// seedShop fills a Group with the shop's 2,000 records: 1,200 tickets (100
+// open), 300 customers (1 KB each), 300 pieces of equipment, 200 comments.
+func seedShop(t *testing.T, c *apptest.Client, db string) (tickets, customers []string) {
+	t.Helper()
+	var docs []any
+	for i := range 300 {
+		docs = append(docs, customer(i))
+	}
+	for i := range 300 {
+		docs = append(docs, map[string]any{"klass": "Equipment", "identifier": fmt.Sprintf("ABC-%04d", i), "maker": "Volkswagen",
+			"description": "Gol 1.6 2015, prata; embreagem trocada em 2024.", "location": "Box 3"})
+	}
+	for i := range 1200 {
+		status := "done"
+		if i%12 == 0 {
+			status = "open"
+		}
+		docs = append(docs, map[string]any{"klass": "Ticket", "status": status, "priority": []string{"low", "medium", "high"}[i%3],
+			"content": fmt.Sprintf("Troca de embreagem %d\nCliente relata ruído ao engatar a primeira marcha; verificar cilindro auxiliar e platô.", i)})
+	}
+	ids := map[string][]string{}
+	bulk := func(docs []any) {
+		res := c.Do("POST", "/api/"+db+"/_bulk_docs", map[string]any{"docs": docs})
+		var rows []struct {
+			ID string `json:"id"`
+			OK bool   `json:"ok"`
+		}
+		if res.Code != http.StatusCreated || json.Unmarshal(res.Body, &rows) != nil {
+			t.Fatalf("seed: %d %.300s", res.Code, res.Body)
+		}
+		for _, r := range rows {
+			if !r.OK {
+				t.Fatalf("seed: %.300s", res.Body)
+			}
+			ids[r.ID[:3]] = append(ids[r.ID[:3]], r.ID)
+		}
+	}
+	for start := 0; start < len(docs); start += 500 {
+		bulk(docs[start:min(start+500, len(docs))])
+	}
+	var comments []any
+	for i := range 200 {
+		comments = append(comments, map[string]any{"klass": "Comment", "item_id": ids["tik"][i], "content": fmt.Sprintf("Peça encomendada (pedido %d); chega na quinta.", i)})
+	}
+	bulk(comments)
+	return ids["tik"], ids["cus"]
+}
+
+// shopDay is the day's 200 requests, 40 of them writes, as the SPA makes
+// them: 8 starts (the session), 40 record screens (22 of them before an
+// edit), 24 list pages, 10 boards, 10 timelines (the db's info, then its
+// last changes), 10 history panels, 48 polls of the open-ticket counter
+// while the app is open (every 180 s); then 12 new tickets, 16 ticket
+// status changes, 6 customer edits and 6 comments.
+func shopDay(t *testing.T, e *apptest.Env, c *apptest.Client, db string, tickets, customers []string, units map[string]float64) (requests, writes int) {
+	t.Helper()
+	do := func(method, path string, body any, want int) map[string]any {
+		requests++
+		r0, w0, _ := e.Meter.Totals()
+		what := requestKind(method, path)
+		if method != "GET" && !strings.HasSuffix(path, "/_find") {
+			writes++
+			defer func() {
+				e.Drain() // the change stream's work follows each write
+				r1, w1, _ := e.Meter.Totals()
+				units[what+" RCU"] += r1 - r0
+				units[what+" WCU"] += w1 - w0
+			}()
+		} else {
+			defer func() {
+				r1, _, _ := e.Meter.Totals()
+				units[what+" RCU"] += r1 - r0
+			}()
+		}
+		return c.Do(method, "/api/"+path, body).Expect(t, want)
+	}
+	get := func(path string) map[string]any { return do("GET", path, nil, http.StatusOK) }
+	find := func(q map[string]any) { do("POST", db+"/_find", q, http.StatusOK) }
+	timeline := func() {
+		since := max(0, int(get(db)["update_seq"].(float64))-20)
+		get(fmt.Sprintf("%s/_changes?include_docs=true&since=%d", db, since))
+	}
+	for i := range 8 {
+		get("_session")
+		timeline()
+		for j := range 3 {
+			find(map[string]any{"selector": map[string]any{"klass": []string{"Ticket", "Customer", "Equipment"}[j]},
+				"sort": []any{map[string]any{"created_at": "desc"}}, "limit": 25})
+		}
+		for j := range 2 {
+			get(db + "/" + tickets[(i*2+j)*7%len(tickets)])
+		}
+	}
+	timeline()
+	timeline()
+	get(db + "/" + customers[100])
+	get(db + "/" + customers[101])
+	for range 10 {
+		get(db + "/_tickets/board")
+	}
+	for i := range 10 {
+		find(map[string]any{"selector": map[string]any{"klass": "DocumentChange", "item_id": tickets[i]},
+			"sort": []any{map[string]any{"created_at": "desc"}}, "limit": 50})
+	}
+	for range 48 {
+		get(db + "/_design/count-by-open-ticket-priority/_view/all?group_level=0")
+	}
+	for i := range 12 {
+		do("POST", db, map[string]any{"klass": "Ticket", "status": "open", "priority": "medium",
+			"content": fmt.Sprintf("Revisão %d\nTroca de óleo e filtros; verificar freios.", i)}, http.StatusCreated)
+	}
+	for i := range 16 {
+		id := tickets[i*12]                        // an open one: open → doing
+		rev := get(db + "/" + id)["_rev"].(string) // the edit screen
+		do("PUT", db+"/"+id+"?rev="+rev, map[string]any{"klass": "Ticket", "status": "doing", "priority": "high",
+			"content": fmt.Sprintf("Troca de embreagem %d\nEm andamento.", i*12)}, http.StatusCreated)
+	}
+	for i := range 6 {
+		rev := get(db + "/" + customers[i])["_rev"].(string)
+		body := customer(i)
+		body["notes"] = body["notes"].(string) + " Atualizado."
+		do("PUT", db+"/"+customers[i]+"?rev="+rev, body, http.StatusCreated)
+	}
+	for i := range 6 {
+		do("POST", db, map[string]any{"klass": "Comment", "item_id": tickets[i], "content": "Cliente avisado por telefone."}, http.StatusCreated)
+	}
+	return requests, writes
+}
+
+// requestKind names a request for the day's breakdown.
+func requestKind(method, path string) string {
+	switch {
+	case method == "POST" && strings.HasSuffix(path, "/_find"):
+		return "list or history (_find)"
+	case method != "GET":
+		return "write " + method
+	case strings.Contains(path, "_changes"), !strings.Contains(path, "/"):
+		if path == "_session" {
+			return "session"
+		}
+		return "timeline (db info, _changes)"
+	case strings.Contains(path, "_tickets/board"):
+		return "board"
+	case strings.Contains(path, "_view"):
+		return "open-ticket counter"
+	}
+	return "document GET"
+}
+
+// TestCostPerTenant prices a small shop's month from a scripted day
+// metered on DynamoDB Local (AWS's rules for writes) and the table's bytes
+// measured after seeding it, and prints the bill (make bench shows it).
+func TestCostPerTenant(t *testing.T) {
+	e := apptest.New(t, apptest.Dynamo)
+	c := e.SignUp("shop@example.com")
+	db := e.Group(c, "Oficina do Zé")
+	tickets, customers := seedShop(t, c, db)
+	e.Drain()
+	e.Meter.Rules = &ddblocal.WriteRules{Images: ddblocal.NewClient(e.DynamoEndpoint)}
+	before := storedBytes(t, e)
+	e.Meter.Reset()
+	units := map[string]float64{}
+	requests, writes := shopDay(t, e, c, db, tickets, customers, units)
+	reads, wcu, _ := e.Meter.Totals()
+	after := storedBytes(t, e)
+	if requests != shopRequests || writes != shopWrites {
+		t.Fatalf("the scripted day made %d requests, %d writes; want %d and %d", requests, writes, shopRequests, shopWrites)
+	}
+	day := capacity.Day{Requests: requests, WriteRequests: writes, Reads: reads, Writes: wcu, Mails: 1}
+	driveBytes := int64(shopDriveMB) * 1e6
+	shop := capacity.Tenant{
+		TableBytes: before, TableGrowth: (after - before) * 30,
+		DriveBytes: driveBytes, OldVersions: 0.2, DownloadShare: 0.1,
+		ResponseBytes: 2000, LogBytes: 900, LogMonths: 3,
+		APISeconds: 0.030, APIMemoryGB: 1, StreamSeconds: 0.100, StreamMemoryGB: 0.5,
+	}
+	// Backups as the backup module makes them on a daily plan: 14 kept,
+	// each with the drive's contents and the records (gzipped, about a
+	// third of the table's bytes).
+	built := shop
+	built.BackupBytes, built.BackupsPerMonth = 14*(driveBytes+before/3), 30
+	// The same backups with each file version stored once (an archive
+	// naming the versions the one before holds): the drive once, the
+	// records 14 times.
+	incremental := shop
+	incremental.BackupBytes, incremental.BackupsPerMonth = driveBytes+14*before/3, 30
+
+	var b strings.Builder
+	kinds := slices.Sorted(maps.Keys(units))
+	b.WriteString("\nThe day's capacity by request:\n")
+	for _, k := range kinds {
+		fmt.Fprintf(&b, "  %-40s %7.1f\n", k, units[k])
+	}
+	fmt.Fprintf(&b, "\nA small shop's day on DynamoDB Local: %d requests (%d writes), %.0f RCU and %.0f WCU (API and change stream); table %.1f MB, +%.0f KB a day\n",
+		requests, writes, reads, wcu, float64(before)/1e6, float64(after-before)/1e3)
+	fmt.Fprintf(&b, "Prices: %s\n\nWith backups as the product makes them (file contents in every daily archive):\n\n%s", capacity.PricesDate, capacity.Table(capacity.Month(day, built)))
+	fmt.Fprintf(&b, "\nWith each file version stored once across backups:\n\n%s", capacity.Table(capacity.Month(day, incremental)))
+	fmt.Fprintf(&b, "\nFixed per deployment, whatever its tenants:\n\n%s", capacity.Table(capacity.Fixed(9, 3)))
+	t.Log(b.String())
+
+	// The issue's target, $0.04 a month drive included, is not met as built
+	// (notes/cost.md: backups, list pages and the request path); what this
+	// package's work decides is the DynamoDB part, held here.
+	if got := capacity.Total(capacity.Month(day, shop)[:3]); got > 0.02 {
+		t.Errorf("a small shop's DynamoDB costs $%.4f a month, want ≤ $0.02", got)
+	}
+}

@@ -1,0 +1,88 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+)
+
+// ErrGone is the management API's answer for a connection that has closed
+// (410 GoneException): its records can go.
+var ErrGone = errors.New("live: the connection is gone")
+
+// Management calls API Gateway's connection management API
+// (POST/DELETE {endpoint}/@connections/{id}), signed with SigV4 for
+// execute-api. Its two calls are all Cloud needs; the SDK's
+// apigatewaymanagementapi client would add a module for them.
+type Management struct {
+	// Endpoint is https://<api id>.execute-api.<region>.amazonaws.com/<stage>.
+	Endpoint    string
+	Region      string
+	Credentials aws.CredentialsProvider
+	HTTP        *http.Client // nil: a client with a 10 s timeout
+}
+
+// NewManagement returns a client of endpoint signing with cfg's region and
+// credentials.
+func NewManagement(endpoint string, cfg aws.Config) *Management {
+	return &Management{Endpoint: endpoint, Region: cfg.Region, Credentials: cfg.Credentials}
+}
+
+// Post sends data to the connection as one text message.
+func (m *Management) Post(ctx context.Context, conn string, data []byte) error {
+	return m.call(ctx, http.MethodPost, conn, data)
+}
+
+// Disconnect closes the connection.
+func (m *Management) Disconnect(ctx context.Context, conn string) error {
+	err := m.call(ctx, http.MethodDelete, conn, nil)
+	if errors.Is(err, ErrGone) {
+		return nil
+	}
+	return err
+}
+
+func (m *Management) call(ctx context.Context, method, conn string, body []byte) error {
+	u := m.Endpoint + "/@connections/" + url.PathEscape(conn)
+	req, err := http.NewRequestWithContext(ctx, method, u, bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("live: management request: %w", err)
+	}
+	sum := sha256.Sum256(body)
+	if m.Credentials != nil {
+		creds, err := m.Credentials.Retrieve(ctx)
+		if err != nil {
+			return fmt.Errorf("live: credentials for the management API: %w", err)
+		}
+		if err := v4.NewSigner().SignHTTP(ctx, creds, req, hex.EncodeToString(sum[:]), "execute-api", m.Region, time.Now()); err != nil {
+			return fmt.Errorf("live: signing a management request: %w", err)
+		}
+	}
+	client := m.HTTP
+	if client == nil {
+		client = &http.Client{Timeout: 10 * time.Second}
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		return fmt.Errorf("live: %s @connections: %w", method, err)
+	}
+	defer res.Body.Close()
+	msg, _ := io.ReadAll(io.LimitReader(res.Body, 1<<10))
+	switch {
+	case res.StatusCode == http.StatusGone:
+		return ErrGone
+	case res.StatusCode/100 != 2:
+		return fmt.Errorf("live: %s @connections: %s: %s", method, res.Status, bytes.TrimSpace(msg))
+	}
+	return nil
+}

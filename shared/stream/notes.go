@@ -1,0 +1,178 @@
+package stream
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/oficina/oficina/shared/store"
+)
+
+// On a store that keeps a change log (store.ChangeLog: DynamoDB), the
+// consumer does its work when each write is planned rather than after it:
+// Note gives the store the write's history entry and its change to the
+// counters, which the store keeps in the write's log row. The stream then
+// writes no history, and keeps the counters by folding the log: one
+// aggregate record per database holds the counts and the last seq folded
+// into them, and a batch adds the deltas of the rows after that seq and
+// writes the aggregate once, on condition that it is unchanged. The log,
+// not the delivery order, is the sequence, so the counts are exact under
+// redelivery, reordering and lost deliveries alike; and no contribution
+// record per document is written.
+
+// Note implements store.Noter: a pure function of the change.
+func (c *Consumer) Note(ch store.Change) (store.ChangeNotes, error) {
+	var n store.ChangeNotes
+	klass, ok := trackedKlass(ch)
+	if !ok {
+		return n, nil
+	}
+	if c.keepsHistory(klass) {
+		d, err := c.HistoryDoc(ch)
+		if err != nil {
+			return n, err
+		}
+		n.History = &d
+	}
+	if !c.counts(klass) {
+		return n, nil
+	}
+	var delta Counts
+	if ch.Old != nil {
+		old := c.contributionOf(*ch.Old)
+		delta.add(old, c.counted(old.Klass), -1)
+	}
+	nd := ch.New
+	if nd.Klass == "" {
+		nd.Klass = klass
+	}
+	cur := c.contributionOf(nd)
+	delta.add(cur, c.counted(cur.Klass), 1)
+	delta.normalize()
+	if delta.Klass == nil && delta.Tallies == nil {
+		return n, nil
+	}
+	raw, err := json.Marshal(delta)
+	if err != nil {
+		return n, err
+	}
+	n.Counts = raw
+	return n, nil
+}
+
+// merge adds d (a delta) to c.
+func (c *Counts) merge(d Counts) {
+	for k, v := range d.Klass {
+		if c.Klass == nil {
+			c.Klass = map[string]KlassCount{}
+		}
+		kc := c.Klass[k]
+		kc.Records += v.Records
+		kc.Bytes += v.Bytes
+		c.Klass[k] = kc
+	}
+	for name, m := range d.Tallies {
+		if c.Tallies == nil {
+			c.Tallies = map[string]map[string]int64{}
+		}
+		if c.Tallies[name] == nil {
+			c.Tallies[name] = map[string]int64{}
+		}
+		for key, v := range m {
+			c.Tallies[name][key] += v
+		}
+	}
+}
+
+// aggregate is the stored counters of a database kept by folding the log:
+// the counts and the last seq folded into them.
+type aggregate struct {
+	Seq uint64 `json:"seq,omitempty"`
+	Counts
+}
+
+const (
+	// foldRows is how many log rows one fold reads at a time.
+	foldRows = 1000
+	// foldIdle is how many rows without a counter change a fold leaves
+	// unwritten: the next fold reads them again (cheap) rather than every
+	// batch of uncounted changes writing the aggregate.
+	foldIdle = 100
+)
+
+// foldLog adds the deltas of db's log rows after the aggregate's seq to
+// the aggregate.
+func (c *Consumer) foldLog(ctx context.Context, db string) error {
+	for attempt := 0; ; {
+		r, err := c.st.GetRecord(ctx, KindCounters, db)
+		var agg aggregate
+		var prev []byte
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+		case err != nil:
+			return errDB(db, "read counters", err)
+		default:
+			if err := json.Unmarshal(r.Value, &agg); err != nil {
+				return errDB(db, "decode counters", err)
+			}
+			prev = r.Value
+			if prev == nil {
+				prev = []byte{}
+			}
+		}
+		entries, err := c.changeLog.ReadLog(ctx, db, agg.Seq, foldRows)
+		if errors.Is(err, store.ErrDBNotFound) {
+			return nil
+		}
+		if err != nil {
+			return errDB(db, "read the log", err)
+		}
+		if len(entries) == 0 {
+			return nil
+		}
+		changed := false
+		for _, e := range entries {
+			if !e.Noted {
+				return errDB(db, "fold the log", fmt.Errorf("write at seq %d was made without the consumer's notes, so its counter change is unknown", e.Seq))
+			}
+			if len(e.Counts) == 0 {
+				continue
+			}
+			var d Counts
+			if err := json.Unmarshal(e.Counts, &d); err != nil {
+				return errDB(db, fmt.Sprintf("decode the counter change at seq %d", e.Seq), err)
+			}
+			agg.merge(d)
+			changed = true
+		}
+		if !changed && len(entries) < foldIdle {
+			return nil
+		}
+		agg.Seq = entries[len(entries)-1].Last
+		agg.normalize()
+		raw, err := json.Marshal(agg)
+		if err != nil {
+			return err
+		}
+		err = c.st.Transact(ctx, []store.RecordWrite{store.SwapWrite(KindCounters, db, raw, prev)})
+		switch {
+		case err == nil:
+			if len(entries) < foldRows {
+				return nil
+			}
+			attempt = 0 // more rows: fold on
+			continue
+		case !errors.Is(err, store.ErrConflict):
+			return errDB(db, "update counters", err)
+		}
+		// Another consumer folded meanwhile: read again.
+		attempt++
+		if attempt >= casAttempts {
+			return errDB(db, "update counters", fmt.Errorf("still contended after %d attempts: %w", casAttempts, err))
+		}
+		if err := casPause(ctx, attempt); err != nil {
+			return err
+		}
+	}
+}
