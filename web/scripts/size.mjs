@@ -8,7 +8,7 @@
 //              is fetched at start; the rest come with the screens);
 //   CSS      = the stylesheets those chunks bring.
 // Budgets (issue 23, the landing page on the wire): JS ≤ 150 KB, CSS ≤ 40 KB.
-// `e2e/first-load.test.ts` measures the same page in Chromium. Run after
+// `e2e/perf.test.ts` measures the same page in Chromium. Run after
 // `npm run build`.
 
 import { existsSync, readFileSync } from 'node:fs';

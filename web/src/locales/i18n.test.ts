@@ -1,7 +1,7 @@
 // Both languages carry exactly the same keys, none empty, and every key the
 // code asks for with a literal exists in a file loaded with that code.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { languageStrings } from '../lib/i18n';
@@ -9,7 +9,7 @@ import sharedEn from './en.json';
 import { EN as en, PT_BR as ptBR } from './eager';
 import sharedPt from './pt-BR.json';
 import { mergeAll, mergeTrees } from './merge';
-import { APP_SECTIONS, splitStrings } from './parts';
+import { APP_SECTIONS, FEATURE_SHELL, splitStrings } from './parts';
 
 type Tree = { [k: string]: unknown };
 
@@ -75,8 +75,10 @@ describe('i18n resources', () => {
     // (locales/parts.ts) with any feature but the landing page, a feature's
     // own file only with that feature's code (lib/i18n.ts). So the shell
     // (app/, lib/, components/ but the record kit) and the landing page may
-    // use only the start part; a feature, the shared strings and its own.
+    // use only the start part (but FEATURE_SHELL, drawn only on a Group's
+    // screens); a feature, the shared strings and its own.
     const src = join(__dirname, '..');
+    for (const f of FEATURE_SHELL) expect(existsSync(join(src, f)), f).toBe(true);
     const shared = new Map([...flatten(sharedEn as Tree)]);
     // The shell and the landing page have only the start part of the shared strings.
     const start = flatten(splitStrings(sharedEn as Tree).start);
@@ -87,7 +89,8 @@ describe('i18n resources', () => {
     const missing: string[] = [];
     for (const file of sourceFiles(src)) {
       const area = /[\\/]features[\\/]([^\\/]+)[\\/]/.exec(file.slice(src.length))?.[1];
-      const landing = area === 'home' || (!area && !/[\\/]components[\\/]records[\\/]/.test(file));
+      const shellOfFeatures = (FEATURE_SHELL as readonly string[]).includes(file.slice(src.length + 1).replaceAll('\\', '/'));
+      const landing = area === 'home' || (!area && !shellOfFeatures && !/[\\/]components[\\/]records[\\/]/.test(file));
       const available = landing ? start : new Map([...shared, ...own(area ?? '')]);
       const text = readFileSync(file, 'utf8');
       for (const re of patterns) {

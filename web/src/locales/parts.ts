@@ -5,7 +5,12 @@
 // and the landing page. Both parts stay one file to edit; vite.config.ts
 // splits it, lib/i18n.ts loads the parts, and locales/i18n.test.ts checks
 // that the shell and the landing page use no key of these sections.
-export const APP_SECTIONS = ['records', 'fields', 'enums', 'timeline', 'errors.messages', 'dashboard', 'noop', 'icons', 'pending', 'notFound'] as const;
+export const APP_SECTIONS = ['records', 'fields', 'enums', 'timeline', 'errors.messages', 'dashboard', 'noop', 'icons', 'pending', 'notFound', 'limits', 'groupRefused'] as const;
+
+// The shell's parts that only a Group's screens show (handle.access
+// 'account'): the router draws them once that screen's module, and with it
+// the sections above, has loaded, so they may use those sections.
+export const FEATURE_SHELL = ['components/LimitsBanner.tsx', 'app/shell/GroupRefused.tsx'] as const;
 
 type Tree = { [k: string]: unknown };
 
