@@ -204,12 +204,12 @@ describe('Oficina in a real browser', () => {
     await tid(page, 'invite-signed-out').waitFor();
     shots.push(await shot(page, 'invite-signed-out-light'));
     await tid(page, 'invite-register').click();
-    await page.waitForURL('**/user/register?return=%2Finvite');
+    await page.waitForURL('**/user/register?return=%2Finvite*');
     await register(page, BIA, '');
     // Back on the invitation, signed in: not confirmed yet, so the page
     // says where the link went, and nothing of the invitation shows until
     // the address is proven hers.
-    await page.waitForURL('**/invite');
+    await page.waitForURL('**/invite?*');
     await tid(page, 'invite-check-inbox').getByText(BIA.email).waitFor();
     await tid(page, 'confirm-to-accept').waitFor();
     await expect(tid(page, 'invite-card').count()).resolves.toBe(0);
