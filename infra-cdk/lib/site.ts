@@ -38,6 +38,16 @@ export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 export const REVALIDATE_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 
 /**
+ * The build's precompressed copies (web/vite.config.ts writes x.br and x.gz
+ * beside each text file for the Go server). They stay out of the bucket:
+ * CloudFront compresses instead (`compress: true` on the SPA behaviour, with
+ * the CachingOptimized policy keying its cache on gzip and brotli), so S3
+ * holds each file once and never answers with bytes in an encoding the
+ * viewer did not ask for.
+ */
+export const PRECOMPRESSED_COPIES = ['*.br', '*.gz'];
+
+/**
  * The web front: a private bucket with the SPA, CloudFront in front of it
  * (origin access control, so only this distribution can read the bucket),
  * and the API on the same origin under /api/* so the session cookie is
@@ -135,7 +145,7 @@ export class Site extends Construct {
     // invalidation. Neither prunes: a tab still running the previous build can
     // lazy-load its old chunks. A CloudFormation rollback re-runs the previous
     // deployment, so the previous SPA comes back with the previous functions.
-    const source = s3deploy.Source.asset(props.webDir);
+    const source = s3deploy.Source.asset(props.webDir, { exclude: PRECOMPRESSED_COPIES });
     const deployLogs = new logs.LogGroup(this, 'DeployLogs', {
       retention: logs.RetentionDays.ONE_WEEK,
       removalPolicy: RemovalPolicy.DESTROY,

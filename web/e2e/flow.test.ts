@@ -204,12 +204,12 @@ describe('Oficina in a real browser', () => {
     await tid(page, 'invite-signed-out').waitFor();
     shots.push(await shot(page, 'invite-signed-out-light'));
     await tid(page, 'invite-register').click();
-    await page.waitForURL('**/user/register?return=%2Finvite');
+    await page.waitForURL('**/user/register?return=%2Finvite*');
     await register(page, BIA, '');
     // Back on the invitation, signed in: not confirmed yet, so the page
     // says where the link went, and nothing of the invitation shows until
     // the address is proven hers.
-    await page.waitForURL('**/invite');
+    await page.waitForURL('**/invite?*');
     await tid(page, 'invite-check-inbox').getByText(BIA.email).waitFor();
     await tid(page, 'confirm-to-accept').waitFor();
     await expect(tid(page, 'invite-card').count()).resolves.toBe(0);
@@ -304,10 +304,12 @@ describe('Oficina in a real browser', () => {
         const imgs = page.locator('#screenshots img');
         await imgs.first().scrollIntoViewIfNeeded();
         expect(await imgs.count()).toBe(3);
-        for (const src of await imgs.evaluateAll((els) => els.map((e) => (e as HTMLImageElement).getAttribute('src')))) {
-          expect(src).toMatch(new RegExp(`^/screenshots/[a-z-]+-${theme}\\.webp$`));
-          const res = await page.request.get(src ?? '');
-          expect(res.status()).toBe(200);
+        for (const img of await imgs.evaluateAll((els) => els.map((e) => ({ src: e.getAttribute('src') ?? '', srcset: e.getAttribute('srcset') ?? '' })))) {
+          expect(img.src).toMatch(new RegExp(`^/screenshots/[a-z-]+-${theme}\\.webp$`));
+          // The 640-pixel copy for the three columns, the full one for dense screens.
+          const copies = img.srcset.split(',').map((c) => c.trim().split(' ')[0] ?? '');
+          expect(copies).toEqual([img.src.replace(/\.webp$/, '-640.webp'), img.src]);
+          for (const url of copies) expect((await page.request.get(url)).status()).toBe(200);
         }
         await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('#screenshots img')].every((i) => i.complete && i.naturalWidth > 0));
         shots.push(await shot(page, `home-${theme}`));

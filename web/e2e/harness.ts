@@ -203,53 +203,74 @@ export async function shot(page: Page, name: string, fullPage = true): Promise<s
 }
 
 export const LANDING_SHOT_LIMIT = 150 * 1024;
+/** The width of the landing page's small copies (its three columns are about 25rem wide). */
+export const LANDING_THUMB_WIDTH = 640;
 
 /** OFICINA_UPDATE_SCREENSHOTS=1 rewrites the committed landing screenshots in public/screenshots/. */
 export const UPDATE_LANDING_SHOTS = process.env.OFICINA_UPDATE_SCREENSHOTS === '1';
 
 /**
- * landingShot turns the current page into a WebP (encoded by Chromium's own
- * canvas, lowering the quality until it is under 150 KB) in
- * test-results/landing/, and into public/screenshots/ when that copy is
- * missing or OFICINA_UPDATE_SCREENSHOTS=1; returns its size.
+ * toWebp encodes an image (PNG or WebP bytes) as WebP with Chromium's own
+ * canvas, `width` pixels wide (the same proportions), lowering the quality
+ * until it is under `limit` bytes.
  */
-export async function landingShot(page: Page, name: string): Promise<number> {
-  const png = await page.screenshot({ animations: 'disabled' });
-  const encoder = await page.context().newPage();
+async function toWebp(context: BrowserContext, data: Buffer, type: string, width: number | null, limit: number): Promise<Buffer> {
+  const encoder = await context.newPage();
   try {
     await encoder.setContent('<canvas></canvas>');
+    let buf = Buffer.alloc(0);
     for (const quality of [0.82, 0.7, 0.55, 0.4]) {
       const b64 = await encoder.evaluate(
-        async ({ data, q }) => {
+        async ({ data, type, q, width }) => {
           const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
-          const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+          const bmp = await createImageBitmap(new Blob([bytes], { type }));
+          const w = width ?? bmp.width;
           const canvas = document.querySelector('canvas')!;
-          canvas.width = bmp.width;
-          canvas.height = bmp.height;
-          canvas.getContext('2d')!.drawImage(bmp, 0, 0);
+          canvas.width = w;
+          canvas.height = Math.round((bmp.height * w) / bmp.width);
+          const ctx = canvas.getContext('2d')!;
+          ctx.imageSmoothingQuality = 'high';
+          ctx.drawImage(bmp, 0, 0, canvas.width, canvas.height);
           return canvas.toDataURL('image/webp', q).split(',')[1] ?? '';
         },
-        { data: png.toString('base64'), q: quality },
+        { data: data.toString('base64'), type, q: quality, width },
       );
-      const buf = Buffer.from(b64, 'base64');
-      if (buf.length < LANDING_SHOT_LIMIT || quality === 0.4) {
-        const scratch = join(RESULTS_DIR, 'landing');
-        mkdirSync(scratch, { recursive: true });
-        writeFileSync(join(scratch, `${name}.webp`), buf);
-        // The committed copies change only when asked (or when one is missing),
-        // so a routine run leaves the work tree clean.
-        const committed = join(LANDING_SHOTS_DIR, `${name}.webp`);
-        if (UPDATE_LANDING_SHOTS || !existsSync(committed)) {
-          mkdirSync(LANDING_SHOTS_DIR, { recursive: true });
-          writeFileSync(committed, buf);
-        }
-        return buf.length;
-      }
+      buf = Buffer.from(b64, 'base64');
+      if (buf.length < limit) break;
     }
-    return 0;
+    return buf;
   } finally {
     await encoder.close();
   }
+}
+
+/**
+ * landingShot turns the current page into a WebP (under 150 KB) in
+ * test-results/landing/, and into public/screenshots/ when that copy is
+ * missing or OFICINA_UPDATE_SCREENSHOTS=1, with its small copy
+ * (`<name>-640.webp`, made from the committed one) beside it; returns the
+ * full image's size.
+ */
+export async function landingShot(page: Page, name: string): Promise<number> {
+  const png = await page.screenshot({ animations: 'disabled' });
+  const full = await toWebp(page.context(), png, 'image/png', null, LANDING_SHOT_LIMIT);
+  const scratch = join(RESULTS_DIR, 'landing');
+  mkdirSync(scratch, { recursive: true });
+  writeFileSync(join(scratch, `${name}.webp`), full);
+  // The committed copies change only when asked (or when one is missing),
+  // so a routine run leaves the work tree clean.
+  mkdirSync(LANDING_SHOTS_DIR, { recursive: true });
+  const committed = join(LANDING_SHOTS_DIR, `${name}.webp`);
+  if (UPDATE_LANDING_SHOTS || !existsSync(committed)) writeFileSync(committed, full);
+  await landingThumb(page.context(), name);
+  return full.length;
+}
+
+/** landingThumb writes public/screenshots/<name>-640.webp from <name>.webp when missing or asked to. */
+export async function landingThumb(context: BrowserContext, name: string): Promise<void> {
+  const thumb = join(LANDING_SHOTS_DIR, `${name}-${LANDING_THUMB_WIDTH}.webp`);
+  if (!UPDATE_LANDING_SHOTS && existsSync(thumb)) return;
+  writeFileSync(thumb, await toWebp(context, readFileSync(join(LANDING_SHOTS_DIR, `${name}.webp`)), 'image/webp', LANDING_THUMB_WIDTH, LANDING_SHOT_LIMIT / 4));
 }
 
 export const tid = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
@@ -326,6 +347,52 @@ export async function shotBoth(page: Page, name: string, ready: () => Promise<un
   }
   await setTheme(page, 'light');
   return files;
+}
+
+export interface WireLoad {
+  requests: number;
+  /** Bytes of response bodies as received (after Content-Encoding), by kind. */
+  js: number;
+  css: number;
+  total: number;
+  /** Each response: kind, path, bytes on the wire, Content-Encoding. */
+  rows: Array<{ kind: string; path: string; bytes: number; encoding: string }>;
+}
+
+/**
+ * wireLoad opens `path` in a fresh Chromium profile (a new visitor: nothing
+ * cached, signed out, the browser's language `locale`), waits until the network is idle and adds up what
+ * came over the wire: each response body's encoded size as Chromium
+ * received it (Playwright's request.sizes()), headers left out.
+ */
+export async function wireLoad(baseURL: string, path = '/', locale = 'en-US'): Promise<WireLoad> {
+  const visitor = await openBrowser(baseURL, locale);
+  try {
+    const page = visitor.page;
+    const seen: Array<Promise<WireLoad['rows'][number]>> = [];
+    page.on('requestfinished', (req) => {
+      seen.push(
+        (async () => {
+          const sizes = await req.sizes();
+          const res = await req.response();
+          const kind = req.resourceType();
+          return { kind, path: new URL(req.url()).pathname, bytes: Math.max(0, sizes.responseBodySize), encoding: (await res?.headerValue('content-encoding')) ?? '' };
+        })(),
+      );
+    });
+    await page.goto(path, { waitUntil: 'networkidle' });
+    const rows = await Promise.all(seen);
+    const sum = (kind?: string) => rows.filter((r) => !kind || r.kind === kind).reduce((n, r) => n + r.bytes, 0);
+    return { requests: rows.length, js: sum('script'), css: sum('stylesheet'), total: sum(), rows };
+  } finally {
+    await visitor.close();
+  }
+}
+
+/** formatWireLoad: one line of figures in KB (1,024 bytes). */
+export function formatWireLoad(w: WireLoad): string {
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+  return `JS ${kb(w.js)}, CSS ${kb(w.css)}, in all ${kb(w.total)} over ${w.requests} requests`;
 }
 
 /** setGroupSetting writes a Group's adjustment (a module's switch: organize3, exoreader…) as an admin would. */

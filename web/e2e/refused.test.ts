@@ -73,7 +73,8 @@ describe('a Group the user does not belong to', () => {
       await page.goto(`/account/${invited}/tickets`);
       const refused = tid(page, 'group-refused');
       await refused.waitFor();
-      expect(await refused.textContent()).toContain(`You are invited to ${INVITED}`);
+      // The Group's name comes with the user's invitations, read after the page draws.
+      await expect.poll(() => refused.textContent()).toContain(`You are invited to ${INVITED}`);
       shots.push(await shot(page, `refused-invited-${width}`));
     }
     await page.setViewportSize({ width: 1280, height: 800 });

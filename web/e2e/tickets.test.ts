@@ -405,7 +405,7 @@ describe('the ticket desk in a real browser', () => {
     await tid(page, 'detail-list').getByText('Tipo de serviço').waitFor();
     await tid(page, 'detail-list').getByText('Conserto').waitFor();
     await page.goto(`/account/${group}/tickets/new`);
-    // The options are read once the form is there (allTextContents does not wait).
+    // allTextContents does not wait: the form draws once its code and strings are in.
     await page.locator('select[name=ticket_kind] option').first().waitFor({ state: 'attached' });
     expect(await page.locator('select[name=ticket_kind] option').allTextContents()).toEqual(['Conserto', 'Manutenção preventiva', 'Instalação ou upgrade']);
     await tid(page, 'user-menu').click();

@@ -1,7 +1,7 @@
 // The providers every screen relies on: query client, i18n (Suspense while
 // the language chunk loads), theme and the router.
 
-import '@aws-amplify/ui-react/styles.css';
+import '../amplify.css';
 import '../styles.css';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { Suspense, useState } from 'react';

@@ -4,6 +4,7 @@
 
 import { createBrowserRouter, matchRoutes, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import { setRouteName } from '../lib/api';
+import { withStrings } from '../lib/i18n';
 import { getActiveDb, rememberedGroup, setActiveDb } from '../lib/active-db';
 import { membershipsQuery, type Membership } from '../lib/memberships';
 import type { QueryClient } from '@tanstack/react-query';
@@ -92,7 +93,8 @@ function guard(qc: QueryClient, def: RouteDef) {
 export function buildRoutes(qc: QueryClient): RouteObject[] {
   const children: RouteObject[] = ROUTES.map((def) => {
     const handle: RouteHandle = { name: def.name, access: def.access, ...(def.set ? { set: def.set } : {}), ...(def.bare ? { bare: true } : {}) };
-    const base = { handle, loader: guard(qc, def), lazy: def.load };
+    // Every screen but the landing page uses the features' shared strings.
+    const base = { handle, loader: guard(qc, def), lazy: withStrings(def.load, { featureScreen: def.name !== 'home' }) };
     return def.path === '' ? { index: true, ...base } : { path: def.path, ...base };
   });
   const root: RouteObject = {

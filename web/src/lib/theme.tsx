@@ -58,6 +58,9 @@ export function ThemeModeProvider({ children, initial }: { children: ReactNode; 
   const toggle = useCallback(() => setMode(mode === 'dark' ? 'light' : 'dark'), [mode, setMode]);
   useEffect(() => {
     document.documentElement.dataset.colorMode = mode;
+    // The theme's tokens reach what renders outside its div (amplify.css).
+    document.documentElement.dataset.amplifyTheme = oficinaTheme.name;
+    document.documentElement.dataset.amplifyColorMode = mode;
     document.documentElement.style.colorScheme = mode;
   }, [mode]);
   const value = useMemo(() => ({ mode, setMode, toggle }), [mode, setMode, toggle]);

@@ -17,7 +17,6 @@ import { useOpenTickets } from '../../lib/open-tickets';
 import { paths } from '../../lib/paths';
 import type { Session } from '../../lib/session';
 import { useThemeMode } from '../../lib/theme';
-import { LiveUpdates } from './LiveUpdates';
 import { mainItems, othersMenu, type NavItem } from './nav-items';
 
 // The dropdown menus (Radix under Amplify's Menu) are a large chunk that a
@@ -25,6 +24,8 @@ import { mainItems, othersMenu, type NavItem } from './nav-items';
 const UserMenu = lazy(() => import('./UserMenu').then((m) => ({ default: m.UserMenu })));
 const OthersMenu = lazy(() => import('./OthersMenu').then((m) => ({ default: m.OthersMenu })));
 const AccountSwitcher = lazy(() => import('./AccountSwitcher').then((m) => ({ default: m.AccountSwitcher })));
+// Live updates run only in a session: a signed-out visitor never loads the channel.
+const LiveUpdates = lazy(() => import('./LiveUpdates').then((m) => ({ default: m.LiveUpdates })));
 
 function LoadingSpinner() {
   const { t } = useTranslation();
@@ -165,7 +166,11 @@ export function Navbar({ session, onLogout, userLabel }: { session: Session | nu
           </div>
         </nav>
         <Flex alignItems="center" gap="xs" marginInlineStart="auto">
-          {session ? <LiveUpdates userDb={session.userId} groupDb={accountId} roles={session.roles} /> : null}
+          {session ? (
+            <Suspense fallback={null}>
+              <LiveUpdates userDb={session.userId} groupDb={accountId} roles={session.roles} />
+            </Suspense>
+          ) : null}
           <LoadingSpinner />
           <Button
             size="small"

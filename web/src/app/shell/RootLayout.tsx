@@ -6,23 +6,25 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration, useNavigate, useParams } from 'react-router';
 import { ErrorAlert } from '../../components/ErrorAlert';
-import { LimitsBanner } from '../../components/LimitsBanner';
 import { setActiveDb, useActiveDb } from '../../lib/active-db';
 import { useCurrentUser } from '../../lib/current-user';
 import { ApiError, asApiError } from '../../lib/errors';
+import { withStrings } from '../../lib/i18n';
 import { onAppEvent } from '../../lib/events';
 import { paths } from '../../lib/paths';
 import { needsSignIn, useRouteHandle } from '../../lib/route-handle';
 import { logout, mayUse, SESSION_KEY, sessionQuery, useSession } from '../../lib/session';
 import { setMultipleAccounts } from '../../lib/startup';
 import { Footer } from './Footer';
-import { GroupRefused } from './GroupRefused';
 import { Navbar } from './Navbar';
 import { useStartup } from './useStartup';
+import { GroupRefused } from './GroupRefused';
 import { VersionNotice } from './VersionNotice';
 
-// The re-login form is only needed once a session ends: its own chunk.
-const ReloginModal = lazy(() => import('../../features/auth/components/ReloginModal').then((m) => ({ default: m.ReloginModal })));
+// What only a session shows loads on its own, after the shell: the limits
+// banner, and the re-login form once a session ends.
+const LimitsBanner = lazy(() => import('../../components/LimitsBanner').then((m) => ({ default: m.LimitsBanner })));
+const ReloginModal = lazy(withStrings(() => import('../../features/auth/components/ReloginModal').then((m) => ({ default: m.ReloginModal }))));
 
 export function RootLayout() {
   const qc = useQueryClient();
@@ -79,7 +81,11 @@ export function RootLayout() {
     <View className="app-frame" data-route={handle.name}>
       {handle.bare ? null : <Navbar session={session} onLogout={onLogout} userLabel={user?.fullname || user?.email || ''} />}
       <VersionNotice />
-      {session && handle.access === 'account' && !refused ? <LimitsBanner db={activeDb} /> : null}
+      {session && handle.access === 'account' && !refused ? (
+        <Suspense fallback={null}>
+          <LimitsBanner db={activeDb} />
+        </Suspense>
+      ) : null}
       {shellError ? (
         <View className="shell-error">
           <ErrorAlert error={shellError} onDismiss={() => setShellError(null)} />

@@ -7,7 +7,7 @@
 import { Badge, Text } from '@aws-amplify/ui-react';
 import { useTranslation } from 'react-i18next';
 import { baseEvent, ownEvent, type ChangeEntry } from '../../lib/history';
-import { useLabels } from '../../lib/labels';
+import { useLabels } from './labels';
 
 const TONE = { created: 'success', updated: 'info', destroyed: 'error' } as const;
 

@@ -9,7 +9,7 @@ import { ChangeBadges, ChangeByline } from '../../../components/records/ChangeSu
 import { AppLink } from '../../../components/RouterLink';
 import { formatDateTime } from '../../../lib/format';
 import { baseEvent, ownEvent } from '../../../lib/history';
-import { useLabels } from '../../../lib/labels';
+import { useLabels } from '../../../components/records/labels';
 import { recordPath } from '../../../lib/paths';
 import type { ChangeCard } from '../api/timeline';
 

@@ -36,7 +36,7 @@ export function Pricing() {
           ))}
         </Grid>
       ) : prices.length === 0 ? (
-        <EmptyState icon="plan" title={t('home.pricing.emptyTitle')} message={t('errors.messages.no-plans-found-please-try-again-later')} testId="pricing-empty" />
+        <EmptyState icon="plan" title={t('home.pricing.emptyTitle')} message={t('home.pricing.emptyMessage')} testId="pricing-empty" />
       ) : (
         <Grid templateColumns={{ base: '1fr', medium: `repeat(${Math.min(prices.length, 4)}, 1fr)` }} gap="medium" data-testid="pricing-plans">
           {prices.map((p) => {

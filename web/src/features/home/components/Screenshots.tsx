@@ -19,7 +19,17 @@ export function Screenshots() {
         {SCREENSHOTS.map((s) => (
           <figure key={s} className="screenshot">
             <a href={`/screenshots/${s}-${mode}.webp`} target="_blank" rel="noreferrer">
-              <img src={`/screenshots/${s}-${mode}.webp`} alt={t(`home.screenshots.${s}`)} loading="lazy" width={1280} height={800} />
+              <img
+                src={`/screenshots/${s}-${mode}.webp`}
+                // Three columns of about 25rem from 48em up: the 640-pixel copy
+                // unless the screen is dense; the link opens the full one.
+                srcSet={`/screenshots/${s}-${mode}-640.webp 640w, /screenshots/${s}-${mode}.webp 1280w`}
+                sizes="(min-width: 48em) 25rem, 100vw"
+                alt={t(`home.screenshots.${s}`)}
+                loading="lazy"
+                width={1280}
+                height={800}
+              />
             </a>
             <Text as="figcaption" fontSize="small" variation="secondary">
               {t(`home.screenshots.${s}`)}

@@ -3,6 +3,7 @@
 // on top when the user must pick a Group.
 
 import { Flex, Heading, Text } from '@aws-amplify/ui-react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Page } from '../../../components/Page';
 import { AppLink, ButtonLink } from '../../../components/RouterLink';
@@ -14,7 +15,9 @@ import { Faq } from '../components/Faq';
 import { Features } from '../components/Features';
 import { Pricing } from '../components/Pricing';
 import { Screenshots } from '../components/Screenshots';
-import { SelectGroupWarning } from '../components/SelectGroupWarning';
+
+// Only a signed-in user with several Groups sees it: a visitor's first load goes without.
+const SelectGroupWarning = lazy(() => import('../components/SelectGroupWarning').then((m) => ({ default: m.SelectGroupWarning })));
 
 export function Component() {
   const { t } = useTranslation();
@@ -23,7 +26,11 @@ export function Component() {
   const activeDb = useActiveDb();
   return (
     <Page title={t('home.title')} hideTitle>
-      {session && multiple ? <SelectGroupWarning userId={session.userId} /> : null}
+      {session && multiple ? (
+        <Suspense fallback={null}>
+          <SelectGroupWarning userId={session.userId} />
+        </Suspense>
+      ) : null}
       <section className="hero" aria-labelledby="hero-title">
         <Heading level={1} id="hero-title">
           {t('home.hero.title')}

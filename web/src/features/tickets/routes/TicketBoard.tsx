@@ -9,7 +9,7 @@
 
 import { Alert, Button, Flex, Text } from '@aws-amplify/ui-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
@@ -55,6 +55,31 @@ export function nextColumn(from: Status, dir: -1 | 1): Status | null {
     i += dir;
   }
   return null;
+}
+
+/**
+ * A column draws its first cards at once and the rest a batch per task
+ * after that, as a transition: the first screenful is usable while the rest
+ * of a long column (hundreds of open tickets) is still being drawn, and a
+ * drag or a click is never kept waiting for it.
+ */
+const FIRST_CARDS = 20;
+const MORE_CARDS = 40;
+
+/** useStepped says how many of a column's `total` cards to draw now. */
+export function useStepped(total: number): number {
+  const [shown, setShown] = useState(FIRST_CARDS);
+  useEffect(() => {
+    if (shown >= total) return;
+    const h = setTimeout(() => startTransition(() => setShown((n) => n + MORE_CARDS)), 0);
+    return () => clearTimeout(h);
+  }, [shown, total]);
+  return Math.min(shown, total);
+}
+
+function ColumnCards({ cards, render }: { cards: Ticket[]; render: (tk: Ticket) => React.ReactNode }) {
+  const shown = useStepped(cards.length);
+  return <div className="board-column__cards">{cards.slice(0, shown).map(render)}</div>;
 }
 
 export function Component() {
@@ -128,6 +153,24 @@ function Board({ db }: { db: string }) {
     for (const tk of visible) m.get((tk.status ?? 'open') as Status)?.push(tk);
     return m;
   }, [visible]);
+
+  // The cards get the same handlers on every render (TicketCard is memoised);
+  // they reach the latest tryMove through a ref.
+  const latestTryMove = useRef(tryMove);
+  useLayoutEffect(() => {
+    latestTryMove.current = tryMove;
+  });
+  const onKeyMove = useCallback((tk: Ticket, dir: -1 | 1) => latestTryMove.current(tk, nextColumn((tk.status ?? 'open') as Status, dir)), []);
+  const onDragStart = useCallback((tk: Ticket, e: React.DragEvent) => {
+    e.dataTransfer.setData('text/x-ticket', tk._id);
+    e.dataTransfer.effectAllowed = 'move';
+    setDragging(tk);
+    setRefused(null);
+  }, []);
+  const onDragEnd = useCallback(() => {
+    setDragging(null);
+    setOver(null);
+  }, []);
 
   const busyId = move.isPending ? move.variables?.ticket._id : undefined;
   const error = move.error ? asApiError(move.error) : null;
@@ -215,8 +258,9 @@ function Board({ db }: { db: string }) {
                       {data?.counts[s] ?? 0}
                     </span>
                   </header>
-                  <div className="board-column__cards">
-                    {cards.map((tk) => (
+                  <ColumnCards
+                    cards={cards}
+                    render={(tk) => (
                       <TicketCard
                         key={tk._id}
                         db={db}
@@ -225,20 +269,12 @@ function Board({ db }: { db: string }) {
                         person={people.label(tk.technical_id)}
                         now={now}
                         busy={busyId === tk._id}
-                        onKeyMove={(dir) => tryMove(tk, nextColumn((tk.status ?? 'open') as Status, dir))}
-                        onDragStart={(e) => {
-                          e.dataTransfer.setData('text/x-ticket', tk._id);
-                          e.dataTransfer.effectAllowed = 'move';
-                          setDragging(tk);
-                          setRefused(null);
-                        }}
-                        onDragEnd={() => {
-                          setDragging(null);
-                          setOver(null);
-                        }}
+                        onKeyMove={onKeyMove}
+                        onDragStart={onDragStart}
+                        onDragEnd={onDragEnd}
                       />
-                    ))}
-                  </div>
+                    )}
+                  />
                 </section>
               );
             })}

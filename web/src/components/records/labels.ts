@@ -3,13 +3,14 @@
 // klasses, the labels of their fields in en and pt-BR, which fields are
 // internal, and the names of the processes that write records; GET
 // /api/_labels serves them. Only declared fields are ever named: a field a
-// module did not label is left out, never shown by its code.
+// module did not label is left out, never shown by its code. Part of the
+// record kit: its words (timeline.*) load with the features' screens.
 
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from './api';
-import type { Stamp } from './couch';
+import { api } from '../../lib/api';
+import type { Stamp } from '../../lib/couch';
 
 export interface Words {
   en: string;
