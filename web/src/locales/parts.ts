@@ -5,7 +5,7 @@
 // and the landing page. Both parts stay one file to edit; vite.config.ts
 // splits it, lib/i18n.ts loads the parts, and locales/i18n.test.ts checks
 // that the shell and the landing page use no key of these sections.
-export const APP_SECTIONS = ['records', 'fields', 'enums', 'timeline', 'errors.messages', 'dashboard', 'noop', 'icons', 'pending', 'notFound', 'limits', 'groupRefused'] as const;
+export const APP_SECTIONS = ['records', 'fields', 'enums', 'timeline', 'errors.messages', 'errors.bounded', 'dashboard', 'noop', 'icons', 'pending', 'notFound', 'limits', 'groupRefused'] as const;
 
 // The shell's parts that only a Group's screens show (handle.access
 // 'account'): the router draws them once that screen's module, and with it

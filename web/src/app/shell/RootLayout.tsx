@@ -5,7 +5,6 @@ import { View } from '@aws-amplify/ui-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration, useNavigate, useParams } from 'react-router';
-import { ErrorAlert } from '../../components/ErrorAlert';
 import { setActiveDb, useActiveDb } from '../../lib/active-db';
 import { useCurrentUser } from '../../lib/current-user';
 import { ApiError, asApiError } from '../../lib/errors';
@@ -24,6 +23,8 @@ import { VersionNotice } from './VersionNotice';
 // What only a session shows loads on its own, after the shell: the limits
 // banner, and the re-login form once a session ends.
 const LimitsBanner = lazy(() => import('../../components/LimitsBanner').then((m) => ({ default: m.LimitsBanner })));
+// A shell error (a failed sign-out or session read) is rare: its alert loads when one happens.
+const ErrorAlert = lazy(() => import('../../components/ErrorAlert').then((m) => ({ default: m.ErrorAlert })));
 const ReloginModal = lazy(withStrings(() => import('../../features/auth/components/ReloginModal').then((m) => ({ default: m.ReloginModal }))));
 
 export function RootLayout() {
@@ -88,7 +89,9 @@ export function RootLayout() {
       ) : null}
       {shellError ? (
         <View className="shell-error">
-          <ErrorAlert error={shellError} onDismiss={() => setShellError(null)} />
+          <Suspense fallback={null}>
+            <ErrorAlert error={shellError} onDismiss={() => setShellError(null)} />
+          </Suspense>
         </View>
       ) : null}
       <main id="main" className="app-main" tabIndex={-1}>
