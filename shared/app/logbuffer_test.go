@@ -51,7 +51,7 @@ func TestLogBuffer(t *testing.T) {
 	if err := logs.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if got := out.String(); !strings.Contains(got, "path=/api/c") {
+	if got := out.String(); !strings.Contains(got, "app=test path=/api/c") {
 		t.Fatalf("Close did not write out the last line: %q", got)
 	}
 }
