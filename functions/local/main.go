@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -21,8 +22,12 @@ import (
 	"github.com/oficina/oficina/shared/spa"
 )
 
-// shutdownGrace is how long in-flight requests get to finish after a signal.
-const shutdownGrace = 20 * time.Second
+const (
+	// shutdownGrace is how long in-flight requests get to finish after a signal.
+	shutdownGrace = 20 * time.Second
+	// logFlushInterval is how long a log line may wait to be written out.
+	logFlushInterval = 100 * time.Millisecond
+)
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -38,7 +43,10 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	if err != nil {
 		return err
 	}
-	log := app.Logger(cfg, os.Stderr)
+	// Lines are written out in batches (at once from warning level up).
+	logs := app.NewLogBuffer(os.Stderr, logFlushInterval)
+	defer logs.Close()
+	log := slog.New(logs.Handler(app.Logger(cfg, logs).Handler()))
 	app.TuneGC(getenv)
 	a, err := app.Open(ctx, cfg, log)
 	if err != nil {

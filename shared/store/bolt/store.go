@@ -107,6 +107,11 @@ func Open(path string, opts Options) (*Store, error) {
 		Timeout:         timeout,
 		FreelistType:    bbolt.FreelistMapType,
 		InitialMmapSize: initialMmapSize, // fewer remaps, which block readers
+		// The free-page list is not written with every commit (one page
+		// or more per commit, growing with the file) but rebuilt by a
+		// scan when the file is opened, as etcd does: committed data is
+		// as durable either way.
+		NoFreelistSync: true,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("bolt: open %s: %w", path, err)

@@ -579,8 +579,9 @@ func BenchmarkPutParallel(b *testing.B) {
 
 // TestPackedBodies: a body of packMin bytes or more is stored compressed —
 // in the docs bucket, the klass index's covering copy and the outbox —
-// and every read path gives back the JSON as written; a smaller one is
-// stored verbatim.
+// and every read path gives back the JSON as written; a smaller one, such
+// as a 1.5 KB customer record, is stored verbatim and covered by the klass
+// index, so that _find over records decompresses nothing.
 func TestPackedBodies(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := t.Context()
@@ -589,12 +590,16 @@ func TestPackedBodies(t *testing.T) {
 	}
 	big := []byte(`{"content":"` + strings.Repeat("<p>Notícia do dia: a oficina abre às 8h. </p>", 70) + `","klass":"ReaderItem"}`)
 	small := []byte(`{"klass":"ReaderItem","title":"curto"}`)
-	for id, body := range map[string][]byte{"big": big, "small": small} {
+	record := []byte(`{"klass":"ReaderItem","notes":"` + strings.Repeat("Cliente desde 2019, prefere contato por telefone. ", 30) + `"}`)
+	if len(record) < 1400 {
+		t.Fatalf("the record body is %d bytes", len(record))
+	}
+	for id, body := range map[string][]byte{"big": big, "small": small, "record": record} {
 		mustPut(t, s, "db", store.Doc{ID: id, Klass: "ReaderItem", SortKey: "2026", Body: body})
 	}
 	err := s.view(func(tx *bbolt.Tx) error {
 		b := dbBucket(tx, "db")
-		for id, want := range map[string]bool{"big": true, "small": false} {
+		for id, want := range map[string]bool{"big": true, "small": false, "record": false} {
 			raw := b.Bucket(bucketDocs).Get([]byte(id))
 			h, err := parseDoc(raw)
 			if err != nil {
@@ -616,7 +621,7 @@ func TestPackedBodies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string][]byte{"big": big, "small": small}
+	want := map[string][]byte{"big": big, "small": small, "record": record}
 	check := func(what string, d store.Doc) {
 		t.Helper()
 		if !bytes.Equal(d.Body, want[d.ID]) {
@@ -631,7 +636,7 @@ func TestPackedBodies(t *testing.T) {
 		check("Get", d)
 	}
 	page, err := s.List(ctx, "db", store.ListQuery{Klass: "ReaderItem"})
-	if err != nil || len(page.Docs) != 2 {
+	if err != nil || len(page.Docs) != len(want) {
 		t.Fatalf("List: %d, %v", len(page.Docs), err)
 	}
 	for _, d := range page.Docs {
