@@ -13,16 +13,6 @@ const (
 	// drainBackoffMin and drainBackoffMax bound the wait after a failure.
 	drainBackoffMin = 100 * time.Millisecond
 	drainBackoffMax = 10 * time.Second
-	// drainGather is how long Drain waits after a batch of one change
-	// before it reads the next; a fuller batch waits less, a full one not
-	// at all (more is waiting). Under a steady stream of writes the next
-	// batch then carries more changes and the consumer's own commits
-	// (history, counters, acknowledgement) come fewer per write: on the
-	// embedded store they share fsyncs and pages with the requests', and
-	// without the wait they took part in nearly every commit. Since a full
-	// batch never waits, the consumer keeps up with any rate it kept up
-	// with before; live updates and counters lag by at most this much more.
-	drainGather = 50 * time.Millisecond
 )
 
 // Drain feeds the store's outbox to the consumer until ctx ends, then
@@ -83,12 +73,5 @@ func (c *Consumer) Drain(ctx context.Context, ob store.Outbox) error {
 		}
 		backoff = 0
 		c.log.DebugContext(ctx, "change stream applied", "changes", len(changes), "took", time.Since(start))
-		if wait := drainGather * time.Duration(DrainBatch-len(entries)) / DrainBatch; wait > 0 {
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(wait):
-			}
-		}
 	}
 }
