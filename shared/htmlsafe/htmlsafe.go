@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -21,8 +22,10 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// policy is built once: a bluemonday policy is safe for concurrent use.
-var policy = newPolicy()
+// policy is built once, on first use (building it takes milliseconds, which
+// every Lambda cold start would pay at package init): a bluemonday policy is
+// safe for concurrent use.
+var policy = sync.OnceValue(newPolicy)
 
 // iframeSrc is the allow-list of embedded players (their pages run their
 // own scripts in their own origin, sandboxed).
@@ -87,7 +90,7 @@ func newPolicy() *bluemonday.Policy {
 // own URL: relative links and images are resolved against it (without a
 // base they are dropped).
 func Sanitize(doc string, base *url.URL) string {
-	return policy.Sanitize(prepare(doc, base))
+	return policy().Sanitize(prepare(doc, base))
 }
 
 // SanitizeText escapes plain text as HTML paragraphs (blank lines separate

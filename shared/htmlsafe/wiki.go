@@ -3,6 +3,7 @@ package htmlsafe
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/microcosm-cc/bluemonday"
 	"golang.org/x/net/html"
@@ -24,7 +25,7 @@ import (
 //     "new page" form with a title) and images from its drive
 //     (/api/{db}/_drive/files/{id}/content). Any other relative URL is
 //     dropped (there is no base to resolve it against).
-var wikiPolicy = newWikiPolicy()
+var wikiPolicy = sync.OnceValue(newWikiPolicy)
 
 // WikiClass is the class values wiki HTML may carry.
 var WikiClass = regexp.MustCompile(`^wk-[a-z0-9-]{1,40}( wk-[a-z0-9-]{1,40}){0,7}$`)
@@ -60,7 +61,7 @@ func newWikiPolicy() *bluemonday.Policy {
 
 // WikiSanitize makes rendered wiki HTML of Group db safe to insert.
 func WikiSanitize(doc, db string) string {
-	return wikiPolicy.Sanitize(wikiPrepare(doc, db))
+	return wikiPolicy().Sanitize(wikiPrepare(doc, db))
 }
 
 // wikiPrepare keeps relative URLs only in the allowed shapes naming db,
