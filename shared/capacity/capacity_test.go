@@ -128,21 +128,8 @@ func TestCapacityPerAction(t *testing.T) {
 // BenchmarkBoard does), and meters one GET of the board.
 func meterBoard(t *testing.T, e *apptest.Env, c *apptest.Client) units {
 	t.Helper()
-	db := e.Group(c, "Big desk")
-	cus := c.Do("POST", "/api/"+db, map[string]any{"klass": "Customer", "name": "Cida"}).Expect(t, http.StatusCreated)["id"].(string)
 	const total, open = 5000, 300
-	for start := 0; start < total; start += 500 {
-		docs := make([]any, 0, 500)
-		for i := start; i < start+500; i++ {
-			status := "done"
-			if i%(total/open) == 0 && i/(total/open) < open {
-				status = "open"
-			}
-			docs = append(docs, map[string]any{"klass": "Ticket", "content": fmt.Sprintf("Ticket %d\nsome detail", i), "status": status,
-				"priority": []string{"low", "medium", "high"}[i%3], "customer_id": cus})
-		}
-		c.Do("POST", "/api/"+db+"/_bulk_docs", map[string]any{"docs": docs}).Expect(t, http.StatusCreated)
-	}
+	db := e.BigDesk(t, c, total, open)
 	return meter(t, e, 1, func(int) {
 		got := c.Do("GET", "/api/"+db+"/_tickets/board", nil).Expect(t, http.StatusOK)
 		if n := len(got["tickets"].([]any)); n != open+30 {

@@ -20,21 +20,8 @@ func BenchmarkBoard(b *testing.B) {
 		b.Run(string(backend), func(b *testing.B) {
 			e := apptest.New(b, backend)
 			c := e.SignUp("board@example.com")
-			db := e.Group(c, "Big desk")
-			cus := c.Do("POST", "/api/"+db, map[string]any{"klass": "Customer", "name": "Cida"}).Expect(b, http.StatusCreated)["id"].(string)
 			const total, open = 5000, 300
-			for start := 0; start < total; start += 500 {
-				docs := make([]any, 0, 500)
-				for i := start; i < start+500; i++ {
-					status := "done"
-					if i%(total/open) == 0 && i/(total/open) < open {
-						status = "open"
-					}
-					docs = append(docs, map[string]any{"klass": "Ticket", "content": fmt.Sprintf("Ticket %d\nsome detail", i), "status": status,
-						"priority": []string{"low", "medium", "high"}[i%3], "customer_id": cus})
-				}
-				c.Do("POST", "/api/"+db+"/_bulk_docs", map[string]any{"docs": docs}).Expect(b, http.StatusCreated)
-			}
+			db := e.BigDesk(b, c, total, open)
 			e.Drain()
 			got := c.Do("GET", "/api/"+db+"/_tickets/board", nil).Expect(b, http.StatusOK)
 			counts := got["counts"].(map[string]any)
