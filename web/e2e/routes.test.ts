@@ -63,10 +63,12 @@ interface Opened {
   selectGroup: number;
   routeError: number;
   group: string;
+  navbars: number;
   text: number;
 }
 
-async function settle(page: Page, name: string): Promise<Opened> {
+// A bare route (the customer's public pages) has no navbar to wait for.
+async function settle(page: Page, name: string, bare = false): Promise<Opened> {
   // The route's screen, or where the app went instead (the home page's
   // group choice, another route, the route error page).
   await page
@@ -79,7 +81,14 @@ async function settle(page: Page, name: string): Promise<Opened> {
     )
     .catch(() => undefined);
   await page.locator('main#main').waitFor();
-  await page.locator('.navbar__group-name').waitFor();
+  if (!bare) {
+    await page
+      .locator('.navbar__group-name')
+      .waitFor()
+      .catch((err: Error) => {
+        throw new Error(`${name} (${page.url()}): ${err.message}`);
+      });
+  }
   // Settled: no navigation, fetch or lazy chunk under way.
   await page.waitForFunction(() => document.querySelector('[data-testid="loading-spinner"]')?.getAttribute('data-busy') === 'false');
   await page.waitForFunction(() => !document.querySelector('main#main [role="status"] .amplify-loader'));
@@ -92,6 +101,7 @@ async function settle(page: Page, name: string): Promise<Opened> {
       selectGroup: document.querySelectorAll('[data-testid="select-group"]').length,
       routeError: document.querySelectorAll('[data-testid="route-error"]').length,
       group: document.querySelector('.navbar__group-name')?.textContent ?? '',
+      navbars: document.querySelectorAll('.navbar').length,
       text: (document.querySelector('main#main')?.textContent ?? '').trim().length,
     }),
     name,
@@ -99,13 +109,13 @@ async function settle(page: Page, name: string): Promise<Opened> {
 }
 
 /** openFresh opens path in a new tab (empty session storage, the device's local storage), then reloads it. */
-async function openFresh(context: BrowserContext, name: string, path: string): Promise<[Opened, Opened]> {
+async function openFresh(context: BrowserContext, name: string, path: string, bare = false): Promise<[Opened, Opened]> {
   const page = await context.newPage();
   try {
     await page.goto(path);
-    const first = { ...(await settle(page, name)), path };
+    const first = { ...(await settle(page, name, bare)), path };
     await page.reload();
-    const again = { ...(await settle(page, name)), path };
+    const again = { ...(await settle(page, name, bare)), path };
     return [first, again];
   } finally {
     await page.close();
@@ -209,7 +219,7 @@ describe('every route of the route table, opened fresh and reloaded', () => {
     const worker = async () => {
       for (let def = todo.shift(); def; def = todo.shift()) {
         const path = fill(def.path, ids, def.set);
-        const [first, again] = await openFresh(ana.context, def.name, path);
+        const [first, again] = await openFresh(ana.context, def.name, path, def.bare);
         for (const [when, o] of [
           ['fresh', first],
           ['reload', again],
@@ -221,6 +231,7 @@ describe('every route of the route table, opened fresh and reloaded', () => {
           if (o.routeError > 0) wrong.push('the route error page');
           if (o.text === 0) wrong.push('an empty page');
           if (def.access === 'account' && o.group !== GROUP_B) wrong.push(`Group "${o.group}"`);
+          if (def.bare && o.navbars > 0) wrong.push('a navbar on a bare page');
           if (wrong.length) failures.push(`${def.name} ${path} (${when}): ${wrong.join(', ')}`);
         }
       }
