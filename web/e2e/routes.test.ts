@@ -89,8 +89,11 @@ async function settle(page: Page, name: string, bare = false): Promise<Opened> {
         throw new Error(`${name} (${page.url()}): ${err.message}`);
       });
   }
-  // Settled: no navigation, fetch or lazy chunk under way.
-  await page.waitForFunction(() => document.querySelector('[data-testid="loading-spinner"]')?.getAttribute('data-busy') === 'false');
+  // Settled: no navigation, fetch or lazy chunk under way (the navbar's
+  // spinner says so; a bare page has none, and its own loader is below).
+  if (!bare) {
+    await page.waitForFunction(() => document.querySelector('[data-testid="loading-spinner"]')?.getAttribute('data-busy') === 'false');
+  }
   await page.waitForFunction(() => !document.querySelector('main#main [role="status"] .amplify-loader'));
   return page.evaluate(
     (n) => ({
