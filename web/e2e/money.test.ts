@@ -54,12 +54,14 @@ describe('money entered by hand', () => {
       const before = await balance();
       const effect = tid(page, 'pending-effect');
       await effect.waitFor();
-      const text = (await effect.textContent()) ?? '';
-      expect(text).toContain('It does not count in Caixa yet, whose balance is');
       const now = (before.balance / 100).toLocaleString('en-US', { minimumFractionDigits: 2 });
       const after = ((before.balance - 15000) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 });
-      expect(text).toContain(`US$${now}`);
-      expect(text.replace(/\s/g, '')).toContain(`confirmed,thebalancewillbeUS$${after}`);
+      // The page may first draw the wallet's balance from the cache of the
+      // last visit, then the fresh one: wait for the server's figures.
+      await expect
+        .poll(async () => ((await effect.textContent()) ?? '').replace(/\s/g, ''), { timeout: 10_000 })
+        .toContain(`whosebalanceisUS$${now}·confirmed,thebalancewillbeUS$${after}`);
+      expect((await effect.textContent()) ?? '').toContain('It does not count in Caixa yet, whose balance is');
       shots.push(await shot(page, `money-pending-${width}`));
       await tid(page, 'pending-confirm').click();
       await tid(page, 'pending-effect').waitFor({ state: 'detached' });
