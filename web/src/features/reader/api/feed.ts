@@ -38,6 +38,11 @@ export const feedQuery = (db: string, f: FeedFilters) =>
     queryKey: ['reader', db, 'feed', f],
     queryFn: () => getFeed(db, f),
     placeholderData: keepPreviousData,
+    // Not refetched on live notices: under the "unread" filter a refetch
+    // drops the item just read (by this reader or a colleague), and the
+    // list would shift under the cursor and the keyboard. Toggles patch the
+    // cached page; counts stay live; "r" and a reload fetch the list again.
+    meta: { live: false },
   });
 
 export const useFeed = (db: string, f: FeedFilters) => useQuery(feedQuery(db, f));
