@@ -40,8 +40,14 @@ func newHandler(ctx context.Context, getenv func(string) string) (proxyFunc, err
 	log := runenv.Logger(cfg, os.Stderr)
 	// The execution role's credentials, not the SDK's default chain
 	// (runenv.LambdaAWS): smaller and faster to start.
-	ad, err := adapters.All(cfg, log, adapters.LambdaAWS(os.Getenv))
+	aws := adapters.LambdaAWS(os.Getenv)
+	ad, err := adapters.All(cfg, log, aws)
 	if err != nil {
+		return nil, err
+	}
+	// Backups on request, downloads and restores go through the worker.
+	if ad.Worker, err = app.Worker(cfg, aws); err != nil {
+		ad.Store.Close()
 		return nil, err
 	}
 	a, err := app.OpenOn(ctx, cfg, log, ad, core.Options{})

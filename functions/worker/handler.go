@@ -15,13 +15,18 @@ import (
 	"github.com/oficina/oficina/shared/schedule"
 )
 
-// Handler takes the worker's two event sources: the jobs queue (SQS,
-// batches of tasks) and SES's feedback topic (SNS, a bounce or complaint
-// report each), which it records on the suppression list.
+// Handler takes the worker's three event sources: the jobs queue (SQS,
+// batches of tasks), SES's feedback topic (SNS, a bounce or complaint
+// report each), which it records on the suppression list, and the api's
+// direct invocations about backups ({"backup": request}), which only the
+// worker may make and sign.
 type Handler struct {
 	Worker       *schedule.Worker
 	Suppressions *mail.Suppressions
-	Log          *slog.Logger
+	// Backups serves the api's backup requests, the whole event
+	// (backup.Module.Keep).
+	Backups func(ctx context.Context, payload []byte) ([]byte, error)
+	Log     *slog.Logger
 	// Prepare, when set, runs once, before the first event: work kept out
 	// of the cold start (seeding the plan prices).
 	Prepare  func(ctx context.Context)
@@ -38,9 +43,19 @@ func (h *Handler) Invoke(ctx context.Context, raw json.RawMessage) (any, error) 
 			// SQS spells it eventSource, SNS EventSource: JSON keys match either.
 			Source string `json:"eventSource"`
 		} `json:"Records"`
+		Backup json.RawMessage `json:"backup"`
 	}
-	if err := json.Unmarshal(raw, &probe); err != nil || len(probe.Records) == 0 {
-		return nil, fmt.Errorf("worker: not an SQS or SNS event: %.200s", raw)
+	err := json.Unmarshal(raw, &probe)
+	if err == nil && len(probe.Backup) > 0 && h.Backups != nil {
+		// The answer is the bytes the api reads (not re-encoded as a string).
+		out, err := h.Backups(ctx, raw)
+		if err != nil {
+			return nil, err
+		}
+		return json.RawMessage(out), nil
+	}
+	if err != nil || len(probe.Records) == 0 {
+		return nil, fmt.Errorf("worker: not an SQS or SNS event, nor a backup request: %.200s", raw)
 	}
 	switch src := probe.Records[0].Source; src {
 	case "aws:sqs":

@@ -45,14 +45,14 @@ func wire(ctx context.Context, getenv func(string) string) (*Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, jobs, err := parts.Jobs(ctx, cfg, log, ad)
+	c, work, err := parts.Jobs(ctx, cfg, log, ad)
 	if err != nil {
 		return nil, err
 	}
-	w, err := schedule.NewWorker(jobs, schedule.WorkerOptions{Store: c.Store, Log: log})
+	w, err := schedule.NewWorker(work.Jobs, schedule.WorkerOptions{Store: c.Store, Log: log})
 	if err != nil {
 		c.Close()
 		return nil, err
 	}
-	return &Handler{Worker: w, Suppressions: c.Suppressions, Log: log, Prepare: func(ctx context.Context) { parts.SeedPrices(ctx, c) }}, nil
+	return &Handler{Worker: w, Suppressions: c.Suppressions, Backups: work.Keep, Log: log, Prepare: func(ctx context.Context) { parts.SeedPrices(ctx, c) }}, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,9 +111,34 @@ func TestFeedback(t *testing.T) {
 	}
 }
 
-// wired builds the function as main does, from the environment, against a
-// fresh table of DynamoDB Local.
-func wired(t *testing.T) (*Handler, store.Store) {
+// TestBackupRequests: the api's direct invocations about backups
+// ({"backup": request}, backup.Module.Keep) reach the worker's backups,
+// which alone hold the backups bucket: a signed GET names that bucket and
+// the backup's key, and its answer is the JSON itself (Lambda returns it
+// as the invocation's payload); a request that is not one is an error.
+func TestBackupRequests(t *testing.T) {
+	h, _ := wired(t, map[string]string{
+		"OFICINA_BLOBS": "s3", "OFICINA_BUCKET": "drive", "OFICINA_BACKUP_BUCKET": "locked-backups",
+		"OFICINA_S3_ENDPOINT": "http://127.0.0.1:9",
+	})
+	db := ids.New("acc")
+	out, err := h.Invoke(t.Context(), json.RawMessage(`{"backup":{"op":"sign","db":"`+db+`","id":"20261128T070000Z-0123456789abcdef","part":"archive","name":"b.ndjson.gz"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, ok := out.(json.RawMessage)
+	var ans struct{ URL string }
+	if !ok || json.Unmarshal(raw, &ans) != nil || !strings.Contains(ans.URL, "/locked-backups/backups/"+db+"/20261128T070000Z-0123456789abcdef.ndjson.gz?") {
+		t.Fatalf("answer %T %s", out, out)
+	}
+	if _, err := h.Invoke(t.Context(), json.RawMessage(`{"backup":{"op":"delete","db":"`+db+`"}}`)); err == nil {
+		t.Error("an unknown backup request was taken")
+	}
+}
+
+// wired builds the function as main does, from the environment (with
+// extra settings), against a fresh table of DynamoDB Local.
+func wired(t *testing.T, extra ...map[string]string) (*Handler, store.Store) {
 	t.Helper()
 	endpoint, client := ddblocal.Start(t)
 	table := ddblocal.TableName(t)
@@ -129,6 +155,9 @@ func wired(t *testing.T) (*Handler, store.Store) {
 	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
 	env := map[string]string{"OFICINA_TABLE": table, "OFICINA_DYNAMO_ENDPOINT": endpoint, "OFICINA_MAIL_FROM": "Oficina <no-reply@oficina.test>"}
+	for _, x := range extra {
+		maps.Copy(env, x)
+	}
 	h, err := wire(t.Context(), func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)

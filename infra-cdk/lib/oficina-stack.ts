@@ -214,8 +214,8 @@ export class OficinaStack extends Stack {
     // ── The drive's files: a versioned bucket (lib/files.ts).
     this.files = new Files(this, 'Files', { stage: config.stage, siteUrl: this.site.url });
     this.backups = new Backups(this, 'Backups');
-    // Only the functions that make backups (the api on request, the worker
-    // on schedule) learn where they are.
+    // Only the function that makes and signs backups (the worker: on
+    // schedule, and on the api's request) learns where they are.
     const backupEnv = { OFICINA_BACKUP_BUCKET: this.backups.bucket.bucketName };
 
     // ── Functions.
@@ -246,7 +246,6 @@ export class OficinaStack extends Stack {
       reservedConcurrentExecutions: reservation(config, 'api'),
       environment: {
         ...common,
-        ...backupEnv,
         OFICINA_SERVER_ADMINS: config.serverAdmins.join(','),
         OFICINA_COOKIE_SECURE: 'true',
         OFICINA_ORIGIN_SECRET: originSecretValue,
@@ -258,7 +257,6 @@ export class OficinaStack extends Stack {
     this.table.grant(api.fn, ...API_TABLE_ACTIONS);
     this.mail.grantSend(api.fn);
     this.files.grantBlobs(api.fn);
-    this.backups.grantWriter(api.fn);
     // ── The drive over WebDAV (lib/webdav.ts): the same product settings,
     // its own Function URL; the table and the bucket, no mail.
     this.webdav = new WebDav(this, 'WebDav', { stage: config.stage, environment: common, reservedConcurrentExecutions: reservation(config, 'webdav') });
@@ -351,6 +349,11 @@ export class OficinaStack extends Stack {
     // The drive's jobs (abandoned uploads) and the backups reach the files too.
     this.files.grantBlobs(this.schedules.worker);
     this.backups.grantWriter(this.schedules.worker);
+    // The api holds no grant on the backups: it asks the worker, invoked
+    // synchronously, to make one on request and to sign a download or a
+    // restore's read (shared/backup/keeper.go).
+    api.fn.addEnvironment('OFICINA_WORKER_FUNCTION', this.schedules.worker.functionName);
+    this.schedules.worker.grantInvoke(api.fn);
     // The limit mail and the weekly summary (shared/limits) are sent by jobs.
     this.mail.grantSend(this.schedules.worker);
     // SES's bounces and complaints reach the app through the worker: it has

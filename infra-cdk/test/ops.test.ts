@@ -52,14 +52,14 @@ describe('backups out of the app reach', () => {
     }
   });
 
-  it('only the roles that make backups may write; nobody deletes or bypasses the lock; api, stream and WebDAV cannot list', () => {
+  it('only the worker may write; nobody deletes or bypasses the lock; api, stream and WebDAV cannot even list', () => {
     const s = prod();
     const bucket = logicalIdOf(s, s.stack.backups.bucket);
     const onBucket = (st: Statement) => JSON.stringify(st.Resource).includes(`"${bucket}"`);
     const grants = (fn: Parameters<typeof logicalIdOf>[1]) =>
       roleStatements(s.json, functionRole(s.json, logicalIdOf(s, fn))).filter(onBucket).flatMap(actions).sort();
-    for (const fn of [s.stack.apiFunction, s.stack.schedules.worker]) assert.deepEqual(grants(fn), [...BACKUP_WRITER_ACTIONS].sort());
-    for (const fn of [s.stack.streamFunction, s.stack.schedules.fn]) assert.deepEqual(grants(fn), []);
+    assert.deepEqual(grants(s.stack.schedules.worker), [...BACKUP_WRITER_ACTIONS].sort());
+    for (const fn of [s.stack.apiFunction, s.stack.streamFunction, s.stack.schedules.fn]) assert.deepEqual(grants(fn), []);
     const webdav = roleStatements(s.json, logicalIdOf(s, s.stack.webdav.role)).filter(onBucket);
     assert.deepEqual(webdav, []);
     for (const [, r] of resourcesOfType(s.json, 'AWS::IAM::Policy')) {
@@ -71,6 +71,25 @@ describe('backups out of the app reach', () => {
     const deny = (policy.Properties!.PolicyDocument.Statement as Statement[]).find((st) => st.Effect === 'Deny' && actions(st).includes('s3:DeleteObjectVersion'))!;
     assert.deepEqual(actions(deny).sort(), [...BACKUP_DENIED_ACTIONS].sort());
     assert.deepEqual(deny.Principal, { AWS: '*' });
+  });
+});
+
+describe('backups on request, downloads and restores go through the worker', () => {
+  it('the api may invoke the worker (and no other function), knows its name, and not the bucket', () => {
+    const s = prod();
+    const api = s.json.Resources[logicalIdOf(s, s.stack.apiFunction)];
+    const worker = logicalIdOf(s, s.stack.schedules.worker);
+    const env = api.Properties!.Environment.Variables;
+    assert.deepEqual(env.OFICINA_WORKER_FUNCTION, { Ref: worker });
+    assert.equal(env.OFICINA_BACKUP_BUCKET, undefined);
+    const invokes = roleStatements(s.json, functionRole(s.json, logicalIdOf(s, s.stack.apiFunction))).filter((st) =>
+      actions(st).includes('lambda:InvokeFunction'),
+    );
+    assert.equal(invokes.length, 1);
+    const targets = JSON.stringify(invokes[0]!.Resource);
+    assert.ok(targets.includes(`"${worker}"`), targets);
+    // The worker's ARN and its versions (ARN:*), nothing else.
+    assert.equal((targets.match(/Fn::GetAtt/g) ?? []).length, 2, targets);
   });
 });
 

@@ -188,7 +188,8 @@ describe('functions', () => {
       // A deploy-time reference to the generated secret (origin-secret.test.ts).
       OFICINA_ORIGIN_SECRET: s.json.Resources[ids.api].Properties!.Environment.Variables.OFICINA_ORIGIN_SECRET,
       OFICINA_LONGPOLL_MAX: '2s',
-      OFICINA_BACKUP_BUCKET: { Ref: logicalIdOf(s, s.stack.backups.bucket) },
+      // Makes backups on request and signs their reads: the api holds no grant on the bucket (ops.test.ts).
+      OFICINA_WORKER_FUNCTION: { Ref: logicalIdOf(s, s.stack.schedules.worker) },
       // The Stripe keys' secret, read at run time (billing.test.ts).
       OFICINA_STRIPE_SECRETS_ARN: 'oficina/prod/stripe',
       // The WebDAV function's own address, shown by the drive's help (webdav.test.ts).

@@ -84,6 +84,8 @@ type Overrides struct {
 	Now     func() time.Time // the clock of every service (default time.Now)
 	// Argon2 replaces the password hashing cost (tests use a cheap one).
 	Argon2 *auth.Argon2Params
+	// Worker instead of cfg.WorkerFunction's invocation.
+	Worker func(ctx context.Context, payload []byte) ([]byte, error)
 }
 
 // Open builds the product from cfg.
@@ -115,7 +117,7 @@ func OpenOn(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Ad
 		return nil, err
 	}
 	a.Modules = c.Registry()
-	mods := Modules(c.Deps(), c.Accounts, c.Backups)
+	mods := Modules(c.Deps(), c.Accounts, c.Backups, c.Worker)
 	if err := a.Modules.Add(mods...); err != nil {
 		return fail(err)
 	}
@@ -187,7 +189,14 @@ func OpenOn(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Ad
 func Adapters(ctx context.Context, cfg config.Config, log *slog.Logger, over Overrides) (core.Adapters, error) {
 	aws := adapters.NewAWS(func() (aws.Config, error) { return awsconfig.LoadDefaultConfig(ctx) })
 	if over.Store == nil && over.Mail == nil && over.Blobs == nil {
-		return adapters.All(cfg, log, aws)
+		ad, err := adapters.All(cfg, log, aws)
+		if err == nil {
+			if ad.Worker, err = Worker(cfg, aws); err != nil {
+				ad.Store.Close()
+				return core.Adapters{}, err
+			}
+		}
+		return ad, err
 	}
 	var ad core.Adapters
 	var err error
@@ -209,6 +218,11 @@ func Adapters(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 	}
 	if err == nil {
 		ad.LiveCloud, err = adapters.LiveCloud(cfg, log, aws)
+	}
+	if err == nil && over.Worker != nil {
+		ad.Worker = over.Worker
+	} else if err == nil {
+		ad.Worker, err = Worker(cfg, aws)
 	}
 	if err == nil && (cfg.JobsQueueURL != "" || cfg.Stripe.SecretsARN != "") {
 		_, err = aws.Get()

@@ -56,27 +56,32 @@ var functionLinks = map[string][]string{
 		modulePath + "shared/schedule", "github.com/aws/aws-sdk-go-v2/service/sqs",
 		modulePath + "shared/mail/ses", "github.com/aws/aws-sdk-go-v2/service/sesv2",
 		modulePath + "shared/store/bolt", "github.com/aws/aws-sdk-go-v2/config",
+		lambdaClient,
 	}),
 	// The dispatcher: the jobs of jobs.json, the Groups and the queue.
 	"schedule": slices.Concat(serveHTTP, otherModules, []string{
 		pkgApp, pkgAdapters, pkgCore, pkgParts,
 		modulePath + "shared/drive", modulePath + "shared/limits", modulePath + "shared/auth", modulePath + "shared/accounts",
 		modulePath + "shared/mail/ses", "github.com/aws/aws-sdk-go-v2/service/sesv2", "github.com/stripe/stripe-go/v83",
-		modulePath + "shared/store/bolt", "github.com/aws/aws-sdk-go-v2/config",
+		modulePath + "shared/store/bolt", "github.com/aws/aws-sdk-go-v2/config", lambdaClient,
 	}),
-	// The jobs worker: the modules' write paths and jobs; no HTTP.
+	// The jobs worker: the modules' write paths and jobs; no HTTP, and
+	// no Lambda client (it is invoked, it invokes nothing).
 	"worker": slices.Concat(serveHTTP, []string{
 		pkgApp, modulePath + "shared/wiki/highlight", "github.com/alecthomas/chroma/v2",
-		"github.com/aws/aws-sdk-go-v2/config",
+		"github.com/aws/aws-sdk-go-v2/config", lambdaClient,
 	}),
 	// WebDAV: every module's write path (a file passes the API's rules and
 	// its writes are noted for the stream) and the drive; no mail, no other
 	// routes.
 	"webdav": {
 		pkgApp, modulePath + "shared/httpapi", modulePath + "shared/openapi", modulePath + "shared/spa",
-		modulePath + "shared/wiki/highlight", "github.com/alecthomas/chroma/v2",
+		modulePath + "shared/wiki/highlight", "github.com/alecthomas/chroma/v2", lambdaClient,
 	},
 }
+
+// lambdaClient invokes the worker: the api alone needs it (backups).
+const lambdaClient = "github.com/aws/aws-sdk-go-v2/service/lambda"
 
 // TestFunctionLinks checks each deployable's imports against its entry.
 func TestFunctionLinks(t *testing.T) {

@@ -20,8 +20,10 @@ import (
 
 // Modules lists every module of the product, in registration order. This is
 // the one place a new module is wired in.
-// backups, when not nil, keeps the backups apart from the drive's store.
-func Modules(d module.Deps, acc *accounts.Service, backups blob.Store) []module.Module {
+// backups, when not nil, keeps the backups apart from the drive's store;
+// worker, when not nil, is the process that alone reaches them (the stack's
+// worker function, invoked by the api).
+func Modules(d module.Deps, acc *accounts.Service, backups blob.Store, worker backup.Invoke) []module.Module {
 	rd := reader.New(d)
 	return []module.Module{
 		acc, // Groups: accept, bookmark, tokens
@@ -33,9 +35,10 @@ func Modules(d module.Deps, acc *accounts.Service, backups blob.Store) []module.
 		wiki.New(d).WithHighlighter(highlight.Chroma{}), // textnotes: handbooks, links and linked by, versions, search, code colouring
 		// the links app: bookmarks, import and export, titles read through the reader's fetch guard
 		links.New(d).WithPageFetcher(rd.Fetcher()),
-		billing.New(d, acc),                      // Stripe: checkout, webhooks, plan switches, metered storage
-		specfields.Module{},                      // SPEC §3 field rules of klasses whose module is still to come
-		limits.New(d),                            // plan limits on every write, view-only Groups, usage snapshots, limit mail, weekly summary
-		backup.New(d, acc).WithArchives(backups), // backups per plan into their own store, download, restore into a new Group
+		billing.New(d, acc), // Stripe: checkout, webhooks, plan switches, metered storage
+		specfields.Module{}, // SPEC §3 field rules of klasses whose module is still to come
+		limits.New(d),       // plan limits on every write, view-only Groups, usage snapshots, limit mail, weekly summary
+		// backups per plan into their own store, download, restore into a new Group
+		backup.New(d, acc).WithArchives(backups).WithKeeper(worker),
 	}
 }

@@ -80,7 +80,7 @@ func TestPartsRegisterWhatModulesDo(t *testing.T) {
 
 	full := open(t)
 	reg := full.Registry()
-	if err := reg.Add(app.Modules(full.Deps(), full.Accounts, nil)...); err != nil {
+	if err := reg.Add(app.Modules(full.Deps(), full.Accounts, nil, nil)...); err != nil {
 		t.Fatal(err)
 	}
 	want := wiringOf(full.Docs, reg)

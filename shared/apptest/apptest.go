@@ -138,6 +138,13 @@ type Env struct {
 // New wires the product on backend b.
 func New(t testing.TB, b Backend, opts ...Option) *Env {
 	t.Helper()
+	return NewWithWorker(t, b, nil, opts...)
+}
+
+// NewWithWorker wires the product on backend b as the stack's api is:
+// what only the worker function may do (backups) goes through worker.
+func NewWithWorker(t testing.TB, b Backend, worker func(ctx context.Context, payload []byte) ([]byte, error), opts ...Option) *Env {
+	t.Helper()
 	dir := t.TempDir()
 	cfg, err := config.Load([]string{"--data", dir, "--base-url", BaseURL, "--log-level", "error"}, func(string) string { return "" }, config.Local)
 	if err != nil {
@@ -185,7 +192,8 @@ func New(t testing.TB, b Backend, opts ...Option) *Env {
 	if cfg.Blobs == "s3" {
 		// The test server's dummy credentials, never the machine's.
 		blobs = blob.NewS3(blobtest.NewClient(cfg.S3Endpoint), cfg.Bucket, nil)
-		if cfg.BackupBucket != "" {
+		// With a worker, the api reaches no backups store: the worker does.
+		if cfg.BackupBucket != "" && worker == nil {
 			backups = blob.NewS3(blobtest.NewClient(cfg.S3Endpoint), cfg.BackupBucket, nil)
 		}
 	}
@@ -196,6 +204,7 @@ func New(t testing.TB, b Backend, opts ...Option) *Env {
 		Mail:    mail.NewOutbox(e.Outbox, "Oficina <no-reply@oficina.test>", quiet).WithClock(e.Clock.Now),
 		Now:     e.Clock.Now,
 		Argon2:  &auth.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1},
+		Worker:  worker,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,9 +1,9 @@
 // Package backup keeps a Group's backups (SPEC.md §6): its documents as
 // gzipped NDJSON with its files' manifest, and, on paid plans, the files'
-// contents as a tar archive next to it, in the blob store (the drive's: the
-// filesystem under <data>/blobs locally, the drive bucket under the
-// "backups/" prefix in the cloud, whose lifecycle rule cleans up behind
-// the retention below).
+// contents as a tar archive next to it, in the archives' store: the
+// filesystem under <data>/blobs locally, in the cloud a bucket of their own
+// with Object Lock (WithArchives) that only the worker function reaches;
+// the api asks it to make and sign them (WithKeeper, keeper.go).
 //
 // Frequency per plan: free Groups back up on an administrator's request,
 // once a month; pro weekly and corp (and the dedicated server) daily, by
@@ -112,6 +112,10 @@ type Module struct {
 	archives blob.Store
 	// locker writes archives locked (WithArchives of a blob.Retainer).
 	locker blob.Retainer
+	// keeper, when set, makes backups on request and signs reads of them
+	// (the worker, in the stack: the api may not reach the archives).
+	keeper Invoke
+	http   *http.Client // reads what the keeper signed
 	groups Groups
 	log    *slog.Logger
 	now    func() time.Time
@@ -513,7 +517,7 @@ func (m *Module) start(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	info, err := m.Create(ctx, db, "request")
+	info, err := m.create(ctx, db, "request")
 	if err != nil {
 		if mark != "" {
 			_ = m.st.DeleteRecord(context.WithoutCancel(ctx), kindOwnerDay, mark)
@@ -548,12 +552,12 @@ func (m *Module) download(w http.ResponseWriter, r *http.Request) error {
 		return fault.New(fault.BadRequest, MsgNoBlobs)
 	}
 	name := "oficina-" + db + "-" + info.ID + ".ndjson.gz"
-	if ps, ok := m.archives.(blob.Presigner); ok {
-		// S3: the browser fetches it from the bucket (a Lambda answer stops at 6 MB).
-		u, err := ps.PresignGet(ctx, archiveKey(db, info.ID), "", name, 5*time.Minute)
-		if err != nil {
-			return err
-		}
+	// S3: the browser fetches it from the bucket (a Lambda answer stops at 6 MB).
+	u, err := m.signedGet(ctx, db, info.ID, PartArchive, name)
+	if err != nil {
+		return err
+	}
+	if u != "" {
 		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("Location", u)
 		w.WriteHeader(http.StatusFound)

@@ -52,7 +52,7 @@ type line struct {
 
 // scan reads an archive line by line.
 func (m *Module) scan(ctx context.Context, db, id string, fn func(line) error) error {
-	rc, _, err := m.archives.Get(ctx, archiveKey(db, id), "", nil)
+	rc, err := m.open(ctx, db, id, PartArchive)
 	if err != nil {
 		return fmt.Errorf("backup: open %s: %w", id, err)
 	}
@@ -252,7 +252,7 @@ func (m *Module) restoreDoc(ctx context.Context, db string, l line, versions map
 // restoreContents copies the archived file versions into db's blobs,
 // oldest first, and maps each old version to its new id.
 func (m *Module) restoreContents(ctx context.Context, db, id, newDB string) (map[string]string, error) {
-	rc, _, err := m.archives.Get(ctx, contentsKey(db, id), "", nil)
+	rc, err := m.open(ctx, db, id, PartContents)
 	if err != nil {
 		return nil, fmt.Errorf("backup: open the contents of %s: %w", id, err)
 	}

@@ -127,6 +127,12 @@ type Config struct {
 	// Object Lock that only the backup-making role may write. Empty: the
 	// backups share the drive's blob store, under backups/.
 	BackupBucket string
+	// WorkerFunction names the worker function (--worker-function,
+	// OFICINA_WORKER_FUNCTION): the api, which holds no grant on the
+	// backups bucket, invokes it to make a backup on request and to sign a
+	// backup's download or a restore's read. Empty: this process reaches
+	// the backups itself.
+	WorkerFunction string
 	// DriveFreeLimit is the drive limit of a free Group in bytes
 	// (--drive-free-limit, OFICINA_DRIVE_FREE_LIMIT); paid plans have
 	// SPEC §9's (1 GB for pro and corp).
@@ -241,6 +247,7 @@ func Load(args []string, getenv func(string) string, def Defaults) (Config, erro
 	fs.StringVar(&c.Blobs, "blobs", env("OFICINA_BLOBS", blobsDefault), "drive file storage: fs (under <data>/blobs), s3 or none (OFICINA_BLOBS)")
 	fs.StringVar(&c.Bucket, "bucket", env("OFICINA_BUCKET", ""), "the drive's S3 bucket, versioning enabled (OFICINA_BUCKET)")
 	fs.StringVar(&c.BackupBucket, "backup-bucket", env("OFICINA_BACKUP_BUCKET", ""), "S3 bucket of the Groups' backups, versioned with Object Lock; empty: the drive's store under backups/ (OFICINA_BACKUP_BUCKET)")
+	fs.StringVar(&c.WorkerFunction, "worker-function", env("OFICINA_WORKER_FUNCTION", ""), "the worker Lambda function the api asks to make backups on request and to sign their reads; empty: this process reaches the backups itself (OFICINA_WORKER_FUNCTION)")
 	fs.StringVar(&c.JobsQueueURL, "jobs-queue-url", env("OFICINA_JOBS_QUEUE_URL", ""), "SQS queue of the scheduled jobs' tasks; empty: they run in-process (OFICINA_JOBS_QUEUE_URL)")
 	fs.StringVar(&c.S3Endpoint, "s3-endpoint", env("OFICINA_S3_ENDPOINT", ""), "S3 endpoint URL override, path-style, e.g. an S3-compatible server (OFICINA_S3_ENDPOINT)")
 	fs.StringVar(&driveFree, "drive-free-limit", env("OFICINA_DRIVE_FREE_LIMIT", "100000000"), "drive limit of a free Group in bytes (OFICINA_DRIVE_FREE_LIMIT)")

@@ -53,6 +53,11 @@ type Adapters struct {
 	// WebSocket API (on DynamoDB with OFICINA_LIVE_ENDPOINT); Open fills
 	// its Store and Auth.
 	LiveCloud *live.CloudOptions
+	// Worker, when set, runs a request on the worker function and returns
+	// its answer (the stack's api, with OFICINA_WORKER_FUNCTION): what only
+	// the worker may do, such as making and signing backups. Nil: this
+	// process does it itself.
+	Worker func(ctx context.Context, payload []byte) ([]byte, error)
 }
 
 // Options tune the wiring (tests control the clock and the hashing cost).
@@ -87,6 +92,8 @@ type Core struct {
 	// the configuration names its endpoint (the api, live and stream
 	// functions); nil otherwise.
 	LiveCloud *live.Cloud
+	// Worker is Adapters.Worker.
+	Worker func(ctx context.Context, payload []byte) ([]byte, error)
 }
 
 // Open wires the base on the given adapters: the suppression list in
@@ -99,7 +106,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger, a Adapters, 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	c := &Core{Cfg: cfg, Log: log, Store: a.Store, Blobs: a.Blobs, Backups: a.Backups, AWS: a.AWS}
+	c := &Core{Cfg: cfg, Log: log, Store: a.Store, Blobs: a.Blobs, Backups: a.Backups, AWS: a.AWS, Worker: a.Worker}
 	sender := a.Mail
 	if sender == nil {
 		sender = mail.Refusing("this function sends no mail")

@@ -37,9 +37,8 @@ import (
 
 // Set is the product's modules, held by their concrete types.
 type Set struct {
-	deps    module.Deps
-	acc     *accounts.Service
-	backups blob.Store
+	deps module.Deps
+	acc  *accounts.Service
 
 	ticket      *ticket.Module
 	servicedocs *servicedocs.Module
@@ -50,15 +49,15 @@ type Set struct {
 	links       *links.Module
 	specfields  specfields.Module
 	limits      *limits.Module
+	backup      *backup.Module
 }
 
-// New builds the modules with a write path as app.Modules does; the ones
-// with jobs only (billing's usage report, backups) are built by
-// RegisterJobs (backups, when not nil, keeps the backups apart from the
-// drive's store).
+// New builds the modules with a write path or jobs as app.Modules does;
+// billing's usage report is built by RegisterJobs (backups, when not nil,
+// keeps the backups apart from the drive's store).
 func New(d module.Deps, acc *accounts.Service, backups blob.Store) *Set {
 	return &Set{
-		deps: d, acc: acc, backups: backups,
+		deps: d, acc: acc,
 		ticket:      ticket.New(d),
 		servicedocs: servicedocs.New(d),
 		finance:     finance.New(d),
@@ -67,6 +66,7 @@ func New(d module.Deps, acc *accounts.Service, backups blob.Store) *Set {
 		wiki:        wiki.New(d),
 		links:       links.New(d),
 		limits:      limits.New(d),
+		backup:      backup.New(d, acc).WithArchives(backups),
 	}
 }
 
@@ -92,7 +92,7 @@ func (s *Set) RegisterJobs(r *module.Registry) {
 	s.drive.RegisterJobs(r)
 	billing.New(s.deps, s.acc).RegisterJobs(r)
 	s.limits.RegisterJobs(r)
-	backup.New(s.deps, s.acc).WithArchives(s.backups).RegisterJobs(r)
+	s.backup.RegisterJobs(r)
 }
 
 // open wires the base on ad with every module's write path and stream
@@ -136,17 +136,26 @@ func Stream(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Ad
 	return c, consumer(c, r, log), nil
 }
 
+// Work is what functions/worker runs besides the base.
+type Work struct {
+	// Jobs are every module's scheduled jobs.
+	Jobs []module.Job
+	// Keep serves the api's backup requests (backup.Module.Keep): the
+	// worker alone may write the backups bucket and sign reads of it.
+	Keep backup.Invoke
+}
+
 // Jobs is what functions/worker runs: the base on the given adapters,
-// every module's write path, and their scheduled jobs; its writes are
-// noted as the API's are.
-func Jobs(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters) (*core.Core, []module.Job, error) {
+// every module's write path, their scheduled jobs and the backups kept
+// for the api; its writes are noted as the API's are.
+func Jobs(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters) (*core.Core, Work, error) {
 	c, r, set, err := open(ctx, cfg, log, ad)
 	if err != nil {
-		return nil, nil, err
+		return nil, Work{}, err
 	}
 	set.RegisterJobs(r)
 	consumer(c, r, log)
-	return c, r.Jobs(), nil
+	return c, Work{Jobs: r.Jobs(), Keep: set.backup.Keep}, nil
 }
 
 // Drive is what the WebDAV server writes through: the base on the given

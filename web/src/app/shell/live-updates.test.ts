@@ -11,7 +11,7 @@ describe('invalidateDb', () => {
     qc.setQueryData(['reader', db, 'unread'], { '': 3 });
     qc.setQueryData(['tickets', 'acc-2'], []);
     // Built with its options (and meta) as useQuery would, then filled.
-    qc.getQueryCache().build(qc, feed);
+    qc.getQueryCache().build(qc, { queryKey: [...feed.queryKey], meta: feed.meta });
     qc.setQueryData(feed.queryKey, { total_rows: 0, offset: 0, page: 1, pages: 1, limit: 10, rows: [] });
 
     invalidateDb(qc, db, 'usr-1', [{ db, seq: 9, id: 'x', klass: 'ReaderItem', deleted: false }]);
