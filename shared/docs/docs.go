@@ -100,6 +100,17 @@ func New(st store.Store, now func() time.Time) *Service {
 // created_at, so list pages come back oldest or newest first).
 func (s *Service) SetSortKey(klass string, fn SortKeyFunc) { s.sortKeys[klass] = fn }
 
+// IndexOrder is the field whose value is klass's index key ("created_at",
+// stamped by the server in one format), when no module keys the klass
+// otherwise: a _find sorted by that field alone can read the index in
+// order and stop at the page's end.
+func (s *Service) IndexOrder(klass string) (field string, ok bool) {
+	if s.sortKeys[klass] != nil {
+		return "", false
+	}
+	return "created_at", true
+}
+
 // sortKey is the klass index key of a body.
 func (s *Service) sortKey(klass string, body map[string]any) string {
 	if fn := s.sortKeys[klass]; fn != nil {

@@ -18,7 +18,10 @@ const findPageSize = 500
 // find answers POST /api/{db}/_find. The planner reads one klass through the
 // klass index when the selector pins "klass" (every query the SPA makes
 // does), else the whole database; mango matches, sorts and pages in memory,
-// decoding only the fields it needs.
+// decoding only the fields it needs. On a store read page by page
+// (DynamoDB), a query sorted by the klass index's own field (an index
+// page's newest or oldest first) reads the index in that order and stops
+// at the page's end instead of reading the whole klass.
 func (s *Server) find(w http.ResponseWriter, r *http.Request) error {
 	db, _, err := s.dbAccess(r, access.Read)
 	if err != nil {
@@ -42,9 +45,13 @@ func (s *Server) find(w http.ResponseWriter, r *http.Request) error {
 	_, logged := s.store.(store.ChangeLog)
 	history := byKlass && klass == stream.KlassDocumentChange && logged
 	var res mango.Result
-	if scanner, ok := s.store.(klassScanner); ok && byKlass && klass != stream.KlassCounter && !history {
+	scanner, scans := s.store.(klassScanner)
+	switch {
+	case scans && byKlass && klass != stream.KlassCounter && !history:
 		res, err = runScan(r, scanner, db, klass, q)
-	} else {
+	case byKlass && klass != stream.KlassCounter && !history && s.indexOrdered(klass, q):
+		res, err = s.findInIndexOrder(r, db, klass, q)
+	default:
 		var docs []store.Doc
 		switch {
 		case byKlass && klass == stream.KlassCounter:
@@ -137,6 +144,47 @@ func runScan(r *http.Request, sc klassScanner, db, klass string, q *mango.Find) 
 		}
 		return err
 	})
+	return res, err
+}
+
+// indexOrdered reports whether klass's index yields q's order: one sort
+// field, the one the index is keyed by. Both orders are then byte order
+// of the same string, ties broken by _id in the sort's direction.
+func (s *Server) indexOrdered(klass string, q *mango.Find) bool {
+	field, ok := s.docs.IndexOrder(klass)
+	return ok && len(q.Sort) == 1 && q.Sort[0].Field == field
+}
+
+// findInIndexOrder reads klass in q's order, a page of the index at a
+// time, and stops once mango has the page (skip+limit matching rows).
+func (s *Server) findInIndexOrder(r *http.Request, db, klass string, q *mango.Find) (mango.Result, error) {
+	// The first read fits a page that matches at once; the next ones are full.
+	lq := store.ListQuery{Klass: klass, Descending: q.Sort[0].Desc, Limit: min(q.Skip+q.Limit+1, findPageSize)}
+	var (
+		page    store.Page
+		i       int
+		read    bool
+		readErr error
+	)
+	res, err := q.RunInOrder(func() (mango.Candidate, bool) {
+		for i >= len(page.Docs) {
+			if read && page.Next == "" {
+				return mango.Candidate{}, false
+			}
+			lq.After = page.Next
+			page, readErr = s.store.List(r.Context(), db, lq)
+			if readErr != nil {
+				return mango.Candidate{}, false
+			}
+			read, i, lq.Limit = true, 0, findPageSize
+		}
+		d := page.Docs[i]
+		i++
+		return mango.Candidate{ID: d.ID, Rev: d.Rev, Body: d.Body}, true
+	})
+	if readErr != nil {
+		return mango.Result{}, readErr
+	}
 	return res, err
 }
 

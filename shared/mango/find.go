@@ -298,6 +298,23 @@ func (f *Find) Run(next func() (Candidate, bool)) (Result, error) {
 	return f.page(rows)
 }
 
+// RunInOrder is Run over candidates that come in the page's order (the
+// caller reads an index keyed by the one sort field, ties by _id in the
+// same direction): it stops reading once skip+limit rows matched, so a
+// page of a large klass reads about a page of documents. Candidates in any
+// other order give wrong pages.
+func (f *Find) RunInOrder(next func() (Candidate, bool)) (Result, error) {
+	k, ok := f.keep()
+	if !ok {
+		return f.page(nil)
+	}
+	rows, err := f.collectUpTo(k, true, next)
+	if err != nil {
+		return Result{}, err
+	}
+	return f.page(rows)
+}
+
 // RunParallel is Run over batches of candidates that workers goroutines
 // match at once, each keeping its own best rows, merged at the end: a
 // klass scan hands its documents over as it reads them, and the matching,
@@ -349,6 +366,12 @@ func (f *Find) keep() (int, bool) {
 // collect matches the candidates next yields and returns the best k rows,
 // in no particular order.
 func (f *Find) collect(k int, next func() (Candidate, bool)) ([]row, error) {
+	return f.collectUpTo(k, false, next)
+}
+
+// collectUpTo is collect; ordered (the candidates come best first) stops at
+// the k-th matching row.
+func (f *Find) collectUpTo(k int, ordered bool, next func() (Candidate, bool)) ([]row, error) {
 	h := &rowHeap{f: f, rows: make([]row, 0, min(k, 1024))}
 	m := make(map[string]any, len(f.top)+2)
 	keys := make([]any, len(f.Sort))
@@ -394,6 +417,9 @@ func (f *Find) collect(k int, next func() (Candidate, bool)) ([]row, error) {
 		}
 		h.rows = append(h.rows, row{id: c.ID, rev: c.Rev, keys: slices.Clone(keys), body: slices.Clone(c.Body)})
 		h.up(len(h.rows) - 1)
+		if ordered && len(h.rows) == k {
+			break
+		}
 	}
 	return h.rows, nil
 }
