@@ -123,15 +123,7 @@ type Module struct {
 
 // New builds the module; groups creates the Groups backups restore into.
 func New(d module.Deps, groups Groups) *Module {
-	log := d.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	now := d.Now
-	if now == nil {
-		now = time.Now
-	}
-	return &Module{deps: d, st: d.Store, blobs: d.Blobs, archives: d.Blobs, groups: groups, log: log.With("module", "backup"), now: now}
+	return &Module{deps: d, st: d.Store, blobs: d.Blobs, archives: d.Blobs, groups: groups, log: d.Logger("backup"), now: d.Clock()}
 }
 
 // WithArchives keeps the backups in st instead of the drive's store. When

@@ -114,15 +114,8 @@ type Module struct {
 
 // New builds the module from the seam's deps and the accounts service.
 func New(d module.Deps, acc Accounts) *Module {
-	log := d.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	now := d.Now
-	if now == nil {
-		now = time.Now
-	}
-	m := &Module{st: d.Store, docs: d.Docs, acc: acc, cfg: d.Config.Stripe, base: d.BaseURL, log: log, now: now,
+	log := d.Logger("billing")
+	m := &Module{st: d.Store, docs: d.Docs, acc: acc, cfg: d.Config.Stripe, base: d.BaseURL, log: log, now: d.Clock(),
 		httpc: &http.Client{Timeout: 20 * time.Second}, freeRecords: cmp.Or(d.Config.FreeRecords, config.DefaultFreeRecords)}
 	m.keys = newKeySource(d.Config.Stripe, d.AWS, log)
 	return m

@@ -134,16 +134,8 @@ func ConfiguredLimits(c config.Config) Limits {
 
 // New builds the module.
 func New(d module.Deps) *Module {
-	log := d.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	now := d.Now
-	if now == nil {
-		now = time.Now
-	}
 	m := &Module{
-		deps: d, st: d.Store, docs: d.Docs, blobs: d.Blobs, log: log.With("module", "drive"), now: now,
+		deps: d, st: d.Store, docs: d.Docs, blobs: d.Blobs, log: d.Logger("drive"), now: d.Clock(),
 		server: &access.Principal{UserID: "_drive", Name: "_drive", Label: "drive", Via: access.ViaSession},
 		limits: ConfiguredLimits(d.Config),
 	}

@@ -90,19 +90,11 @@ type Module struct {
 
 // New builds the module.
 func New(d module.Deps) *Module {
-	log := d.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	now := d.Now
-	if now == nil {
-		now = time.Now
-	}
 	tpl := d.Templates
 	if tpl == nil {
 		tpl = mail.NoTemplates
 	}
-	return &Module{deps: d, st: d.Store, log: log.With("module", "limits"), now: now, tpl: tpl,
+	return &Module{deps: d, st: d.Store, log: d.Logger("limits"), now: d.Clock(), tpl: tpl,
 		drive: drive.ConfiguredLimits(d.Config), base: d.BaseURL, freeRecords: cmp.Or(d.Config.FreeRecords, config.DefaultFreeRecords),
 		suppressions: mail.NewSuppressions(d.Store)}
 }

@@ -87,6 +87,23 @@ type Deps struct {
 	AWS *aws.Config
 }
 
+// Logger is Log with the module's name on every line, or a logger that
+// discards when Log is nil (tests).
+func (d Deps) Logger(module string) *slog.Logger {
+	if d.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return d.Log.With("module", module)
+}
+
+// Clock is Now, or time.Now when Now is nil.
+func (d Deps) Clock() func() time.Time {
+	if d.Now == nil {
+		return time.Now
+	}
+	return d.Now
+}
+
 // WritePath is implemented by modules that can register apart what every
 // write and the change stream need: schemas, rules, effects, guards, sort
 // keys, tallies, timeline events, reactions and the klasses that are not

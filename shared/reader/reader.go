@@ -78,22 +78,14 @@ const fetchWorkers = 16
 
 // New builds the module from the server configuration in d.
 func New(d module.Deps) *Module {
-	log := d.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	now := d.Now
-	if now == nil {
-		now = time.Now
-	}
 	retention := d.Config.ReaderRetention
 	if retention <= 0 {
 		retention = 90 * 24 * time.Hour
 	}
 	return &Module{
 		deps: d,
-		log:  log.With("module", "reader"),
-		now:  now,
+		log:  d.Logger("reader"),
+		now:  d.Clock(),
 		fetcher: fetchguard.New(fetchguard.Options{
 			Allow:     d.Config.FetchAllowNets,
 			Ports:     d.Config.FetchPorts,

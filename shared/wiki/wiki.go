@@ -88,20 +88,12 @@ type Module struct {
 
 // New builds the module.
 func New(d module.Deps) *Module {
-	log := d.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	now := d.Now
-	if now == nil {
-		now = time.Now
-	}
 	host := ""
 	if u, err := url.Parse(d.BaseURL); err == nil {
 		host = u.Host
 	}
 	m := &Module{
-		deps: d, st: d.Store, log: log.With("module", "wiki"), now: now, host: host,
+		deps: d, st: d.Store, log: d.Logger("wiki"), now: d.Clock(), host: host,
 		server: &access.Principal{UserID: "_wiki", Name: "_wiki", Label: "wiki", Via: access.ViaSession},
 	}
 	m.pages = newPageCache(d.Store, 64, pageCacheBytes)
