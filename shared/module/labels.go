@@ -40,12 +40,19 @@ type Actor struct {
 	Name Label
 }
 
-// Labels declares how people read a klass's records. A module that adds
+// Labels declares how people read klasses' records. A module that adds
 // fields to another module's klass (the service documents' status page
 // token on a Ticket) declares them in a Labels of its own without a Name; a
 // field is declared once. Fields both labelled and internal, or labels
 // missing a language, are wiring mistakes and panic.
-func (r *Registry) Labels(l Labels) {
+func (r *Registry) Labels(ls ...Labels) {
+	for _, l := range ls {
+		r.label(l)
+	}
+}
+
+// label declares one klass's labels (Labels).
+func (r *Registry) label(l Labels) {
 	if l.Klass == "" || (l.Name != Label{} && (l.Name.En == "" || l.Name.PtBR == "")) {
 		panic("module: labels need a klass, and a name in every language")
 	}

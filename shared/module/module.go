@@ -202,11 +202,13 @@ func (r *Registry) Effect(klass string, e docs.Effect) { r.docs.RegisterEffect(k
 // (docs.Service.AddGuard): plan limits refuse writes to a view-only Group.
 func (r *Registry) Guard(g docs.Guard) { r.docs.AddGuard(g) }
 
-// Schema adds the declarative field rules of a klass (types, required,
-// enums, limits, references), run before the klass's other rules.
-func (r *Registry) Schema(k schema.Klass) {
-	r.schemas = append(r.schemas, k)
-	r.docs.Register(k.Name, k.Rule(r.refs))
+// Schema adds the declarative field rules of klasses (types, required,
+// enums, limits, references), run before each klass's other rules.
+func (r *Registry) Schema(ks ...schema.Klass) {
+	for _, k := range ks {
+		r.schemas = append(r.schemas, k)
+		r.docs.Register(k.Name, k.Rule(r.refs))
+	}
 }
 
 // SortKey sets how documents of klass are ordered in the store's klass
