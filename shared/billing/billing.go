@@ -114,14 +114,7 @@ type Module struct {
 
 // New builds the module from the seam's deps and the accounts service.
 func New(d module.Deps, acc Accounts) *Module {
-	log := d.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	now := d.Now
-	if now == nil {
-		now = time.Now
-	}
+	log, now := d.Logger(), d.Clock()
 	m := &Module{st: d.Store, docs: d.Docs, acc: acc, cfg: d.Config.Stripe, base: d.BaseURL, log: log, now: now,
 		httpc: &http.Client{Timeout: 20 * time.Second}, freeRecords: cmp.Or(d.Config.FreeRecords, config.DefaultFreeRecords)}
 	m.keys = newKeySource(d.Config.Stripe, d.AWS, log)

@@ -134,14 +134,7 @@ func ConfiguredLimits(c config.Config) Limits {
 
 // New builds the module.
 func New(d module.Deps) *Module {
-	log := d.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	now := d.Now
-	if now == nil {
-		now = time.Now
-	}
+	log, now := d.Logger(), d.Clock()
 	m := &Module{
 		deps: d, st: d.Store, docs: d.Docs, blobs: d.Blobs, log: log.With("module", "drive"), now: now,
 		server: &access.Principal{UserID: "_drive", Name: "_drive", Label: "drive", Via: access.ViaSession},

@@ -90,14 +90,7 @@ type Module struct {
 
 // New builds the module.
 func New(d module.Deps) *Module {
-	log := d.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	now := d.Now
-	if now == nil {
-		now = time.Now
-	}
+	log, now := d.Logger(), d.Clock()
 	tpl := d.Templates
 	if tpl == nil {
 		tpl = mail.NoTemplates

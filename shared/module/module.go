@@ -87,6 +87,22 @@ type Deps struct {
 	AWS *aws.Config
 }
 
+// Logger is d.Log, or a logger that discards when the wiring gave none.
+func (d Deps) Logger() *slog.Logger {
+	if d.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return d.Log
+}
+
+// Clock is d.Now, or time.Now when the wiring gave none.
+func (d Deps) Clock() func() time.Time {
+	if d.Now == nil {
+		return time.Now
+	}
+	return d.Now
+}
+
 // WritePath is implemented by modules that can register apart what every
 // write and the change stream need: schemas, rules, effects, guards, sort
 // keys, tallies, timeline events, reactions and the klasses that are not

@@ -78,14 +78,7 @@ const fetchWorkers = 16
 
 // New builds the module from the server configuration in d.
 func New(d module.Deps) *Module {
-	log := d.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	now := d.Now
-	if now == nil {
-		now = time.Now
-	}
+	log, now := d.Logger(), d.Clock()
 	retention := d.Config.ReaderRetention
 	if retention <= 0 {
 		retention = 90 * 24 * time.Hour
