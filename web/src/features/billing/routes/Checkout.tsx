@@ -15,7 +15,7 @@ import { limitsQuery } from '../../../lib/limits';
 import { accountOf } from '../../../lib/memberships';
 import { paths } from '../../../lib/paths';
 import { billingQuery } from '../api/billing';
-import { PlanChooser } from '../components/PlanChooser';
+import { chooserGroup, PlanChooser } from '../components/PlanChooser';
 import '../components/billing.css';
 
 export function Component() {
@@ -50,20 +50,7 @@ export function Component() {
       ) : (
         <PlanChooser
           onPick={pick}
-          group={
-            db && billing.data
-              ? {
-                  db,
-                  plan: billing.data.plan,
-                  livemode: billing.data.livemode,
-                  isAdmin: billing.data.is_admin,
-                  canCancel: billing.data.can_cancel,
-                  records: limits.data?.records ?? null,
-                  freeRecordLimit: billing.data.free_record_limit,
-                  switchLockedUntil: billing.data.switch_locked_until,
-                }
-              : null
-          }
+          group={db && billing.data ? chooserGroup(db, billing.data, limits.data?.records ?? null) : null}
         />
       )}
     </Page>
