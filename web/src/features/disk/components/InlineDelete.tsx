@@ -4,15 +4,7 @@
 import { Button } from '@aws-amplify/ui-react';
 import { useTranslation } from 'react-i18next';
 
-export function InlineDelete({
-  asking,
-  onAsk,
-  onCancel,
-  onDelete,
-  deleting,
-  label,
-  confirmLabel,
-}: {
+interface InlineDeleteProps {
   /** asking: the row's delete was clicked and waits for the confirmation. */
   asking: boolean;
   onAsk: () => void;
@@ -21,7 +13,9 @@ export function InlineDelete({
   deleting: boolean;
   label: string;
   confirmLabel: string;
-}) {
+}
+
+export function InlineDelete({ asking, onAsk, onCancel, onDelete, deleting, label, confirmLabel }: InlineDeleteProps) {
   const { t } = useTranslation();
   if (!asking) {
     return (
