@@ -4,12 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"mime"
-	"mime/multipart"
-	"mime/quotedprintable"
 	"net/http"
 	"net/http/httptest"
-	netmail "net/mail"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -20,6 +16,7 @@ import (
 	"time"
 
 	"github.com/oficina/oficina/shared/ids"
+	"github.com/oficina/oficina/shared/mail"
 )
 
 // Password is every test user's password.
@@ -245,10 +242,7 @@ func (c *Client) Do(method, target string, body any, headers ...string) Response
 }
 
 // Mail is one message read back from the outbox.
-type Mail struct {
-	File, To, Subject, Text, HTML string
-	Header                        netmail.Header
-}
+type Mail = mail.Sent
 
 // Mails reads every message of the outbox, oldest first.
 func (e *Env) Mails() []Mail {
@@ -306,44 +300,9 @@ func (e *Env) LastLink(addr, kind string) string {
 
 func readEML(t testing.TB, path string) Mail {
 	t.Helper()
-	f, err := os.Open(path)
+	m, err := mail.ReadSent(path)
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer f.Close()
-	msg, err := netmail.ReadMessage(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	subject, _ := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
-	to, _ := msg.Header.AddressList("To")
-	m := Mail{File: filepath.Base(path), Subject: subject, Header: msg.Header}
-	if len(to) == 1 {
-		m.To = to[0].Address
-	}
-	_, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mr := multipart.NewReader(msg.Body, params["boundary"])
-	for {
-		p, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		var r io.Reader = p
-		if strings.EqualFold(p.Header.Get("Content-Transfer-Encoding"), "quoted-printable") {
-			r = quotedprintable.NewReader(p)
-		}
-		b, _ := io.ReadAll(r)
-		if strings.HasPrefix(p.Header.Get("Content-Type"), "text/html") {
-			m.HTML = string(b)
-		} else {
-			m.Text = string(b)
-		}
 	}
 	return m
 }

@@ -6,12 +6,8 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"mime"
-	"mime/multipart"
-	"mime/quotedprintable"
 	"net/http"
 	"net/http/httptest"
-	netmail "net/mail"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -270,46 +266,11 @@ func (e *userEnv) mails() []sentMail {
 
 func readEML(t *testing.T, path string) sentMail {
 	t.Helper()
-	f, err := os.Open(path)
+	m, err := mail.ReadSent(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	msg, err := netmail.ReadMessage(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	subject, _ := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
-	to, _ := msg.Header.AddressList("To")
-	m := sentMail{file: filepath.Base(path), subject: subject}
-	if len(to) == 1 {
-		m.to = to[0].Address
-	}
-	_, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mr := multipart.NewReader(msg.Body, params["boundary"])
-	for {
-		p, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		var r io.Reader = p
-		if strings.EqualFold(p.Header.Get("Content-Transfer-Encoding"), "quoted-printable") {
-			r = quotedprintable.NewReader(p)
-		}
-		b, _ := io.ReadAll(r)
-		if strings.HasPrefix(p.Header.Get("Content-Type"), "text/html") {
-			m.html = string(b)
-		} else {
-			m.text = string(b)
-		}
-	}
-	return m
+	return sentMail{file: m.File, to: m.To, subject: m.Subject, text: m.Text, html: m.HTML}
 }
 
 var mailLinkRE = regexp.MustCompile(`https://app\.oficina\.test/user/(confirm|password)/([A-Za-z0-9_-]{43})`)
