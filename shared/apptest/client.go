@@ -6,11 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -247,25 +244,11 @@ type Mail = mail.Sent
 // Mails reads every message of the outbox, oldest first.
 func (e *Env) Mails() []Mail {
 	e.T.Helper()
-	entries, err := os.ReadDir(e.Outbox)
-	if os.IsNotExist(err) {
-		return nil
-	}
+	ms, err := mail.ReadOutbox(e.Outbox)
 	if err != nil {
 		e.T.Fatal(err)
 	}
-	var names []string
-	for _, en := range entries {
-		if strings.HasSuffix(en.Name(), ".eml") {
-			names = append(names, en.Name())
-		}
-	}
-	sort.Strings(names)
-	out := make([]Mail, 0, len(names))
-	for _, n := range names {
-		out = append(out, readEML(e.T, filepath.Join(e.Outbox, n)))
-	}
-	return out
+	return ms
 }
 
 // MailsTo returns the messages to addr whose subject contains sub.
@@ -296,13 +279,4 @@ func (e *Env) LastLink(addr, kind string) string {
 	}
 	e.T.Fatalf("no %s mail to %s in %d mails", kind, addr, len(ms))
 	return ""
-}
-
-func readEML(t testing.TB, path string) Mail {
-	t.Helper()
-	m, err := mail.ReadSent(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }

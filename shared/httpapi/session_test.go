@@ -8,10 +8,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -243,34 +241,15 @@ type sentMail struct {
 // mails reads every .eml in the outbox, oldest first.
 func (e *userEnv) mails() []sentMail {
 	e.t.Helper()
-	entries, err := os.ReadDir(e.outbox)
-	if os.IsNotExist(err) {
-		return nil
-	}
+	ms, err := mail.ReadOutbox(e.outbox)
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	var names []string
-	for _, en := range entries {
-		if strings.HasSuffix(en.Name(), ".eml") {
-			names = append(names, en.Name())
-		}
-	}
-	sort.Strings(names)
-	var out []sentMail
-	for _, n := range names {
-		out = append(out, readEML(e.t, filepath.Join(e.outbox, n)))
+	out := make([]sentMail, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, sentMail{file: m.File, to: m.To, subject: m.Subject, text: m.Text, html: m.HTML})
 	}
 	return out
-}
-
-func readEML(t *testing.T, path string) sentMail {
-	t.Helper()
-	m, err := mail.ReadSent(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sentMail{file: m.File, to: m.To, subject: m.Subject, text: m.Text, html: m.HTML}
 }
 
 var mailLinkRE = regexp.MustCompile(`https://app\.oficina\.test/user/(confirm|password)/([A-Za-z0-9_-]{43})`)

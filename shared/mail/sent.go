@@ -9,6 +9,7 @@ import (
 	netmail "net/mail"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -62,4 +63,32 @@ func ReadSent(path string) (Sent, error) {
 			m.Text = string(b)
 		}
 	}
+}
+
+// ReadOutbox reads back every message in an Outbox's dir, oldest first (the
+// file names sort in send order); a dir not made yet holds none.
+func ReadOutbox(dir string) ([]Sent, error) {
+	entries, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, en := range entries {
+		if strings.HasSuffix(en.Name(), ".eml") {
+			names = append(names, en.Name())
+		}
+	}
+	sort.Strings(names)
+	out := make([]Sent, 0, len(names))
+	for _, n := range names {
+		m, err := ReadSent(filepath.Join(dir, n))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
 }
