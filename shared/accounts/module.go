@@ -71,9 +71,7 @@ func (s *Service) Register(r *module.Registry) error {
 // RegisterWrites implements module.WritePath: how people read the
 // Groups' klasses (their rules are on the write path since New).
 func (s *Service) RegisterWrites(r *module.Registry) {
-	for _, k := range labels {
-		r.Labels(k)
-	}
+	r.Labels(labels...)
 }
 
 // IsMember implements module.Groups: userID may use Group db (an accepted

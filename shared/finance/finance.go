@@ -156,12 +156,8 @@ func (m *Module) Register(r *module.Registry) error {
 // RegisterWrites implements module.WritePath: the schemas and rules of the
 // money klasses, their timeline events and the balance tallies.
 func (m *Module) RegisterWrites(r *module.Registry) {
-	for _, k := range schemas {
-		r.Schema(k)
-	}
-	for _, k := range labels {
-		r.Labels(k)
-	}
+	r.Schema(schemas...)
+	r.Labels(labels...)
 	r.NotRecords(KlassCSV)
 	r.SortKey(KlassIncome, moneySortKey)
 	r.SortKey(KlassOutgo, moneySortKey)

@@ -45,7 +45,13 @@ type Actor struct {
 // token on a Ticket) declares them in a Labels of its own without a Name; a
 // field is declared once. Fields both labelled and internal, or labels
 // missing a language, are wiring mistakes and panic.
-func (r *Registry) Labels(l Labels) {
+func (r *Registry) Labels(ls ...Labels) {
+	for _, l := range ls {
+		r.addLabels(l)
+	}
+}
+
+func (r *Registry) addLabels(l Labels) {
 	if l.Klass == "" || (l.Name != Label{} && (l.Name.En == "" || l.Name.PtBR == "")) {
 		panic("module: labels need a klass, and a name in every language")
 	}

@@ -202,10 +202,12 @@ func (r *Registry) Effect(klass string, e docs.Effect) { r.docs.RegisterEffect(k
 func (r *Registry) Guard(g docs.Guard) { r.docs.AddGuard(g) }
 
 // Schema adds the declarative field rules of a klass (types, required,
-// enums, limits, references), run before the klass's other rules.
-func (r *Registry) Schema(k schema.Klass) {
-	r.schemas = append(r.schemas, k)
-	r.docs.Register(k.Name, k.Rule(r.refs))
+// enums, limits, references) of each klass, run before its other rules.
+func (r *Registry) Schema(ks ...schema.Klass) {
+	for _, k := range ks {
+		r.schemas = append(r.schemas, k)
+		r.docs.Register(k.Name, k.Rule(r.refs))
+	}
 }
 
 // SortKey sets how documents of klass are ordered in the store's klass

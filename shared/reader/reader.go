@@ -138,9 +138,7 @@ func (m *Module) Register(r *module.Registry) error {
 // unread tally and the reactions to subscriptions and labels.
 func (m *Module) RegisterWrites(r *module.Registry) {
 	m.registerKlasses(r)
-	for _, k := range labels {
-		r.Labels(k)
-	}
+	r.Labels(labels...)
 	r.Actor(module.Actor{ID: m.server.UserID, Name: module.L("Feed reader", "Leitor de feeds")})
 	r.Tally(stream.Tally{Name: TallyItems, Klasses: []string{KlassItem}, Of: itemTally})
 	r.NoHistory(KlassItem) // feed items are written by the refresh job; nobody reads their history

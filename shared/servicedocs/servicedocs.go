@@ -136,12 +136,8 @@ func (m *Module) Register(r *module.Registry) error {
 // RegisterWrites implements module.WritePath: the documents' schemas,
 // rules and token effects, and the estimate's decision events.
 func (m *Module) RegisterWrites(r *module.Registry) {
-	for _, k := range schemas {
-		r.Schema(k)
-	}
-	for _, k := range fieldLabels {
-		r.Labels(k)
-	}
+	r.Schema(schemas...)
+	r.Labels(fieldLabels...)
 	r.Rule(KlassEstimate, m.estimateRule)
 	r.Rule(KlassEstimate, tokenRule(kindEstimate, "approval_token"))
 	r.Rule(KlassMaintenance, m.maintenanceRule)

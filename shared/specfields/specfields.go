@@ -24,12 +24,8 @@ func (m Module) Register(r *module.Registry) error {
 
 // RegisterWrites implements module.WritePath: the schemas.
 func (Module) RegisterWrites(r *module.Registry) {
-	for _, k := range Klasses {
-		r.Schema(k)
-	}
-	for _, k := range Labels {
-		r.Labels(k)
-	}
+	r.Schema(Klasses...)
+	r.Labels(Labels...)
 }
 
 // Klasses are the rules, one per klass (SPEC.md §3 fields, §5 rules).

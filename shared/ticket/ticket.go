@@ -90,12 +90,8 @@ func (m *Module) Register(r *module.Registry) error {
 // RegisterWrites implements module.WritePath: the rules, effects and sort
 // key of the desk's klasses, its tallies and timeline events.
 func (m *Module) RegisterWrites(r *module.Registry) {
-	for _, k := range schemas {
-		r.Schema(k)
-	}
-	for _, k := range labels {
-		r.Labels(k)
-	}
+	r.Schema(schemas...)
+	r.Labels(labels...)
 	r.Rule(KlassTicket, m.ticketRule)
 	r.Effect(KlassTicket, m.ticketEffect)
 	r.SortKey(KlassTicket, sortKey)

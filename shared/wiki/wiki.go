@@ -114,12 +114,8 @@ func (m *Module) Register(r *module.Registry) error {
 // RegisterWrites implements module.WritePath: the Handbook's schema, rule
 // and effect, and the reactions that keep links and versions.
 func (m *Module) RegisterWrites(r *module.Registry) {
-	for _, k := range Schemas {
-		r.Schema(k)
-	}
-	for _, k := range labels {
-		r.Labels(k)
-	}
+	r.Schema(Schemas...)
+	r.Labels(labels...)
 	r.Actor(module.Actor{ID: m.server.UserID, Name: module.L("Wiki", "Wiki")})
 	r.Rule(KlassHandbook, m.handbookRule)
 	r.Effect(KlassHandbook, m.handbookEffect)
