@@ -8,7 +8,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/EmptyState';
 import { Page } from '../../../components/Page';
-import { ButtonLink } from '../../../components/RouterLink';
 import { switchable, useMemberships } from '../../../lib/accounts';
 import { getActiveDb, setActiveDb } from '../../../lib/active-db';
 import { limitsQuery } from '../../../lib/limits';
@@ -36,17 +35,7 @@ export function Component() {
       {memberships.isPending ? (
         <Placeholder height="6rem" />
       ) : mine.length === 0 ? (
-        <EmptyState
-          icon="groups"
-          title={t('billing.chooser.noGroups')}
-          message={t('billing.chooser.noGroupsHelp')}
-          testId="checkout-no-groups"
-          action={
-            <ButtonLink to={paths.accountNew()} variation="primary">
-              {t('home.selectGroup.create')}
-            </ButtonLink>
-          }
-        />
+        <EmptyState icon="groups" title={t('billing.chooser.noGroups')} message={t('billing.chooser.noGroupsHelp')} testId="checkout-no-groups" next={{ to: paths.accountNew(), label: t('home.selectGroup.create') }} />
       ) : (
         <PlanChooser
           onPick={pick}

@@ -84,11 +84,7 @@ export function Component() {
                 title={params.q ? t('records.noMatches') : t('finance.mappings.emptyTitle')}
                 message={params.q ? t('finance.noMatchesMessage') : t('finance.mappings.emptyMessage')}
                 testId="records-empty"
-                action={
-                  <ButtonLink to={paths.create(db, 'mappings')} variation="primary">
-                    {t('finance.mappings.new')}
-                  </ButtonLink>
-                }
+                next={{ to: paths.create(db, 'mappings'), label: t('finance.mappings.new') }}
               />
             )
           }

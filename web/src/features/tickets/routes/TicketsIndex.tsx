@@ -76,11 +76,7 @@ export function Component() {
       title={filtered ? t('records.noMatches') : t('tickets.emptyTitle')}
       message={filtered ? t('tickets.noMatchesMessage') : t('tickets.emptyMessage')}
       testId="records-empty"
-      action={
-        <ButtonLink to={paths.create(db, 'tickets')} variation="primary">
-          {t('tickets.new')}
-        </ButtonLink>
-      }
+      next={{ to: paths.create(db, 'tickets'), label: t('tickets.new') }}
     />
   );
 
