@@ -280,3 +280,27 @@ func (e *Env) LastLink(addr, kind string) string {
 	e.T.Fatalf("no %s mail to %s in %d mails", kind, addr, len(ms))
 	return ""
 }
+
+// WriteRefused sends body as a new document of db by each write route
+// (POST, PUT under a fresh id with idPrefix, and _bulk_docs), as c, in a
+// subtest "<name> via <route>" each, and expects field refused with msg
+// and nothing written.
+func (e *Env) WriteRefused(t *testing.T, c *Client, db, idPrefix, name string, body map[string]any, field, msg string) {
+	routes := map[string]func() Response{
+		"POST": func() Response { return c.Do("POST", "/api/"+db, body) },
+		"PUT":  func() Response { return c.Do("PUT", "/api/"+db+"/"+ids.New(idPrefix), body) },
+		"bulk": func() Response { return c.Do("POST", "/api/"+db+"/_bulk_docs", map[string]any{"docs": []any{body}}) },
+	}
+	for route, send := range routes {
+		t.Run(name+" via "+route, func(t *testing.T) {
+			e.Unchanged(db, func() {
+				r := send()
+				if route == "bulk" {
+					r.ExpectBulkField(t, field, msg)
+					return
+				}
+				r.ExpectFields(t, field, msg)
+			})
+		})
+	}
+}
