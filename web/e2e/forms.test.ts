@@ -8,7 +8,7 @@
 
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api, closeAll, openBrowser, preflight, shot, signUpWithGroup, startServer, tid, type Browser, type Server } from './harness';
+import { api, openBrowser, preflight, registerAndConfirm, shot, startServer, tid, type Browser, type Server } from './harness';
 
 const ANA = { email: 'ana.forms@oficina.test', name: 'Ana Formulários', password: 'correct horse battery' };
 
@@ -43,7 +43,9 @@ describe('forms speak per field', () => {
   });
 
   afterAll(async () => {
-    await closeAll(server, [ana], shots);
+    await ana?.close();
+    await server?.stop();
+    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
   }, 60_000);
 
   it('flags every empty field of a blank sign-up, under each field, with no banner', async () => {
@@ -68,7 +70,8 @@ describe('forms speak per field', () => {
 
   it('refuses a website that is not a web address under its field, and so does the server', async () => {
     const page = ana.page;
-    group = await signUpWithGroup(page, server.dataDir, ANA, 'Oficina Formulários');
+    await registerAndConfirm(page, server.dataDir, ANA);
+    group = (await api(page, 'POST', 'accounts', { name: 'Oficina Formulários' })).json.id;
     for (const [width, height] of SIZES) {
       await page.setViewportSize({ width, height });
       await page.goto(`/account/${group}/customers/new`);

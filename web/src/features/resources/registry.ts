@@ -72,21 +72,12 @@ export function ticketTitle(content: unknown): string {
   return first.length > 60 || !first ? s.slice(0, 60) : first;
 }
 
-/** resource: a set's declaration; its list columns are given as field → kind, in the order shown. */
-function resource(set: string, klass: string, prefix: string, icon: IconName, def: Omit<ResourceDef, 'set' | 'klass' | 'prefix' | 'icon' | 'columns'> & { columns: Record<string, ColumnKind> }): ResourceDef {
-  const columns = Object.entries(def.columns).map(([name, kind]) => ({ name, kind }));
-  return { set, klass, prefix, icon, ...def, columns };
-}
-
-/** moneyList: how the money records (incomes, outgos, transfers) are listed, searched and ordered. */
-const moneyList = {
-  columns: { description: 'text', posted_at: 'date', value: 'money', confirmed: 'boolean' },
-  searchField: 'description',
-  defaultOrder: 'posted_at',
-} satisfies Pick<Parameters<typeof resource>[4], 'columns' | 'searchField' | 'defaultOrder'>;
-
 const defs: ResourceDef[] = [
-  resource('tickets', 'Ticket', 'tik', 'ticket', {
+  {
+    set: 'tickets',
+    klass: 'Ticket',
+    prefix: 'tik',
+    icon: 'ticket',
     fields: [
       area('content'),
       area('problem'),
@@ -100,48 +91,105 @@ const defs: ResourceDef[] = [
       date('estimation'),
       area('equipment_observation'),
     ],
-    columns: { title: 'text', number: 'number', status: 'enum', priority: 'enum', created_at: 'date' },
+    columns: [
+      { name: 'title', kind: 'text' },
+      { name: 'number', kind: 'number' },
+      { name: 'status', kind: 'enum' },
+      { name: 'priority', kind: 'enum' },
+      { name: 'created_at', kind: 'date' },
+    ],
     searchField: 'title',
     defaultOrder: 'created_at',
     derive: (v) => ({ title: ticketTitle(v.content) }),
-  }),
-  resource('customers', 'Customer', 'cus', 'customer', {
+  },
+  {
+    set: 'customers',
+    klass: 'Customer',
+    prefix: 'cus',
+    icon: 'customer',
     fields: [text('name', true), text('short_name'), { name: 'email', type: 'email' }, { name: 'site', type: 'url' }, text('company_name'), text('job_title')],
-    columns: { name: 'text', email: 'text', company_name: 'text' },
+    columns: [
+      { name: 'name', kind: 'text' },
+      { name: 'email', kind: 'text' },
+      { name: 'company_name', kind: 'text' },
+    ],
     searchField: 'name',
     defaultOrder: 'name',
-  }),
-  resource('equipment', 'Equipment', 'eqi', 'equipment', {
+  },
+  {
+    set: 'equipment',
+    klass: 'Equipment',
+    prefix: 'eqi',
+    icon: 'equipment',
     fields: [text('identifier', true), area('description'), text('maker'), ref('customer_id', 'Customer'), text('location')],
-    columns: { identifier: 'text', maker: 'text', location: 'text' },
+    columns: [
+      { name: 'identifier', kind: 'text' },
+      { name: 'maker', kind: 'text' },
+      { name: 'location', kind: 'text' },
+    ],
     searchField: 'identifier',
     defaultOrder: 'identifier',
-  }),
-  resource('handbooks', 'Handbook', 'han', 'handbook', {
+  },
+  {
+    set: 'handbooks',
+    klass: 'Handbook',
+    prefix: 'han',
+    icon: 'handbook',
     fields: [text('title', true), area('content'), enumOf('content_type', ['markdown', 'text', 'html']), text('categories'), { name: 'uri', type: 'url' }],
-    columns: { title: 'text', categories: 'text', updated_at: 'date' },
+    columns: [
+      { name: 'title', kind: 'text' },
+      { name: 'categories', kind: 'text' },
+      { name: 'updated_at', kind: 'date' },
+    ],
     searchField: 'title',
     defaultOrder: 'title',
-  }),
-  resource('categories', 'Category', 'ctg', 'category', {
+  },
+  {
+    set: 'categories',
+    klass: 'Category',
+    prefix: 'ctg',
+    icon: 'category',
     fields: [text('name', true), area('checklist'), { name: 'color', type: 'color' }, bool('active')],
-    columns: { name: 'text', active: 'boolean' },
+    columns: [
+      { name: 'name', kind: 'text' },
+      { name: 'active', kind: 'boolean' },
+    ],
     searchField: 'name',
     defaultOrder: 'name',
-  }),
-  resource('contracts', 'Contract', 'cnt', 'contract', {
+  },
+  {
+    set: 'contracts',
+    klass: 'Contract',
+    prefix: 'cnt',
+    icon: 'contract',
     fields: [area('description', true), ref('customer_id', 'Customer', true), text('payment_kind'), bool('active')],
-    columns: { description: 'text', payment_kind: 'text', active: 'boolean' },
+    columns: [
+      { name: 'description', kind: 'text' },
+      { name: 'payment_kind', kind: 'text' },
+      { name: 'active', kind: 'boolean' },
+    ],
     searchField: 'description',
     defaultOrder: 'created_at',
-  }),
-  resource('estimates', 'Estimate', 'est', 'estimate', {
+  },
+  {
+    set: 'estimates',
+    klass: 'Estimate',
+    prefix: 'est',
+    icon: 'estimate',
     fields: [area('description', true), ref('customer_id', 'Customer', true), ref('ticket_id', 'Ticket', false, 'title'), area('observation')],
-    columns: { description: 'text', number: 'number', created_at: 'date' },
+    columns: [
+      { name: 'description', kind: 'text' },
+      { name: 'number', kind: 'number' },
+      { name: 'created_at', kind: 'date' },
+    ],
     searchField: 'description',
     defaultOrder: 'created_at',
-  }),
-  resource('maintenances', 'Maintenance', 'mai', 'maintenance', {
+  },
+  {
+    set: 'maintenances',
+    klass: 'Maintenance',
+    prefix: 'mai',
+    icon: 'maintenance',
     fields: [
       { ...date('date'), required: true },
       date('next_maintenance'),
@@ -150,10 +198,18 @@ const defs: ResourceDef[] = [
       num('warranty'),
       ref('ticket_id', 'Ticket', false, 'title'),
     ],
-    columns: { date: 'date', next_maintenance: 'date', warranty: 'number' },
+    columns: [
+      { name: 'date', kind: 'date' },
+      { name: 'next_maintenance', kind: 'date' },
+      { name: 'warranty', kind: 'number' },
+    ],
     defaultOrder: 'date',
-  }),
-  resource('mappings', 'Mapping', 'map', 'mapping', {
+  },
+  {
+    set: 'mappings',
+    klass: 'Mapping',
+    prefix: 'map',
+    icon: 'mapping',
     fields: [
       text('description', true),
       enumOf('target', ['exchange', 'income', 'outgo', 'transfer'], 'target', true),
@@ -166,25 +222,65 @@ const defs: ResourceDef[] = [
       num('order'),
       bool('active'),
     ],
-    columns: { description: 'text', target: 'enum', order: 'number', active: 'boolean' },
+    columns: [
+      { name: 'description', kind: 'text' },
+      { name: 'target', kind: 'enum' },
+      { name: 'order', kind: 'number' },
+      { name: 'active', kind: 'boolean' },
+    ],
     searchField: 'description',
     defaultOrder: 'order',
-  }),
-  resource('memberships', 'Membership', 'mem', 'members', {
+  },
+  {
+    set: 'memberships',
+    klass: 'Membership',
+    prefix: 'mem',
+    icon: 'members',
     fields: [{ name: 'email', type: 'email', required: true }, text('name'), bool('editor'), bool('report_view')],
-    columns: { email: 'text', name: 'text', status: 'text', editor: 'boolean' },
+    columns: [
+      { name: 'email', kind: 'text' },
+      { name: 'name', kind: 'text' },
+      { name: 'status', kind: 'text' },
+      { name: 'editor', kind: 'boolean' },
+    ],
     searchField: 'email',
     defaultOrder: 'created_at',
-  }),
-  resource('outgos', 'Outgo', 'out', 'outgo', {
+  },
+  {
+    set: 'outgos',
+    klass: 'Outgo',
+    prefix: 'out',
+    icon: 'outgo',
     fields: moneyRecord([text('paid_to'), cents('value', true), ref('wallet_id', 'Wallet', true)]),
-    ...moneyList,
-  }),
-  resource('incomes', 'Income', 'inc', 'income', {
+    columns: [
+      { name: 'description', kind: 'text' },
+      { name: 'posted_at', kind: 'date' },
+      { name: 'value', kind: 'money' },
+      { name: 'confirmed', kind: 'boolean' },
+    ],
+    searchField: 'description',
+    defaultOrder: 'posted_at',
+  },
+  {
+    set: 'incomes',
+    klass: 'Income',
+    prefix: 'inc',
+    icon: 'income',
     fields: moneyRecord([text('paid_by'), cents('value', true), ref('wallet_id', 'Wallet', true)]),
-    ...moneyList,
-  }),
-  resource('transfers', 'Transfer', 'trn', 'transfer', {
+    columns: [
+      { name: 'description', kind: 'text' },
+      { name: 'posted_at', kind: 'date' },
+      { name: 'value', kind: 'money' },
+      { name: 'confirmed', kind: 'boolean' },
+    ],
+    searchField: 'description',
+    defaultOrder: 'posted_at',
+  },
+  {
+    set: 'transfers',
+    klass: 'Transfer',
+    prefix: 'trn',
+    icon: 'transfer',
     fields: moneyRecord([
       cents('value', true),
       ref('source_wallet_id', 'Wallet', true),
@@ -192,9 +288,20 @@ const defs: ResourceDef[] = [
       cents('fee'),
       enumOf('fee_kind', ['source', 'destination']),
     ]),
-    ...moneyList,
-  }),
-  resource('exchanges', 'Exchange', 'exc', 'exchange', {
+    columns: [
+      { name: 'description', kind: 'text' },
+      { name: 'posted_at', kind: 'date' },
+      { name: 'value', kind: 'money' },
+      { name: 'confirmed', kind: 'boolean' },
+    ],
+    searchField: 'description',
+    defaultOrder: 'posted_at',
+  },
+  {
+    set: 'exchanges',
+    klass: 'Exchange',
+    prefix: 'exc',
+    icon: 'exchange',
     fields: moneyRecord([
       text('paid_to'),
       cents('value_out', true),
@@ -204,41 +311,86 @@ const defs: ResourceDef[] = [
       cents('fee'),
       enumOf('fee_kind', ['source', 'destination']),
     ]),
-    columns: { description: 'text', posted_at: 'date', value_out: 'money', value_in: 'money' },
+    columns: [
+      { name: 'description', kind: 'text' },
+      { name: 'posted_at', kind: 'date' },
+      { name: 'value_out', kind: 'money' },
+      { name: 'value_in', kind: 'money' },
+    ],
     searchField: 'description',
     defaultOrder: 'posted_at',
-  }),
-  resource('wallets', 'Wallet', 'wll', 'wallet', {
+  },
+  {
+    set: 'wallets',
+    klass: 'Wallet',
+    prefix: 'wll',
+    icon: 'wallet',
     fields: [text('name', true), text('currency', true), num('precision'), { ...cents('start_balance'), signed: true }, bool('card'), cents('card_limit'), bool('active')],
-    columns: { name: 'text', currency: 'text', balance: 'money', active: 'boolean' },
+    columns: [
+      { name: 'name', kind: 'text' },
+      { name: 'currency', kind: 'text' },
+      { name: 'balance', kind: 'money' },
+      { name: 'active', kind: 'boolean' },
+    ],
     searchField: 'name',
     defaultOrder: 'name',
-  }),
-  resource('reader_subscriptions', 'ReaderSubscription', 'rsb', 'subscription', {
+  },
+  {
+    set: 'reader_subscriptions',
+    klass: 'ReaderSubscription',
+    prefix: 'rsb',
+    icon: 'subscription',
     fields: [{ name: 'url', type: 'url', required: true }, text('title'), bool('customize_title'), { name: 'website_url', type: 'url' }, ref('reader_label_id', 'ReaderLabel'), bool('active')],
-    columns: { title: 'text', url: 'text', active: 'boolean' },
+    columns: [
+      { name: 'title', kind: 'text' },
+      { name: 'url', kind: 'text' },
+      { name: 'active', kind: 'boolean' },
+    ],
     searchField: 'title',
     defaultOrder: 'title',
-  }),
-  resource('reader_labels', 'ReaderLabel', 'rlb', 'label', {
+  },
+  {
+    set: 'reader_labels',
+    klass: 'ReaderLabel',
+    prefix: 'rlb',
+    icon: 'label',
     fields: [text('name', true), text('kind')],
-    columns: { name: 'text', kind: 'text' },
+    columns: [
+      { name: 'name', kind: 'text' },
+      { name: 'kind', kind: 'text' },
+    ],
     searchField: 'name',
     defaultOrder: 'name',
-  }),
-  resource('reader_items', 'ReaderItem', 'rit', 'reader', {
+  },
+  {
+    set: 'reader_items',
+    klass: 'ReaderItem',
+    prefix: 'rit',
+    icon: 'reader',
     fields: [],
-    columns: { title: 'text', posted_at: 'date', read: 'boolean', starred: 'boolean' },
+    columns: [
+      { name: 'title', kind: 'text' },
+      { name: 'posted_at', kind: 'date' },
+      { name: 'read', kind: 'boolean' },
+      { name: 'starred', kind: 'boolean' },
+    ],
     searchField: 'title',
     defaultOrder: 'posted_at',
     readOnly: true,
-  }),
-  resource('comments', 'Comment', 'cmt', 'comment', {
+  },
+  {
+    set: 'comments',
+    klass: 'Comment',
+    prefix: 'cmt',
+    icon: 'comment',
     fields: [],
-    columns: { content: 'text', date: 'date' },
+    columns: [
+      { name: 'content', kind: 'text' },
+      { name: 'date', kind: 'date' },
+    ],
     defaultOrder: 'created_at',
     readOnly: true,
-  }),
+  },
 ];
 
 export const RESOURCES: Record<string, ResourceDef> = Object.fromEntries(defs.map((d) => [d.set, d]));

@@ -6,7 +6,6 @@ import { ErrorAlert } from '../../../components/ErrorAlert';
 import { ApiError } from '../../../lib/errors';
 import { formatBytes, formatDateTime } from '../../../lib/format';
 import { contentUrl, deleteVersion, diskKeys, fetchVersions, restoreVersion, type CloudFile } from '../api/drive';
-import { InlineDelete } from './InlineDelete';
 
 /** VersionsPanel: a file's kept versions (newest first): download, restore, delete. */
 export function VersionsPanel({ db, entry }: { db: string; entry: CloudFile }) {
@@ -65,7 +64,20 @@ export function VersionsPanel({ db, entry }: { db: string; entry: CloudFile }) {
                   </Button>
                 ) : null}
                 {list.length > 1 ? (
-                  <InlineDelete asking={confirm === v.id} onAsk={() => setConfirm(v.id)} onCancel={() => setConfirm(null)} onDelete={() => del.mutate(v.id)} deleting={del.isPending} label={t('disk.versions.delete')} confirmLabel={t('disk.versions.deleteConfirm')} />
+                  confirm === v.id ? (
+                    <>
+                      <Button size="small" variation="destructive" onClick={() => del.mutate(v.id)} isLoading={del.isPending}>
+                        {t('disk.versions.deleteConfirm')}
+                      </Button>
+                      <Button size="small" variation="link" onClick={() => setConfirm(null)}>
+                        {t('disk.cancel')}
+                      </Button>
+                    </>
+                  ) : (
+                    <Button size="small" variation="link" onClick={() => setConfirm(v.id)}>
+                      {t('disk.versions.delete')}
+                    </Button>
+                  )
                 ) : null}
               </Flex>
             </li>

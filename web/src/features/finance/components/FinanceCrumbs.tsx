@@ -1,4 +1,6 @@
-import { RecordCrumbs } from '../../../components/Crumbs';
+import { useTranslation } from 'react-i18next';
+import { Crumbs } from '../../../components/Crumbs';
+import { paths } from '../../../lib/paths';
 // Every finance screen shows these crumbs, so the module's styles come with them.
 import './finance.css';
 
@@ -6,5 +8,11 @@ export type FinanceSet = 'wallets' | 'incomes' | 'outgos' | 'transfers' | 'excha
 
 /** FinanceCrumbs: Dashboard > <set> > current. */
 export function FinanceCrumbs({ db, set, current }: { db: string; set: FinanceSet; current?: string | undefined }) {
-  return <RecordCrumbs db={db} set={set} current={current} />;
+  const { t } = useTranslation();
+  const items: Array<{ label: string; to?: string }> = [
+    { label: t('nav.dashboard'), to: paths.dashboard(db) },
+    { label: t(`nav.${set}`), to: paths.index(db, set) },
+  ];
+  if (current) items.push({ label: current });
+  return <Crumbs items={items} label={t('records.breadcrumbs')} />;
 }

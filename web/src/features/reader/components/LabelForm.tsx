@@ -9,8 +9,7 @@ export const LABEL_FIELDS: FieldDef[] = [
   { name: 'kind', type: 'select', options: ['label', 'folder'], optionLabels: 'reader.kinds' },
 ];
 
-/** ReaderFormProps: what the reader's new and edit screens give their forms. */
-export interface ReaderFormProps {
+export function LabelForm(props: {
   values: FormValues;
   onChange: (name: string, value: unknown) => void;
   onSubmit: () => void;
@@ -19,8 +18,6 @@ export interface ReaderFormProps {
   saving: boolean;
   error: ApiError | null;
   onDismissError: () => void;
-}
-
-export function LabelForm(props: ReaderFormProps) {
+}) {
   return <RecordForm fields={LABEL_FIELDS} {...props} loading={!!props.loading} />;
 }

@@ -81,7 +81,11 @@ export function Component() {
                 title={t('reader.noSubscriptions')}
                 message={t('reader.noSubscriptionsMessage')}
                 testId="records-empty"
-                next={{ to: paths.create(db, 'reader_subscriptions'), label: t('reader.subscribe') }}
+                action={
+                  <ButtonLink to={paths.create(db, 'reader_subscriptions')} variation="primary">
+                    {t('reader.subscribe')}
+                  </ButtonLink>
+                }
               />
             )
           }

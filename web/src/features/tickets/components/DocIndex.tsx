@@ -14,7 +14,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon, type IconName } from '../../../components/icons';
 import { Page } from '../../../components/Page';
-import { IndexSearch } from '../../../components/records/AdvancedSearch';
+import { AdvancedSearch } from '../../../components/records/AdvancedSearch';
 import { NumberedPaging } from '../../../components/records/Paging';
 import { RecordTable, type Column, type RowSelection } from '../../../components/records/RecordTable';
 import { useIndexParams } from '../../../components/records/search-params';
@@ -91,7 +91,16 @@ export function DocIndex<T extends Doc>({
       }
     >
       <Flex direction="column" gap="small">
-        <IndexSearch params={params} update={update} order={order} searchable />
+        <AdvancedSearch
+          perPage={params.perPage}
+          orderBy={params.orderBy}
+          direction={params.direction}
+          sortOptions={order.map((f) => ({ value: f, label: `fields.${f}` }))}
+          q={params.q}
+          searchable
+          onSearch={(v) => update({ q: v, page: null })}
+          onChange={(n) => update({ per_page: n.perPage, order_by: n.orderBy, direction: n.direction, page: null })}
+        />
         {filter ? (
           <SelectField
             label={t(filter.label)}

@@ -215,7 +215,17 @@ function Board({ db }: { db: string }) {
         {q.isPending ? (
           <PageLoader />
         ) : data && data.tickets.length === 0 ? (
-          <EmptyState icon="board" title={t('tickets.emptyTitle')} message={t('tickets.emptyMessage')} testId="board-empty" next={{ to: paths.create(db, 'tickets'), label: t('tickets.new') }} />
+          <EmptyState
+            icon="board"
+            title={t('tickets.emptyTitle')}
+            message={t('tickets.emptyMessage')}
+            testId="board-empty"
+            action={
+              <ButtonLink to={paths.create(db, 'tickets')} variation="primary">
+                {t('tickets.new')}
+              </ButtonLink>
+            }
+          />
         ) : (
           <div className="ticket-board" data-testid="ticket-board" data-ready={data ? 'true' : 'false'}>
             {STATUSES.map((s) => {
