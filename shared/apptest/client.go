@@ -4,22 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"mime"
-	"mime/multipart"
-	"mime/quotedprintable"
 	"net/http"
 	"net/http/httptest"
-	netmail "net/mail"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/oficina/oficina/shared/ids"
+	"github.com/oficina/oficina/shared/mail"
 )
 
 // Password is every test user's password.
@@ -245,33 +239,16 @@ func (c *Client) Do(method, target string, body any, headers ...string) Response
 }
 
 // Mail is one message read back from the outbox.
-type Mail struct {
-	File, To, Subject, Text, HTML string
-	Header                        netmail.Header
-}
+type Mail = mail.Sent
 
 // Mails reads every message of the outbox, oldest first.
 func (e *Env) Mails() []Mail {
 	e.T.Helper()
-	entries, err := os.ReadDir(e.Outbox)
-	if os.IsNotExist(err) {
-		return nil
-	}
+	ms, err := mail.ReadOutbox(e.Outbox)
 	if err != nil {
 		e.T.Fatal(err)
 	}
-	var names []string
-	for _, en := range entries {
-		if strings.HasSuffix(en.Name(), ".eml") {
-			names = append(names, en.Name())
-		}
-	}
-	sort.Strings(names)
-	out := make([]Mail, 0, len(names))
-	for _, n := range names {
-		out = append(out, readEML(e.T, filepath.Join(e.Outbox, n)))
-	}
-	return out
+	return ms
 }
 
 // MailsTo returns the messages to addr whose subject contains sub.
@@ -304,46 +281,26 @@ func (e *Env) LastLink(addr, kind string) string {
 	return ""
 }
 
-func readEML(t testing.TB, path string) Mail {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
+// WriteRefused sends body as a new document of db by each write route
+// (POST, PUT under a fresh id with idPrefix, and _bulk_docs), as c, in a
+// subtest "<name> via <route>" each, and expects field refused with msg
+// and nothing written.
+func (e *Env) WriteRefused(t *testing.T, c *Client, db, idPrefix, name string, body map[string]any, field, msg string) {
+	routes := map[string]func() Response{
+		"POST": func() Response { return c.Do("POST", "/api/"+db, body) },
+		"PUT":  func() Response { return c.Do("PUT", "/api/"+db+"/"+ids.New(idPrefix), body) },
+		"bulk": func() Response { return c.Do("POST", "/api/"+db+"/_bulk_docs", map[string]any{"docs": []any{body}}) },
 	}
-	defer f.Close()
-	msg, err := netmail.ReadMessage(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
+	for route, send := range routes {
+		t.Run(name+" via "+route, func(t *testing.T) {
+			e.Unchanged(db, func() {
+				r := send()
+				if route == "bulk" {
+					r.ExpectBulkField(t, field, msg)
+					return
+				}
+				r.ExpectFields(t, field, msg)
+			})
+		})
 	}
-	subject, _ := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
-	to, _ := msg.Header.AddressList("To")
-	m := Mail{File: filepath.Base(path), Subject: subject, Header: msg.Header}
-	if len(to) == 1 {
-		m.To = to[0].Address
-	}
-	_, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mr := multipart.NewReader(msg.Body, params["boundary"])
-	for {
-		p, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		var r io.Reader = p
-		if strings.EqualFold(p.Header.Get("Content-Transfer-Encoding"), "quoted-printable") {
-			r = quotedprintable.NewReader(p)
-		}
-		b, _ := io.ReadAll(r)
-		if strings.HasPrefix(p.Header.Get("Content-Type"), "text/html") {
-			m.HTML = string(b)
-		} else {
-			m.Text = string(b)
-		}
-	}
-	return m
 }

@@ -6,16 +6,10 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"mime"
-	"mime/multipart"
-	"mime/quotedprintable"
 	"net/http"
 	"net/http/httptest"
-	netmail "net/mail"
-	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -247,69 +241,15 @@ type sentMail struct {
 // mails reads every .eml in the outbox, oldest first.
 func (e *userEnv) mails() []sentMail {
 	e.t.Helper()
-	entries, err := os.ReadDir(e.outbox)
-	if os.IsNotExist(err) {
-		return nil
-	}
+	ms, err := mail.ReadOutbox(e.outbox)
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	var names []string
-	for _, en := range entries {
-		if strings.HasSuffix(en.Name(), ".eml") {
-			names = append(names, en.Name())
-		}
-	}
-	sort.Strings(names)
-	var out []sentMail
-	for _, n := range names {
-		out = append(out, readEML(e.t, filepath.Join(e.outbox, n)))
+	out := make([]sentMail, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, sentMail{file: m.File, to: m.To, subject: m.Subject, text: m.Text, html: m.HTML})
 	}
 	return out
-}
-
-func readEML(t *testing.T, path string) sentMail {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	msg, err := netmail.ReadMessage(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	subject, _ := new(mime.WordDecoder).DecodeHeader(msg.Header.Get("Subject"))
-	to, _ := msg.Header.AddressList("To")
-	m := sentMail{file: filepath.Base(path), subject: subject}
-	if len(to) == 1 {
-		m.to = to[0].Address
-	}
-	_, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mr := multipart.NewReader(msg.Body, params["boundary"])
-	for {
-		p, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		var r io.Reader = p
-		if strings.EqualFold(p.Header.Get("Content-Transfer-Encoding"), "quoted-printable") {
-			r = quotedprintable.NewReader(p)
-		}
-		b, _ := io.ReadAll(r)
-		if strings.HasPrefix(p.Header.Get("Content-Type"), "text/html") {
-			m.html = string(b)
-		} else {
-			m.text = string(b)
-		}
-	}
-	return m
 }
 
 var mailLinkRE = regexp.MustCompile(`https://app\.oficina\.test/user/(confirm|password)/([A-Za-z0-9_-]{43})`)

@@ -124,6 +124,27 @@ func FreePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
+// FindBinary finds a test server's binary: the path in $env when set, else
+// <repo>/bin/<name>. what names the server and hint how to install it, for
+// the error that says it is missing.
+func FindBinary(env, name, what, hint string) (string, error) {
+	if p := os.Getenv(env); p != "" {
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("%s=%s: %w", env, p, err)
+		}
+		return p, nil
+	}
+	root, err := RepoRoot()
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(root, "bin", name)
+	if _, err := os.Stat(p); err != nil {
+		return "", fmt.Errorf("%s is missing (%s): %s; or set %s", what, p, hint, env)
+	}
+	return p, nil
+}
+
 // RepoRoot walks up from the working directory to the first go.mod.
 func RepoRoot() (string, error) {
 	dir, err := os.Getwd()

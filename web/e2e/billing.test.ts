@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import { createServer, request, type Server as HttpServer } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, freePort, openBrowser, preflight, REPO_DIR, registerAndConfirm, shot, shotBoth, startServer, tid, type Browser, type Server } from './harness';
+import { api, closeAll, freePort, openBrowser, preflight, REPO_DIR, shot, shotBoth, signUpWithGroup, startServer, tid, type Browser, type Server } from './harness';
 
 const BEA = { email: 'bea.billing@oficina.test', name: 'Bea Billing', password: 'correct horse battery' };
 const SECRET = 'sk_test_oficina';
@@ -102,19 +102,14 @@ describe('billing in a real browser', () => {
   }, 90_000);
 
   afterAll(async () => {
-    await bea?.close();
-    await server?.stop();
+    await closeAll(server, [bea], shots);
     proxy?.close();
     mock?.kill();
-    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
   }, 60_000);
 
   it('shows a free Group\'s billing page with the 15-row plan table and its notes', async () => {
     const page = bea.page;
-    await registerAndConfirm(page, server.dataDir, BEA);
-    const g = await api(page, 'POST', 'accounts', { name: 'Oficina Cobrança' });
-    expect(g.status, g.text).toBe(201);
-    group = g.json.id;
+    group = await signUpWithGroup(page, server.dataDir, BEA, 'Oficina Cobrança');
     const b = await api(page, 'GET', `${group}/_billing`);
     expect(b.status, b.text).toBe(200);
     expect(b.json.plan).toBe('free');

@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, freePort, openBrowser, preflight, registerAndConfirm, REPO_DIR, shot, startServer, tid, type Browser, type Server } from './harness';
+import { api, closeAll, freePort, openBrowser, preflight, REPO_DIR, shot, signUpWithGroup, startServer, tid, type Browser, type Server } from './harness';
 
 const ANA = { email: 'ana.s3@oficina.test', name: 'Ana Nuvem', password: 'correct horse battery' };
 const ACCESS = 'oficina-e2e';
@@ -116,19 +116,14 @@ describe('the drive on S3 in a real browser', () => {
   }, 90_000);
 
   afterAll(async () => {
-    await ana?.close();
-    await server?.stop();
+    await closeAll(server, [ana], shots);
     gw?.kill('SIGTERM');
     if (gwDir) rmSync(gwDir, { recursive: true, force: true });
-    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
   }, 60_000);
 
   it('uploads by the button straight to S3 in presigned parts, then downloads by a presigned GET with the name', async () => {
     const page = ana.page;
-    await registerAndConfirm(page, server.dataDir, ANA);
-    const g = await api(page, 'POST', 'accounts', { name: 'Oficina Nuvem' });
-    expect(g.status, g.text).toBe(201);
-    group = g.json.id;
+    group = await signUpWithGroup(page, server.dataDir, ANA, 'Oficina Nuvem');
     await page.goto(`/account/${group}`);
     await page.waitForFunction((id) => (sessionStorage.getItem('oficina.activeDb') ?? '').includes(id), group);
     await page.goto('/disk');

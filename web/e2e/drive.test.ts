@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, registerAndConfirm, shot, shotBoth, startServer, tid, type Browser, type Server } from './harness';
+import { api, closeAll, openBrowser, preflight, shot, shotBoth, signUpWithGroup, startServer, tid, type Browser, type Server } from './harness';
 
 const ANA = { email: 'ana.drive@oficina.test', name: 'Ana Drive', password: 'correct horse battery' };
 
@@ -69,17 +69,12 @@ describe('the drive in a real browser', () => {
   });
 
   afterAll(async () => {
-    await ana?.close();
-    await server?.stop();
-    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
+    await closeAll(server, [ana], shots);
   }, 60_000);
 
   it('opens an empty drive and makes a folder', async () => {
     const page = ana.page;
-    await registerAndConfirm(page, server.dataDir, ANA);
-    const g = await api(page, 'POST', 'accounts', { name: 'Oficina Arquivos' });
-    expect(g.status, g.text).toBe(201);
-    group = g.json.id;
+    group = await signUpWithGroup(page, server.dataDir, ANA, 'Oficina Arquivos');
     await page.goto(`/account/${group}`);
     // /disk works on the tab's active Group, which opening the account sets.
     await page.waitForFunction((g) => (sessionStorage.getItem('oficina.activeDb') ?? '').includes(g), group);

@@ -10,7 +10,7 @@
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, registerAndConfirm, shot, shotBoth, startServer, tid, type Browser, type Server } from './harness';
+import { api, closeAll, openBrowser, preflight, shot, shotBoth, signUpWithGroup, startServer, tid, type Browser, type Server } from './harness';
 
 const ANA = { email: 'ana.finance@oficina.test', name: 'Ana Finance', password: 'correct horse battery' };
 
@@ -62,17 +62,12 @@ describe('finance in a real browser', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await ana?.close();
-    await server?.stop();
-    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
+    await closeAll(server, [ana], shots);
   }, 60_000);
 
   it('opens wallets in two currencies through the form', async () => {
     const page = ana.page;
-    await registerAndConfirm(page, server.dataDir, ANA);
-    const g = await api(page, 'POST', 'accounts', { name: 'Oficina Finanças' });
-    expect(g.status, g.text).toBe(201);
-    group = g.json.id;
+    group = await signUpWithGroup(page, server.dataDir, ANA, 'Oficina Finanças');
     const adj = await api(page, 'POST', group, { klass: 'Adjustment', key: 'organize3', label: 'organize3', value: 'enabled' });
     expect(adj.status, adj.text).toBeLessThan(300);
 

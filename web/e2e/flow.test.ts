@@ -9,7 +9,7 @@
 
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { landingShot, openBrowser, preflight, shot, startServer, waitForLink, waitForSavedLocale, type Browser, type Server } from './harness';
+import { closeAll, landingShot, openBrowser, preflight, shot, startServer, waitForLink, waitForSavedLocale, type Browser, type Server } from './harness';
 
 const PASSWORD = 'correct horse battery';
 const ANA = { email: 'ana@oficina.test', name: 'Ana Souza' };
@@ -81,10 +81,7 @@ describe('Oficina in a real browser', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await ana?.close();
-    await bia?.close();
-    await server?.stop();
-    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
+    await closeAll(server, [ana, bia], shots);
   }, 60_000);
 
   it('registers, confirms the email from the outbox and signs in again', async () => {

@@ -8,7 +8,7 @@
 
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, registerAndConfirm, shot, startServer, tid, type Browser, type Server } from './harness';
+import { api, closeAll, openBrowser, preflight, shot, signUpWithGroup, startServer, tid, type Browser, type Server } from './harness';
 
 const ANA = { email: 'ana.forms@oficina.test', name: 'Ana Formulários', password: 'correct horse battery' };
 
@@ -43,9 +43,7 @@ describe('forms speak per field', () => {
   });
 
   afterAll(async () => {
-    await ana?.close();
-    await server?.stop();
-    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
+    await closeAll(server, [ana], shots);
   }, 60_000);
 
   it('flags every empty field of a blank sign-up, under each field, with no banner', async () => {
@@ -70,8 +68,7 @@ describe('forms speak per field', () => {
 
   it('refuses a website that is not a web address under its field, and so does the server', async () => {
     const page = ana.page;
-    await registerAndConfirm(page, server.dataDir, ANA);
-    group = (await api(page, 'POST', 'accounts', { name: 'Oficina Formulários' })).json.id;
+    group = await signUpWithGroup(page, server.dataDir, ANA, 'Oficina Formulários');
     for (const [width, height] of SIZES) {
       await page.setViewportSize({ width, height });
       await page.goto(`/account/${group}/customers/new`);

@@ -297,6 +297,26 @@ export async function registerAndConfirm(page: Page, dataDir: string, who: { ema
   await tid(page, 'confirmed').waitFor();
 }
 
+/** signUpWithGroup signs who up (registerAndConfirm) and makes a Group named `name` as them; it returns the Group's id. */
+export async function signUpWithGroup(page: Page, dataDir: string, who: { email: string; name: string; password: string }, name: string): Promise<string> {
+  await registerAndConfirm(page, dataDir, who);
+  return newGroup(page, name);
+}
+
+/** newGroup makes a Group named `name` as the page's user and returns its id; anything but 201 fails the step. */
+export async function newGroup(page: Page, name: string): Promise<string> {
+  const g = await api(page, 'POST', 'accounts', { name });
+  if (g.status !== 201) throw new Error(`making the Group "${name}" answered ${g.status}: ${g.text}`);
+  return g.json.id;
+}
+
+/** closeAll closes the browsers, stops the server and says where the screenshots went: every suite's afterAll. */
+export async function closeAll(server: Server | undefined, browsers: Array<Browser | undefined>, shots: string[] = []): Promise<void> {
+  for (const b of browsers) await b?.close();
+  await server?.stop();
+  if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
+}
+
 /** api calls the server from inside the page, with its session cookie and XSRF header, like the SPA. */
 export async function api(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; json: any; text: string }> {
   return page.evaluate(

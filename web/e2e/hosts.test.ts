@@ -9,7 +9,7 @@
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, registerAndConfirm, shot, startServer, tid, type Browser, type Server } from './harness';
+import { api, closeAll, openBrowser, preflight, shot, signUpWithGroup, startServer, tid, type Browser, type Server } from './harness';
 
 const USER = { email: 'hosts@oficina.test', name: 'Hugo Hosts', password: 'correct horse battery' };
 
@@ -59,10 +59,7 @@ describe('modules by host name', () => {
     server = await startServer(preflight());
     port = new URL(server.baseURL).port;
     browser = await openBrowser(server.baseURL);
-    await registerAndConfirm(browser.page, server.dataDir, USER);
-    const g = await api(browser.page, 'POST', 'accounts', { name: 'Hosts Group' });
-    expect(g.status, g.text).toBe(201);
-    group = g.json.id;
+    group = await signUpWithGroup(browser.page, server.dataDir, USER, 'Hosts Group');
     // Start from SPEC's defaults for the three optional modules but textnotes off,
     // so each shows only through its host or its flag.
     await setFlag(browser.page, 'textnotes', 'disabled');
@@ -71,8 +68,7 @@ describe('modules by host name', () => {
   }, 90_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await closeAll(server, [browser]);
   }, 60_000);
 
   const cases: Array<{ host: string; active: string; modules: string[]; nav: string }> = [

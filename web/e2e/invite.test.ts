@@ -4,7 +4,7 @@
 // and 390 px; screenshots go to test-results/invite-*.png.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, registerAndConfirm, shot, startServer, tid, waitForLink, type Browser, type Server } from './harness';
+import { api, closeAll, openBrowser, preflight, shot, signUpWithGroup, startServer, tid, waitForLink, type Browser, type Server } from './harness';
 
 const ANA = { email: 'ana.invite@oficina.test', name: 'Ana Dona', password: 'correct horse battery' };
 const BIA = 'bia.invite@oficina.test';
@@ -20,17 +20,13 @@ describe('the invitation', () => {
     server = await startServer(preflight());
     ana = await openBrowser(server.baseURL);
     bia = await openBrowser(server.baseURL);
-    await registerAndConfirm(ana.page, server.dataDir, ANA);
-    const group = (await api(ana.page, 'POST', 'accounts', { name: GROUP })).json.id;
+    const group = await signUpWithGroup(ana.page, server.dataDir, ANA, GROUP);
     const r = await api(ana.page, 'POST', group, { klass: 'Membership', email: BIA, editor: false });
     expect(r.status, r.text).toBe(201);
   }, 90_000);
 
   afterAll(async () => {
-    await ana?.close();
-    await bia?.close();
-    await server?.stop();
-    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
+    await closeAll(server, [ana, bia], shots);
   }, 60_000);
 
   it('names the inviter and the Group, and prefills the invited address on sign-up', async () => {

@@ -11,7 +11,7 @@
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, registerAndConfirm, shot, startServer, tid, type Browser, type Server } from './harness';
+import { api, closeAll, openBrowser, preflight, registerAndConfirm, shot, signUpWithGroup, startServer, tid, type Browser, type Server } from './harness';
 
 const ANA = { email: 'ana.live@oficina.test', name: 'Ana Live', password: 'correct horse battery' };
 const TIAGO = { email: 'tiago.live@oficina.test', name: 'Tiago Live', password: 'correct horse battery' };
@@ -58,18 +58,12 @@ describe('live updates between two browsers', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await ana?.close();
-    await tiago?.close();
-    await server?.stop();
+    await closeAll(server, [ana, tiago], shots);
     if (figures.length) console.log(`live updates, write answered → the other screen changed:\n  ${figures.join('\n  ')}`);
-    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
   }, 60_000);
 
   it('Ana makes a Group with a ticket and Tiago joins it', async () => {
-    await registerAndConfirm(ana.page, server.dataDir, ANA);
-    const g = await api(ana.page, 'POST', 'accounts', { name: 'Ana Live Repairs' });
-    expect(g.status, g.text).toBe(201);
-    group = g.json.id;
+    group = await signUpWithGroup(ana.page, server.dataDir, ANA, 'Ana Live Repairs');
     const inv = await api(ana.page, 'POST', group, { klass: 'Membership', email: TIAGO.email, editor: false });
     expect(inv.status, inv.text).toBe(201);
     membershipId = inv.json.id;

@@ -6,7 +6,7 @@
 // test-results/money-*.png.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, registerAndConfirm, shot, startServer, tid, type Browser, type Server } from './harness';
+import { api, closeAll, openBrowser, preflight, shot, signUpWithGroup, startServer, tid, type Browser, type Server } from './harness';
 
 const ANA = { email: 'ana.money@oficina.test', name: 'Ana Caixa', password: 'correct horse battery' };
 
@@ -26,15 +26,12 @@ describe('money entered by hand', () => {
   beforeAll(async () => {
     server = await startServer(preflight());
     ana = await openBrowser(server.baseURL);
-    await registerAndConfirm(ana.page, server.dataDir, ANA);
-    group = (await api(ana.page, 'POST', 'accounts', { name: 'Oficina do Caixa' })).json.id;
+    group = await signUpWithGroup(ana.page, server.dataDir, ANA, 'Oficina do Caixa');
     wallet = (await api(ana.page, 'POST', group, { klass: 'Wallet', name: 'Caixa', currency: 'USD', start_balance: 100000 })).json.id;
   }, 90_000);
 
   afterAll(async () => {
-    await ana?.close();
-    await server?.stop();
-    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
+    await closeAll(server, [ana], shots);
   }, 60_000);
 
   it('shows the pending effect of an expense typed in, and Confirm moves the balance', async () => {

@@ -6,7 +6,7 @@
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, registerAndConfirm, setGroupSetting, shot, startServer, tid, type Browser, type Server } from './harness';
+import { closeAll, openBrowser, preflight, setGroupSetting, shot, signUpWithGroup, startServer, tid, type Browser, type Server } from './harness';
 
 const ANA = { email: 'ana.navbar@oficina.test', name: 'Ana Maria de Souza Albuquerque', password: 'correct horse battery' };
 const LONG = 'Assistência Técnica do Zé — Celulares e Computadores';
@@ -39,15 +39,12 @@ describe('the navbar', () => {
   beforeAll(async () => {
     server = await startServer(preflight());
     ana = await openBrowser(server.baseURL);
-    await registerAndConfirm(ana.page, server.dataDir, ANA);
-    group = (await api(ana.page, 'POST', 'accounts', { name: LONG })).json.id;
+    group = await signUpWithGroup(ana.page, server.dataDir, ANA, LONG);
     for (const key of ['organize3', 'exoreader', 'textnotes', 'rdisk']) await setGroupSetting(ana.page, group, key, 'enabled');
   }, 90_000);
 
   afterAll(async () => {
-    await ana?.close();
-    await server?.stop();
-    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
+    await closeAll(server, [ana], shots);
   }, 60_000);
 
   it('stays one row at 1280 px in every module, moving what does not fit into Others', async () => {

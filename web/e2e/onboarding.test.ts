@@ -11,7 +11,7 @@
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, registerAndConfirm, shot, startServer, tid, type Browser, type Server } from './harness';
+import { api, closeAll, openBrowser, preflight, registerAndConfirm, shot, signUpWithGroup, startServer, tid, type Browser, type Server } from './harness';
 
 const CLEO = { email: 'cleo.onboard@oficina.test', name: 'Cleo Onboard', password: 'correct horse battery' };
 const DANI = { email: 'dani.onboard@oficina.test', name: 'Dani Member', password: 'correct horse battery' };
@@ -36,10 +36,7 @@ describe('a new user on the record screens and in onboarding', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await cleo?.close();
-    await dani?.close();
-    await server?.stop();
-    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
+    await closeAll(server, [cleo, dani], shots);
   }, 60_000);
 
   it('lists the plans on a fresh install (item 24)', async () => {
@@ -51,10 +48,7 @@ describe('a new user on the record screens and in onboarding', () => {
 
   it('opens a new Group on a dashboard without its settings, the navbar on one row at 1280 px (items 20, 24)', async () => {
     const page = cleo.page;
-    await registerAndConfirm(page, server.dataDir, CLEO);
-    const g = await api(page, 'POST', 'accounts', { name: 'Cleo Fix' });
-    expect(g.status, g.text).toBe(201);
-    group = g.json.id;
+    group = await signUpWithGroup(page, server.dataDir, CLEO, 'Cleo Fix');
     const p = await api(page, 'POST', 'accounts', { name: 'Cleo Private' });
     privateGroup = p.json.id;
     await page.goto(`/account/${group}`);

@@ -10,7 +10,7 @@
 
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, registerAndConfirm, setGroupSetting, shot, startServer, tid, waitForSavedLocale, type Browser, type Server } from './harness';
+import { api, closeAll, openBrowser, preflight, registerAndConfirm, setGroupSetting, shot, startServer, tid, waitForSavedLocale, type Browser, type Server } from './harness';
 
 const ANA = { email: 'ana.words@oficina.test', name: 'Ana Palavras', password: 'correct horse battery' };
 const BIA = { email: 'bia.words@oficina.test', name: 'Bia Técnica', password: 'correct horse battery' };
@@ -92,10 +92,7 @@ describe('the timeline and History in plain words', () => {
   });
 
   afterAll(async () => {
-    await ana?.close();
-    await bia?.close();
-    await server?.stop();
-    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
+    await closeAll(server, [ana, bia], shots);
   }, 60_000);
 
   it("names a ticket's checklist, comments and status in words", async () => {

@@ -13,7 +13,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, shot, shotBoth as shotBothThemes, startServer, tick, tid, waitForLink, type Browser, type Server } from './harness';
+import { api, closeAll, openBrowser, preflight, shot, shotBoth as shotBothThemes, startServer, tick, tid, waitForLink, type Browser, type Server } from './harness';
 
 const PASSWORD = 'correct horse battery';
 const ANA = 'ana.reader@oficina.test';
@@ -140,10 +140,8 @@ describe('the feed reader in a real browser', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await ana?.close();
-    await server?.stop();
+    await closeAll(server, [ana], shots);
     await new Promise((ok) => feeds?.close(ok));
-    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
   }, 60_000);
 
   it('signs up, makes two Groups and turns the reader on', async () => {

@@ -5,7 +5,7 @@
 // 1280 and 390 px; screenshots go to test-results/refused-*.png.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, registerAndConfirm, shot, startServer, tid, type Browser, type Server } from './harness';
+import { api, closeAll, newGroup, openBrowser, preflight, registerAndConfirm, shot, startServer, tid, type Browser, type Server } from './harness';
 
 const ANA = { email: 'ana.refused@oficina.test', name: 'Ana Dona', password: 'correct horse battery' };
 const DANI = { email: 'dani.refused@oficina.test', name: 'Dani Técnica', password: 'correct horse battery' };
@@ -26,8 +26,8 @@ describe('a Group the user does not belong to', () => {
     dani = await openBrowser(server.baseURL);
     await registerAndConfirm(ana.page, server.dataDir, ANA);
     await registerAndConfirm(dani.page, server.dataDir, DANI);
-    invited = (await api(ana.page, 'POST', 'accounts', { name: INVITED })).json.id;
-    closed = (await api(ana.page, 'POST', 'accounts', { name: CLOSED })).json.id;
+    invited = await newGroup(ana.page, INVITED);
+    closed = await newGroup(ana.page, CLOSED);
     const inv = await api(ana.page, 'POST', invited, { klass: 'Membership', email: DANI.email, editor: false });
     expect(inv.status, inv.text).toBe(201);
     // Dani has a Group of her own, so the app has somewhere to send her.
@@ -35,10 +35,7 @@ describe('a Group the user does not belong to', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await ana?.close();
-    await dani?.close();
-    await server?.stop();
-    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
+    await closeAll(server, [ana, dani], shots);
   }, 60_000);
 
   it('shows one refusal page, without the screen above it, and keeps the Group unnamed', async () => {

@@ -11,7 +11,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../src/app/route-table';
-import { api, openBrowser, preflight, registerAndConfirm, setGroupSetting, shot, startServer, tid, type Browser, type Server } from './harness';
+import { api, closeAll, newGroup, openBrowser, preflight, registerAndConfirm, setGroupSetting, shot, signUpWithGroup, startServer, tid, type Browser, type Server } from './harness';
 
 const ANA = { email: 'ana.routes@oficina.test', name: 'Ana Rotas', password: 'correct horse battery' };
 const DANI = { email: 'dani.routes@oficina.test', name: 'Dani Rotas', password: 'correct horse battery' };
@@ -133,9 +133,8 @@ describe('every route of the route table, opened fresh and reloaded', () => {
     ana = await openBrowser(server.baseURL);
     dani = await openBrowser(server.baseURL);
     const page = ana.page;
-    await registerAndConfirm(page, server.dataDir, ANA);
-    groupA = (await api(page, 'POST', 'accounts', { name: 'Oficina Norte' })).json.id;
-    groupB = (await api(page, 'POST', 'accounts', { name: GROUP_B })).json.id;
+    groupA = await signUpWithGroup(page, server.dataDir, ANA, 'Oficina Norte');
+    groupB = await newGroup(page, GROUP_B);
     for (const key of ['organize3', 'exoreader', 'textnotes']) await setGroupSetting(page, groupB, key, 'enabled');
     const g = groupB;
     ids.categories = await created(page, g, { klass: 'Category', name: 'Telas' });
@@ -193,10 +192,7 @@ describe('every route of the route table, opened fresh and reloaded', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await ana?.close();
-    await dani?.close();
-    await server?.stop();
-    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
+    await closeAll(server, [ana, dani], shots);
   }, 60_000);
 
   it('opens /ticket-board and /disk in a fresh tab in the Group last chosen on the device', async () => {

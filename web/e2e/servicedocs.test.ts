@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, registerAndConfirm, shot, shotBoth, startServer, tid, type Browser, type Server } from './harness';
+import { api, closeAll, openBrowser, preflight, shot, shotBoth, signUpWithGroup, startServer, tid, type Browser, type Server } from './harness';
 
 const ANA = { email: 'ana.docs@oficina.test', name: 'Ana Docs', password: 'correct horse battery' };
 
@@ -62,18 +62,12 @@ describe('service documents in a real browser', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await shop?.close();
-    await customer?.close();
-    await server?.stop();
-    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
+    await closeAll(server, [shop, customer], shots);
   }, 60_000);
 
   it('prints the two-copy receipt of a new ticket', async () => {
     const page = shop.page;
-    await registerAndConfirm(page, server.dataDir, ANA);
-    const g = await api(page, 'POST', 'accounts', { name: 'Oficina São Jorge' });
-    expect(g.status, g.text).toBe(201);
-    group = g.json.id;
+    group = await signUpWithGroup(page, server.dataDir, ANA, 'Oficina São Jorge');
     // A Brazilian shop: its phones are read and shown as Brazilian numbers, its messages in Portuguese.
     const country = await api(page, 'POST', `${group}/_find`, { selector: { klass: 'Adjustment', key: 'country' } });
     const setBR = await api(page, 'PUT', `${group}/${country.json.docs[0]._id}`, { ...country.json.docs[0], value: 'BR' });

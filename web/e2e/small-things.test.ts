@@ -6,7 +6,7 @@
 // test-results/small-*.png.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, registerAndConfirm, shot, startServer, tid, type Browser, type Server } from './harness';
+import { api, closeAll, openBrowser, preflight, shot, signUpWithGroup, startServer, tid, type Browser, type Server } from './harness';
 
 const ANA = { email: 'ana.small@oficina.test', name: 'Ana Detalhes', password: 'correct horse battery' };
 
@@ -19,14 +19,11 @@ describe('small things', () => {
   beforeAll(async () => {
     server = await startServer(preflight());
     ana = await openBrowser(server.baseURL);
-    await registerAndConfirm(ana.page, server.dataDir, ANA);
-    group = (await api(ana.page, 'POST', 'accounts', { name: 'Oficina Detalhes' })).json.id;
+    group = await signUpWithGroup(ana.page, server.dataDir, ANA, 'Oficina Detalhes');
   }, 90_000);
 
   afterAll(async () => {
-    await ana?.close();
-    await server?.stop();
-    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
+    await closeAll(server, [ana], shots);
   }, 60_000);
 
   it('says the real build and this year in the footer', async () => {

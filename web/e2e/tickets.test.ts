@@ -11,7 +11,7 @@
 
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, registerAndConfirm, setTheme, shot, shotBoth, startServer, tick, tid, waitForSavedLocale, type Browser, type Server } from './harness';
+import { api, closeAll, openBrowser, preflight, registerAndConfirm, setTheme, shot, shotBoth, signUpWithGroup, startServer, tick, tid, waitForSavedLocale, type Browser, type Server } from './harness';
 
 const BOB = { email: 'bob.desk@oficina.test', name: 'Bob Desk', password: 'correct horse battery' };
 const TINA = { email: 'tina.tech@oficina.test', name: 'Tina Tech', password: 'correct horse battery' };
@@ -48,18 +48,12 @@ describe('the ticket desk in a real browser', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await bob?.close();
-    await tina?.close();
-    await server?.stop();
-    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
+    await closeAll(server, [bob, tina], shots);
   }, 60_000);
 
   it('signs up and makes a Group: checklists are on from the start; the Group is set in Brazil', async () => {
     const page = bob.page;
-    await registerAndConfirm(page, server.dataDir, BOB);
-    const g = await api(page, 'POST', 'accounts', { name: 'Bob Repairs' });
-    expect(g.status, g.text).toBe(201);
-    group = g.json.id;
+    group = await signUpWithGroup(page, server.dataDir, BOB, 'Bob Repairs');
     await page.goto(`/account/${group}/admin`);
     await tid(page, 'features-card').waitFor();
     // Checklists work out of the box: the switch is on in a new Group.

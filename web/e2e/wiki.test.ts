@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, openBrowser, preflight, registerAndConfirm, shot, shotBoth, startServer, tid, type Browser, type Server } from './harness';
+import { api, closeAll, openBrowser, preflight, shot, shotBoth, signUpWithGroup, startServer, tid, type Browser, type Server } from './harness';
 
 const ANA = { email: 'ana.wiki@oficina.test', name: 'Ana Wiki', password: 'correct horse battery' };
 
@@ -62,19 +62,13 @@ describe('the wiki in a real browser', () => {
   }, 60_000);
 
   afterAll(async () => {
-    await ana?.close();
-    await second?.close();
-    await server?.stop();
+    await closeAll(server, [ana, second], shots);
     await new Promise((ok) => pages?.close(ok));
-    if (shots.length) console.log(`screenshots:\n  ${shots.join('\n  ')}`);
   }, 60_000);
 
   it('writes three pages that link each other', async () => {
     const page = ana.page;
-    await registerAndConfirm(page, server.dataDir, ANA);
-    const g = await api(page, 'POST', 'accounts', { name: 'Oficina Manuais' });
-    expect(g.status, g.text).toBe(201);
-    group = g.json.id;
+    group = await signUpWithGroup(page, server.dataDir, ANA, 'Oficina Manuais');
     ids.screen = await writePage(page, 'Screen replacement', '# Steps\n\n1. Check [[Tools]] first.\n2. Follow [[Safety]].\n');
     ids.tools = await writePage(page, 'Tools', 'Screwdrivers and a heat gun. See [[Safety]].');
     ids.safety = await writePage(page, 'Safety', 'Disconnect the battery before [[Screen replacement]].');

@@ -20,9 +20,7 @@ import (
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -229,19 +227,5 @@ func (m *mock) probe(ctx context.Context) error {
 
 // findBinary looks at $OFICINA_STRIPE_MOCK, then <repo>/bin/stripe-mock.
 func findBinary() (string, error) {
-	if p := os.Getenv(BinaryEnv); p != "" {
-		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("%s=%s: %w", BinaryEnv, p, err)
-		}
-		return p, nil
-	}
-	root, err := testproc.RepoRoot()
-	if err != nil {
-		return "", err
-	}
-	p := filepath.Join(root, "bin", "stripe-mock")
-	if _, err := os.Stat(p); err != nil {
-		return "", fmt.Errorf("the Stripe API double is missing (%s): %s; or set %s", p, installHint, BinaryEnv)
-	}
-	return p, nil
+	return testproc.FindBinary(BinaryEnv, "stripe-mock", "the Stripe API double", installHint)
 }

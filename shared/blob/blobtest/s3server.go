@@ -270,19 +270,5 @@ func (g *gateway) stop() { g.proc.Stop(func() { os.RemoveAll(g.tmp) }) }
 
 // findBinary looks at $OFICINA_VERSITYGW, then <repo>/bin/versitygw.
 func findBinary() (string, error) {
-	if p := os.Getenv(BinaryEnv); p != "" {
-		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("%s=%s: %w", BinaryEnv, p, err)
-		}
-		return p, nil
-	}
-	root, err := testproc.RepoRoot()
-	if err != nil {
-		return "", err
-	}
-	p := filepath.Join(root, "bin", "versitygw")
-	if _, err := os.Stat(p); err != nil {
-		return "", fmt.Errorf("the S3 test server is missing (%s): %s; or set %s", p, installHint, BinaryEnv)
-	}
-	return p, nil
+	return testproc.FindBinary(BinaryEnv, "versitygw", "the S3 test server", installHint)
 }

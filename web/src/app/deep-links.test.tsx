@@ -3,16 +3,11 @@
 // on the device, else in the only Group, else on home's group choice,
 // which goes back to the address asked for.
 
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, waitFor } from '@testing-library/react';
-import { Suspense } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getActiveDb, setActiveDb } from '../lib/active-db';
-import { makeQueryClient } from '../lib/query-client';
 import { KEYS } from '../lib/storage';
-import { ThemeModeProvider } from '../lib/theme';
-import { json, mockFetch } from '../test/utils';
+import { json, mockFetch, renderRoutes } from '../test/utils';
 import { buildRoutes } from './router';
 
 const USER = 'usr-0123456789abcdef0123456789abcdef';
@@ -32,18 +27,7 @@ function renderApp(url: string, roles: string[], memberships: unknown[]) {
     if (c.path.includes('/_find')) return json(200, { docs: [] });
     return undefined;
   });
-  const qc = makeQueryClient();
-  const router = createMemoryRouter(buildRoutes(qc), { initialEntries: [url] });
-  render(
-    <QueryClientProvider client={qc}>
-      <ThemeModeProvider>
-        <Suspense fallback={null}>
-          <RouterProvider router={router} />
-        </Suspense>
-      </ThemeModeProvider>
-    </QueryClientProvider>,
-  );
-  return router;
+  return renderRoutes(buildRoutes, url).router;
 }
 
 /** A fresh tab: no Group of its own; the device may remember one. */

@@ -1,10 +1,10 @@
 // Test helpers: a fetch double that routes by method and path, and a render
 // with the app's providers around one screen.
 
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import type { ReactElement } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { Suspense, type ReactElement } from 'react';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { vi } from 'vitest';
 import { makeQueryClient } from '../lib/query-client';
 import type { RouteHandle } from '../lib/route-handle';
@@ -71,4 +71,20 @@ export function renderScreen(
     </QueryClientProvider>,
   );
   return { ...utils, router, qc };
+}
+
+/** renderRoutes mounts a whole route table (buildRoutes) at url, lazy routes and all, with the app's providers. */
+export function renderRoutes(build: (qc: QueryClient) => RouteObject[], url: string) {
+  const qc = makeQueryClient();
+  const router = createMemoryRouter(build(qc), { initialEntries: [url] });
+  render(
+    <QueryClientProvider client={qc}>
+      <ThemeModeProvider>
+        <Suspense fallback={null}>
+          <RouterProvider router={router} />
+        </Suspense>
+      </ThemeModeProvider>
+    </QueryClientProvider>,
+  );
+  return { router, qc };
 }

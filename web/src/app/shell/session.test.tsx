@@ -1,16 +1,11 @@
 // SPEC §4 through the real route table: sign-in guard, active db from the
 // route, and the re-login modal raised by a 401 on a sign-in route.
 
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Suspense } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getActiveDb, setActiveDb } from '../../lib/active-db';
-import { makeQueryClient } from '../../lib/query-client';
-import { ThemeModeProvider } from '../../lib/theme';
-import { json, mockFetch, type Call } from '../../test/utils';
+import { json, mockFetch, renderRoutes, type Call } from '../../test/utils';
 import { buildRoutes } from '../router';
 
 const USER = {
@@ -26,18 +21,7 @@ const USER = {
 const ACC = 'acc-0123456789abcdef0123456789abcdef';
 
 function renderApp(url: string) {
-  const qc = makeQueryClient();
-  const router = createMemoryRouter(buildRoutes(qc), { initialEntries: [url] });
-  render(
-    <QueryClientProvider client={qc}>
-      <ThemeModeProvider>
-        <Suspense fallback={null}>
-          <RouterProvider router={router} />
-        </Suspense>
-      </ThemeModeProvider>
-    </QueryClientProvider>,
-  );
-  return { router, qc };
+  return renderRoutes(buildRoutes, url);
 }
 
 afterEach(() => {

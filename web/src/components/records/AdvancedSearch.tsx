@@ -5,7 +5,7 @@ import { Button, Flex, SearchField, SelectField, ToggleButton, View } from '@aws
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppIcon } from '../icons';
-import { PER_PAGE_OPTIONS, type Direction } from './search-params';
+import { PER_PAGE_OPTIONS, type Direction, type IndexParams, type IndexUpdate } from './search-params';
 
 export interface SortOption {
   value: string;
@@ -101,5 +101,21 @@ export function AdvancedSearch({
         </Flex>
       ) : null}
     </View>
+  );
+}
+
+/** IndexSearch: an index's advanced search bound to its URL (useIndexParams); a change reloads from the first page. */
+export function IndexSearch({ params, update, order, searchable = false }: { params: IndexParams; update: IndexUpdate; order: readonly string[]; searchable?: boolean }) {
+  return (
+    <AdvancedSearch
+      perPage={params.perPage}
+      orderBy={params.orderBy}
+      direction={params.direction}
+      sortOptions={order.map((f) => ({ value: f, label: `fields.${f}` }))}
+      q={params.q}
+      searchable={searchable}
+      onSearch={(v) => update({ q: v, page: null })}
+      onChange={(n) => update({ per_page: n.perPage, order_by: n.orderBy, direction: n.direction, page: null })}
+    />
   );
 }

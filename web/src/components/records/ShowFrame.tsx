@@ -3,22 +3,20 @@
 // states, the details beside the comments and history panels, and the
 // delete confirmation.
 
-import { Button, Flex } from '@aws-amplify/ui-react';
+import { Flex } from '@aws-amplify/ui-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { deleteDoc, type Doc } from '../../lib/couch';
 import { asApiError } from '../../lib/errors';
 import { ErrorAlert } from '../ErrorAlert';
-import { AppIcon } from '../icons';
 import { Page } from '../Page';
-import { ButtonLink } from '../RouterLink';
 import { CommentsPanel } from './CommentsPanel';
 import { ConfirmDelete } from './ConfirmDelete';
 import { HistoryList } from './HistoryList';
 import { RecordShow } from './RecordShow';
 import { useShortcuts } from './useShortcuts';
+import { RecordActions } from './RecordActions';
 import { RecordNotFound } from './RecordNotFound';
 
 export function ShowFrame({
@@ -56,7 +54,6 @@ export function ShowFrame({
   details: ReactNode;
   width?: 'narrow' | 'medium' | 'wide';
 }) {
-  const { t } = useTranslation();
   const { account_id: db = '', record_id: id = '' } = useParams();
   const navigate = useNavigate();
   const qc = useQueryClient();
@@ -80,21 +77,7 @@ export function ShowFrame({
         doc ? (
           <>
             {actions}
-            {editTo ? (
-              <ButtonLink to={editTo} size="small" data-testid="edit-record" aria-keyshortcuts="e">
-                <AppIcon name="edit" /> {t('records.edit')}
-              </ButtonLink>
-            ) : null}
-            <Button
-              size="small"
-              variation="destructive"
-              onClick={() => setConfirming(true)}
-              isDisabled={!!deleteBlocked}
-              title={deleteBlocked}
-              data-testid="delete-record"
-            >
-              <AppIcon name="trash" /> {t('records.delete')}
-            </Button>
+            <RecordActions editTo={editTo} editShortcut onDelete={() => setConfirming(true)} deleteBlocked={deleteBlocked} />
           </>
         ) : null
       }

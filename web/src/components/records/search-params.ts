@@ -31,11 +31,14 @@ export function parseIndexParams(
   return { page, perPage, orderBy, direction, bookmark: sp.get('bookmark'), q: sp.get('q') ?? '' };
 }
 
+/** IndexUpdate changes an index's URL parameters (null removes one). */
+export type IndexUpdate = (patch: Partial<Record<'page' | 'per_page' | 'order_by' | 'direction' | 'bookmark' | 'q', string | number | null>>) => void;
+
 export function useIndexParams(defaults: { perPage?: number; orderBy: string; direction?: Direction }, allowedOrder: readonly string[]) {
   const [sp, setSp] = useLatestSearchParams();
   const params = useMemo(() => parseIndexParams(sp, defaults, allowedOrder), [sp, defaults, allowedOrder]);
-  const update = useCallback(
-    (patch: Partial<Record<'page' | 'per_page' | 'order_by' | 'direction' | 'bookmark' | 'q', string | number | null>>) => {
+  const update = useCallback<IndexUpdate>(
+    (patch) => {
       setSp((prev) => {
         const next = new URLSearchParams(prev);
         for (const [k, v] of Object.entries(patch)) {

@@ -72,12 +72,21 @@ export function ticketTitle(content: unknown): string {
   return first.length > 60 || !first ? s.slice(0, 60) : first;
 }
 
+/** resource: a set's declaration; its list columns are given as field → kind, in the order shown. */
+function resource(set: string, klass: string, prefix: string, icon: IconName, def: Omit<ResourceDef, 'set' | 'klass' | 'prefix' | 'icon' | 'columns'> & { columns: Record<string, ColumnKind> }): ResourceDef {
+  const columns = Object.entries(def.columns).map(([name, kind]) => ({ name, kind }));
+  return { set, klass, prefix, icon, ...def, columns };
+}
+
+/** moneyList: how the money records (incomes, outgos, transfers) are listed, searched and ordered. */
+const moneyList = {
+  columns: { description: 'text', posted_at: 'date', value: 'money', confirmed: 'boolean' },
+  searchField: 'description',
+  defaultOrder: 'posted_at',
+} satisfies Pick<Parameters<typeof resource>[4], 'columns' | 'searchField' | 'defaultOrder'>;
+
 const defs: ResourceDef[] = [
-  {
-    set: 'tickets',
-    klass: 'Ticket',
-    prefix: 'tik',
-    icon: 'ticket',
+  resource('tickets', 'Ticket', 'tik', 'ticket', {
     fields: [
       area('content'),
       area('problem'),
@@ -91,105 +100,48 @@ const defs: ResourceDef[] = [
       date('estimation'),
       area('equipment_observation'),
     ],
-    columns: [
-      { name: 'title', kind: 'text' },
-      { name: 'number', kind: 'number' },
-      { name: 'status', kind: 'enum' },
-      { name: 'priority', kind: 'enum' },
-      { name: 'created_at', kind: 'date' },
-    ],
+    columns: { title: 'text', number: 'number', status: 'enum', priority: 'enum', created_at: 'date' },
     searchField: 'title',
     defaultOrder: 'created_at',
     derive: (v) => ({ title: ticketTitle(v.content) }),
-  },
-  {
-    set: 'customers',
-    klass: 'Customer',
-    prefix: 'cus',
-    icon: 'customer',
+  }),
+  resource('customers', 'Customer', 'cus', 'customer', {
     fields: [text('name', true), text('short_name'), { name: 'email', type: 'email' }, { name: 'site', type: 'url' }, text('company_name'), text('job_title')],
-    columns: [
-      { name: 'name', kind: 'text' },
-      { name: 'email', kind: 'text' },
-      { name: 'company_name', kind: 'text' },
-    ],
+    columns: { name: 'text', email: 'text', company_name: 'text' },
     searchField: 'name',
     defaultOrder: 'name',
-  },
-  {
-    set: 'equipment',
-    klass: 'Equipment',
-    prefix: 'eqi',
-    icon: 'equipment',
+  }),
+  resource('equipment', 'Equipment', 'eqi', 'equipment', {
     fields: [text('identifier', true), area('description'), text('maker'), ref('customer_id', 'Customer'), text('location')],
-    columns: [
-      { name: 'identifier', kind: 'text' },
-      { name: 'maker', kind: 'text' },
-      { name: 'location', kind: 'text' },
-    ],
+    columns: { identifier: 'text', maker: 'text', location: 'text' },
     searchField: 'identifier',
     defaultOrder: 'identifier',
-  },
-  {
-    set: 'handbooks',
-    klass: 'Handbook',
-    prefix: 'han',
-    icon: 'handbook',
+  }),
+  resource('handbooks', 'Handbook', 'han', 'handbook', {
     fields: [text('title', true), area('content'), enumOf('content_type', ['markdown', 'text', 'html']), text('categories'), { name: 'uri', type: 'url' }],
-    columns: [
-      { name: 'title', kind: 'text' },
-      { name: 'categories', kind: 'text' },
-      { name: 'updated_at', kind: 'date' },
-    ],
+    columns: { title: 'text', categories: 'text', updated_at: 'date' },
     searchField: 'title',
     defaultOrder: 'title',
-  },
-  {
-    set: 'categories',
-    klass: 'Category',
-    prefix: 'ctg',
-    icon: 'category',
+  }),
+  resource('categories', 'Category', 'ctg', 'category', {
     fields: [text('name', true), area('checklist'), { name: 'color', type: 'color' }, bool('active')],
-    columns: [
-      { name: 'name', kind: 'text' },
-      { name: 'active', kind: 'boolean' },
-    ],
+    columns: { name: 'text', active: 'boolean' },
     searchField: 'name',
     defaultOrder: 'name',
-  },
-  {
-    set: 'contracts',
-    klass: 'Contract',
-    prefix: 'cnt',
-    icon: 'contract',
+  }),
+  resource('contracts', 'Contract', 'cnt', 'contract', {
     fields: [area('description', true), ref('customer_id', 'Customer', true), text('payment_kind'), bool('active')],
-    columns: [
-      { name: 'description', kind: 'text' },
-      { name: 'payment_kind', kind: 'text' },
-      { name: 'active', kind: 'boolean' },
-    ],
+    columns: { description: 'text', payment_kind: 'text', active: 'boolean' },
     searchField: 'description',
     defaultOrder: 'created_at',
-  },
-  {
-    set: 'estimates',
-    klass: 'Estimate',
-    prefix: 'est',
-    icon: 'estimate',
+  }),
+  resource('estimates', 'Estimate', 'est', 'estimate', {
     fields: [area('description', true), ref('customer_id', 'Customer', true), ref('ticket_id', 'Ticket', false, 'title'), area('observation')],
-    columns: [
-      { name: 'description', kind: 'text' },
-      { name: 'number', kind: 'number' },
-      { name: 'created_at', kind: 'date' },
-    ],
+    columns: { description: 'text', number: 'number', created_at: 'date' },
     searchField: 'description',
     defaultOrder: 'created_at',
-  },
-  {
-    set: 'maintenances',
-    klass: 'Maintenance',
-    prefix: 'mai',
-    icon: 'maintenance',
+  }),
+  resource('maintenances', 'Maintenance', 'mai', 'maintenance', {
     fields: [
       { ...date('date'), required: true },
       date('next_maintenance'),
@@ -198,18 +150,10 @@ const defs: ResourceDef[] = [
       num('warranty'),
       ref('ticket_id', 'Ticket', false, 'title'),
     ],
-    columns: [
-      { name: 'date', kind: 'date' },
-      { name: 'next_maintenance', kind: 'date' },
-      { name: 'warranty', kind: 'number' },
-    ],
+    columns: { date: 'date', next_maintenance: 'date', warranty: 'number' },
     defaultOrder: 'date',
-  },
-  {
-    set: 'mappings',
-    klass: 'Mapping',
-    prefix: 'map',
-    icon: 'mapping',
+  }),
+  resource('mappings', 'Mapping', 'map', 'mapping', {
     fields: [
       text('description', true),
       enumOf('target', ['exchange', 'income', 'outgo', 'transfer'], 'target', true),
@@ -222,65 +166,25 @@ const defs: ResourceDef[] = [
       num('order'),
       bool('active'),
     ],
-    columns: [
-      { name: 'description', kind: 'text' },
-      { name: 'target', kind: 'enum' },
-      { name: 'order', kind: 'number' },
-      { name: 'active', kind: 'boolean' },
-    ],
+    columns: { description: 'text', target: 'enum', order: 'number', active: 'boolean' },
     searchField: 'description',
     defaultOrder: 'order',
-  },
-  {
-    set: 'memberships',
-    klass: 'Membership',
-    prefix: 'mem',
-    icon: 'members',
+  }),
+  resource('memberships', 'Membership', 'mem', 'members', {
     fields: [{ name: 'email', type: 'email', required: true }, text('name'), bool('editor'), bool('report_view')],
-    columns: [
-      { name: 'email', kind: 'text' },
-      { name: 'name', kind: 'text' },
-      { name: 'status', kind: 'text' },
-      { name: 'editor', kind: 'boolean' },
-    ],
+    columns: { email: 'text', name: 'text', status: 'text', editor: 'boolean' },
     searchField: 'email',
     defaultOrder: 'created_at',
-  },
-  {
-    set: 'outgos',
-    klass: 'Outgo',
-    prefix: 'out',
-    icon: 'outgo',
+  }),
+  resource('outgos', 'Outgo', 'out', 'outgo', {
     fields: moneyRecord([text('paid_to'), cents('value', true), ref('wallet_id', 'Wallet', true)]),
-    columns: [
-      { name: 'description', kind: 'text' },
-      { name: 'posted_at', kind: 'date' },
-      { name: 'value', kind: 'money' },
-      { name: 'confirmed', kind: 'boolean' },
-    ],
-    searchField: 'description',
-    defaultOrder: 'posted_at',
-  },
-  {
-    set: 'incomes',
-    klass: 'Income',
-    prefix: 'inc',
-    icon: 'income',
+    ...moneyList,
+  }),
+  resource('incomes', 'Income', 'inc', 'income', {
     fields: moneyRecord([text('paid_by'), cents('value', true), ref('wallet_id', 'Wallet', true)]),
-    columns: [
-      { name: 'description', kind: 'text' },
-      { name: 'posted_at', kind: 'date' },
-      { name: 'value', kind: 'money' },
-      { name: 'confirmed', kind: 'boolean' },
-    ],
-    searchField: 'description',
-    defaultOrder: 'posted_at',
-  },
-  {
-    set: 'transfers',
-    klass: 'Transfer',
-    prefix: 'trn',
-    icon: 'transfer',
+    ...moneyList,
+  }),
+  resource('transfers', 'Transfer', 'trn', 'transfer', {
     fields: moneyRecord([
       cents('value', true),
       ref('source_wallet_id', 'Wallet', true),
@@ -288,20 +192,9 @@ const defs: ResourceDef[] = [
       cents('fee'),
       enumOf('fee_kind', ['source', 'destination']),
     ]),
-    columns: [
-      { name: 'description', kind: 'text' },
-      { name: 'posted_at', kind: 'date' },
-      { name: 'value', kind: 'money' },
-      { name: 'confirmed', kind: 'boolean' },
-    ],
-    searchField: 'description',
-    defaultOrder: 'posted_at',
-  },
-  {
-    set: 'exchanges',
-    klass: 'Exchange',
-    prefix: 'exc',
-    icon: 'exchange',
+    ...moneyList,
+  }),
+  resource('exchanges', 'Exchange', 'exc', 'exchange', {
     fields: moneyRecord([
       text('paid_to'),
       cents('value_out', true),
@@ -311,86 +204,41 @@ const defs: ResourceDef[] = [
       cents('fee'),
       enumOf('fee_kind', ['source', 'destination']),
     ]),
-    columns: [
-      { name: 'description', kind: 'text' },
-      { name: 'posted_at', kind: 'date' },
-      { name: 'value_out', kind: 'money' },
-      { name: 'value_in', kind: 'money' },
-    ],
+    columns: { description: 'text', posted_at: 'date', value_out: 'money', value_in: 'money' },
     searchField: 'description',
     defaultOrder: 'posted_at',
-  },
-  {
-    set: 'wallets',
-    klass: 'Wallet',
-    prefix: 'wll',
-    icon: 'wallet',
+  }),
+  resource('wallets', 'Wallet', 'wll', 'wallet', {
     fields: [text('name', true), text('currency', true), num('precision'), { ...cents('start_balance'), signed: true }, bool('card'), cents('card_limit'), bool('active')],
-    columns: [
-      { name: 'name', kind: 'text' },
-      { name: 'currency', kind: 'text' },
-      { name: 'balance', kind: 'money' },
-      { name: 'active', kind: 'boolean' },
-    ],
+    columns: { name: 'text', currency: 'text', balance: 'money', active: 'boolean' },
     searchField: 'name',
     defaultOrder: 'name',
-  },
-  {
-    set: 'reader_subscriptions',
-    klass: 'ReaderSubscription',
-    prefix: 'rsb',
-    icon: 'subscription',
+  }),
+  resource('reader_subscriptions', 'ReaderSubscription', 'rsb', 'subscription', {
     fields: [{ name: 'url', type: 'url', required: true }, text('title'), bool('customize_title'), { name: 'website_url', type: 'url' }, ref('reader_label_id', 'ReaderLabel'), bool('active')],
-    columns: [
-      { name: 'title', kind: 'text' },
-      { name: 'url', kind: 'text' },
-      { name: 'active', kind: 'boolean' },
-    ],
+    columns: { title: 'text', url: 'text', active: 'boolean' },
     searchField: 'title',
     defaultOrder: 'title',
-  },
-  {
-    set: 'reader_labels',
-    klass: 'ReaderLabel',
-    prefix: 'rlb',
-    icon: 'label',
+  }),
+  resource('reader_labels', 'ReaderLabel', 'rlb', 'label', {
     fields: [text('name', true), text('kind')],
-    columns: [
-      { name: 'name', kind: 'text' },
-      { name: 'kind', kind: 'text' },
-    ],
+    columns: { name: 'text', kind: 'text' },
     searchField: 'name',
     defaultOrder: 'name',
-  },
-  {
-    set: 'reader_items',
-    klass: 'ReaderItem',
-    prefix: 'rit',
-    icon: 'reader',
+  }),
+  resource('reader_items', 'ReaderItem', 'rit', 'reader', {
     fields: [],
-    columns: [
-      { name: 'title', kind: 'text' },
-      { name: 'posted_at', kind: 'date' },
-      { name: 'read', kind: 'boolean' },
-      { name: 'starred', kind: 'boolean' },
-    ],
+    columns: { title: 'text', posted_at: 'date', read: 'boolean', starred: 'boolean' },
     searchField: 'title',
     defaultOrder: 'posted_at',
     readOnly: true,
-  },
-  {
-    set: 'comments',
-    klass: 'Comment',
-    prefix: 'cmt',
-    icon: 'comment',
+  }),
+  resource('comments', 'Comment', 'cmt', 'comment', {
     fields: [],
-    columns: [
-      { name: 'content', kind: 'text' },
-      { name: 'date', kind: 'date' },
-    ],
+    columns: { content: 'text', date: 'date' },
     defaultOrder: 'created_at',
     readOnly: true,
-  },
+  }),
 ];
 
 export const RESOURCES: Record<string, ResourceDef> = Object.fromEntries(defs.map((d) => [d.set, d]));

@@ -10,7 +10,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
-import { AdvancedSearch } from '../../../components/records/AdvancedSearch';
+import { IndexSearch } from '../../../components/records/AdvancedSearch';
 import { NumberedPaging } from '../../../components/records/Paging';
 import { RecordTable } from '../../../components/records/RecordTable';
 import { useIndexParams } from '../../../components/records/search-params';
@@ -49,13 +49,7 @@ export function Component() {
         </>
       }
     >
-      <AdvancedSearch
-        perPage={params.perPage}
-        orderBy={params.orderBy}
-        direction={params.direction}
-        sortOptions={ORDER.map((f) => ({ value: f, label: `fields.${f}` }))}
-        onChange={(n) => update({ per_page: n.perPage, order_by: n.orderBy, direction: n.direction, page: null })}
-      />
+      <IndexSearch params={params} update={update} order={ORDER} />
       {q.isError ? <ErrorAlert error={asApiError(q.error)} onDismiss={() => void refetch()} /> : null}
       <RecordTable<Membership>
         columns={[

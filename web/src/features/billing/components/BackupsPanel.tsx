@@ -3,7 +3,7 @@
 // a month, the server says so when refused), and restoring one into a new
 // Group with a name.
 
-import { Alert, Button, Card, Flex, Heading, Placeholder, Table, TableBody, TableCell, TableHead, TableRow, Text, TextField } from '@aws-amplify/ui-react';
+import { Alert, Button, Card, Flex, Heading, Placeholder, Table, TableBody, TableCell, TableRow, Text, TextField } from '@aws-amplify/ui-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,7 @@ import { asApiError, clientValidationError, type ApiError } from '../../../lib/e
 import { formatBytes, formatDateTime, formatNumber } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { backupsQuery, backupUrl, restoreBackup, startBackup, type Backup } from '../api/backups';
+import { HeadRow } from '../../../components/HeadRow';
 
 function RestoreModal({ db, backup, onClose }: { db: string; backup: Backup | null; onClose: () => void }) {
   const { t, i18n } = useTranslation();
@@ -123,16 +124,7 @@ export function BackupsPanel({ db, isAdmin }: { db: string; isAdmin: boolean }) 
       ) : (
         <div className="table-scroll billing-scroll">
           <Table size="small" caption={t('billing.backups.title')} data-testid="backups-table">
-            <TableHead>
-              <TableRow>
-                <TableCell as="th">{t('billing.backups.date')}</TableCell>
-                <TableCell as="th">{t('billing.backups.size')}</TableCell>
-                <TableCell as="th">{t('billing.backups.contents')}</TableCell>
-                <TableCell as="th">
-                  <span className="visually-hidden">{t('billing.backups.actions')}</span>
-                </TableCell>
-              </TableRow>
-            </TableHead>
+            <HeadRow cells={[t('billing.backups.date'), t('billing.backups.size'), t('billing.backups.contents'), <span className="visually-hidden">{t('billing.backups.actions')}</span>]} />
             <TableBody>
               {list.map((b) => (
                 <TableRow key={b.id} data-testid="backup-row">

@@ -14,7 +14,7 @@ import { switchable, useMemberships } from '../../../lib/accounts';
 import { formatCents } from '../../../lib/format';
 import { accountOf } from '../../../lib/memberships';
 import { paths } from '../../../lib/paths';
-import type { PlanChange } from '../api/billing';
+import type { Billing, PlanChange } from '../api/billing';
 import { activePricesQuery, type PlanPrice } from '../api/prices';
 import { COMPARISON_ROWS, enoughPrices, NOTES, PLAN_COLUMNS, pricesByPlan, type PlanColumn } from '../plans';
 import { PlanChangeModal } from './PlanChangeModal';
@@ -146,6 +146,20 @@ export interface ChooserGroup {
   records: number | null;
   freeRecordLimit?: number;
   switchLockedUntil: string | null;
+}
+
+/** chooserGroup: what the chooser needs of a Group, from its billing state and its record count (null: not known yet). */
+export function chooserGroup(db: string, billing: Billing, records: number | null): ChooserGroup {
+  return {
+    db,
+    plan: billing.plan,
+    livemode: billing.livemode,
+    isAdmin: billing.is_admin,
+    canCancel: billing.can_cancel,
+    records,
+    freeRecordLimit: billing.free_record_limit,
+    switchLockedUntil: billing.switch_locked_until,
+  };
 }
 
 /**

@@ -21,7 +21,7 @@ import { activePricesQuery } from '../api/prices';
 import { BackupsPanel } from '../components/BackupsPanel';
 import { BillingEmailModal } from '../components/BillingEmailModal';
 import { LockSentence } from '../components/PlanChangeModal';
-import { PlanChooser } from '../components/PlanChooser';
+import { chooserGroup, PlanChooser } from '../components/PlanChooser';
 import { isPaid, lockedUntil, pricesByPlan } from '../plans';
 import '../components/billing.css';
 
@@ -195,16 +195,7 @@ export function Component() {
           </Grid>
           <PlanChooser
             onPick={pick}
-            group={{
-              db,
-              plan: billing.data.plan,
-              livemode: billing.data.livemode,
-              isAdmin: billing.data.is_admin,
-              canCancel: billing.data.can_cancel,
-              records: limits.data?.records ?? null,
-              freeRecordLimit: billing.data.free_record_limit,
-              switchLockedUntil: billing.data.switch_locked_until,
-            }}
+            group={chooserGroup(db, billing.data, limits.data?.records ?? null)}
           />
           <BackupsPanel db={db} isAdmin={billing.data.is_admin} />
         </Flex>

@@ -8,14 +8,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/EmptyState';
 import { Page } from '../../../components/Page';
-import { ButtonLink } from '../../../components/RouterLink';
 import { switchable, useMemberships } from '../../../lib/accounts';
 import { getActiveDb, setActiveDb } from '../../../lib/active-db';
 import { limitsQuery } from '../../../lib/limits';
 import { accountOf } from '../../../lib/memberships';
 import { paths } from '../../../lib/paths';
 import { billingQuery } from '../api/billing';
-import { PlanChooser } from '../components/PlanChooser';
+import { chooserGroup, PlanChooser } from '../components/PlanChooser';
 import '../components/billing.css';
 
 export function Component() {
@@ -36,34 +35,11 @@ export function Component() {
       {memberships.isPending ? (
         <Placeholder height="6rem" />
       ) : mine.length === 0 ? (
-        <EmptyState
-          icon="groups"
-          title={t('billing.chooser.noGroups')}
-          message={t('billing.chooser.noGroupsHelp')}
-          testId="checkout-no-groups"
-          action={
-            <ButtonLink to={paths.accountNew()} variation="primary">
-              {t('home.selectGroup.create')}
-            </ButtonLink>
-          }
-        />
+        <EmptyState icon="groups" title={t('billing.chooser.noGroups')} message={t('billing.chooser.noGroupsHelp')} testId="checkout-no-groups" next={{ to: paths.accountNew(), label: t('home.selectGroup.create') }} />
       ) : (
         <PlanChooser
           onPick={pick}
-          group={
-            db && billing.data
-              ? {
-                  db,
-                  plan: billing.data.plan,
-                  livemode: billing.data.livemode,
-                  isAdmin: billing.data.is_admin,
-                  canCancel: billing.data.can_cancel,
-                  records: limits.data?.records ?? null,
-                  freeRecordLimit: billing.data.free_record_limit,
-                  switchLockedUntil: billing.data.switch_locked_until,
-                }
-              : null
-          }
+          group={db && billing.data ? chooserGroup(db, billing.data, limits.data?.records ?? null) : null}
         />
       )}
     </Page>

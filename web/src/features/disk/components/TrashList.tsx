@@ -9,6 +9,7 @@ import { LoadError } from '../../../components/LoadError';
 import { ApiError } from '../../../lib/errors';
 import { formatBytes, formatDateTime } from '../../../lib/format';
 import { deleteTrashed, diskKeys, emptyTrash, fetchTrash, restoreEntry } from '../api/drive';
+import { InlineDelete } from './InlineDelete';
 
 /** TrashList: the trashed entries: restore, delete one, empty the trash. */
 export function TrashList({ db }: { db: string }) {
@@ -80,20 +81,7 @@ export function TrashList({ db }: { db: string }) {
                   <Button size="small" onClick={() => restore.mutate(e._id)} isLoading={restore.isPending && restore.variables === e._id}>
                     {t('disk.trash.restore')}
                   </Button>
-                  {confirm === e._id ? (
-                    <>
-                      <Button size="small" variation="destructive" onClick={() => del.mutate(e._id)} isLoading={del.isPending}>
-                        {t('disk.trash.deleteConfirm')}
-                      </Button>
-                      <Button size="small" variation="link" onClick={() => setConfirm(null)}>
-                        {t('disk.cancel')}
-                      </Button>
-                    </>
-                  ) : (
-                    <Button size="small" variation="link" onClick={() => setConfirm(e._id)}>
-                      {t('disk.trash.delete')}
-                    </Button>
-                  )}
+                  <InlineDelete asking={confirm === e._id} onAsk={() => setConfirm(e._id)} onCancel={() => setConfirm(null)} onDelete={() => del.mutate(e._id)} deleting={del.isPending} label={t('disk.trash.delete')} confirmLabel={t('disk.trash.deleteConfirm')} />
                 </Flex>
               </li>
             ))}

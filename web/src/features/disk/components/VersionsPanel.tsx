@@ -6,6 +6,7 @@ import { ErrorAlert } from '../../../components/ErrorAlert';
 import { ApiError } from '../../../lib/errors';
 import { formatBytes, formatDateTime } from '../../../lib/format';
 import { contentUrl, deleteVersion, diskKeys, fetchVersions, restoreVersion, type CloudFile } from '../api/drive';
+import { InlineDelete } from './InlineDelete';
 
 /** VersionsPanel: a file's kept versions (newest first): download, restore, delete. */
 export function VersionsPanel({ db, entry }: { db: string; entry: CloudFile }) {
@@ -64,20 +65,7 @@ export function VersionsPanel({ db, entry }: { db: string; entry: CloudFile }) {
                   </Button>
                 ) : null}
                 {list.length > 1 ? (
-                  confirm === v.id ? (
-                    <>
-                      <Button size="small" variation="destructive" onClick={() => del.mutate(v.id)} isLoading={del.isPending}>
-                        {t('disk.versions.deleteConfirm')}
-                      </Button>
-                      <Button size="small" variation="link" onClick={() => setConfirm(null)}>
-                        {t('disk.cancel')}
-                      </Button>
-                    </>
-                  ) : (
-                    <Button size="small" variation="link" onClick={() => setConfirm(v.id)}>
-                      {t('disk.versions.delete')}
-                    </Button>
-                  )
+                  <InlineDelete asking={confirm === v.id} onAsk={() => setConfirm(v.id)} onCancel={() => setConfirm(null)} onDelete={() => del.mutate(v.id)} deleting={del.isPending} label={t('disk.versions.delete')} confirmLabel={t('disk.versions.deleteConfirm')} />
                 ) : null}
               </Flex>
             </li>

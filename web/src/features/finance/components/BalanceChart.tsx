@@ -2,7 +2,7 @@
 // day on which a confirmed, reviewed record moved it (computed here from
 // the records; the server keeps only the current figures).
 
-import { Flex, Placeholder, Table, TableBody, TableCell, TableHead, TableRow, Text } from '@aws-amplify/ui-react';
+import { Flex, Placeholder, Table, TableBody, TableCell, TableRow, Text } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../../components/ErrorAlert';
@@ -13,6 +13,7 @@ import { balanceSeries } from '../balance';
 import { walletMovesQuery } from '../api/records';
 import type { Wallet } from '../api/types';
 import { chartLayout, LazyChart } from '../../../components/charts/LazyChart';
+import { HeadRow } from '../../../components/HeadRow';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -70,12 +71,7 @@ export function BalanceChart({ db, wallet }: { db: string; wallet: Wallet }) {
         })}
         table={
           <Table size="small" caption={label}>
-            <TableHead>
-              <TableRow>
-                <TableCell as="th">{t('fields.posted_at')}</TableCell>
-                <TableCell as="th">{t('fields.balance')}</TableCell>
-              </TableRow>
-            </TableHead>
+            <HeadRow cells={[t('fields.posted_at'), t('fields.balance')]} />
             <TableBody>
               {points.map((pt) => (
                 <TableRow key={pt.date}>

@@ -1,6 +1,4 @@
-import { useTranslation } from 'react-i18next';
-import { Crumbs } from '../../../components/Crumbs';
-import { paths } from '../../../lib/paths';
+import { RecordCrumbs } from '../../../components/Crumbs';
 // Every finance screen shows these crumbs, so the module's styles come with them.
 import './finance.css';
 
@@ -8,11 +6,5 @@ export type FinanceSet = 'wallets' | 'incomes' | 'outgos' | 'transfers' | 'excha
 
 /** FinanceCrumbs: Dashboard > <set> > current. */
 export function FinanceCrumbs({ db, set, current }: { db: string; set: FinanceSet; current?: string | undefined }) {
-  const { t } = useTranslation();
-  const items: Array<{ label: string; to?: string }> = [
-    { label: t('nav.dashboard'), to: paths.dashboard(db) },
-    { label: t(`nav.${set}`), to: paths.index(db, set) },
-  ];
-  if (current) items.push({ label: current });
-  return <Crumbs items={items} label={t('records.breadcrumbs')} />;
+  return <RecordCrumbs db={db} set={set} current={current} />;
 }

@@ -4,7 +4,7 @@
 // category for one currency at a time. The chart library is fetched only
 // when the chart shows (LazyChart), so the dashboard's chunk stays small.
 
-import { Card, Flex, Heading, Placeholder, SelectField, Table, TableBody, TableCell, TableHead, TableRow, Text, ToggleButton, ToggleButtonGroup } from '@aws-amplify/ui-react';
+import { Card, Flex, Heading, Placeholder, SelectField, Table, TableBody, TableCell, TableRow, Text, ToggleButton, ToggleButtonGroup } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,6 +21,7 @@ import { byId, walletsQuery } from '../api/wallets';
 import { RANGES, rangeStart, summarize, topCategories, type CurrencySummary, type Range } from '../summary';
 import { chartLayout, LazyChart } from '../../../components/charts/LazyChart';
 import './finance.css';
+import { HeadRow } from '../../../components/HeadRow';
 
 const TOP = 10;
 const today = () => new Date().toISOString().slice(0, 10);
@@ -88,13 +89,7 @@ function CategoryChart({ s, range }: { s: CurrencySummary; range: Range }) {
       })}
       table={
         <Table size="small" caption={label}>
-          <TableHead>
-            <TableRow>
-              <TableCell as="th">{t('fields.categories')}</TableCell>
-              <TableCell as="th">{t('finance.dashboard.income')}</TableCell>
-              <TableCell as="th">{t('finance.dashboard.expense')}</TableCell>
-            </TableRow>
-          </TableHead>
+          <HeadRow cells={[t('fields.categories'), t('finance.dashboard.income'), t('finance.dashboard.expense')]} />
           <TableBody>
             {s.categories.map((r) => (
               <TableRow key={r.category}>

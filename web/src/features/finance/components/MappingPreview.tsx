@@ -2,7 +2,7 @@
 // and what it would do to the last imported records of its target — the
 // field before and after, matched rows first in the server's order.
 
-import { Badge, Flex, Heading, Loader, Table, TableBody, TableCell, TableHead, TableRow, Text } from '@aws-amplify/ui-react';
+import { Badge, Flex, Heading, Loader, Table, TableBody, TableCell, TableRow, Text } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import { asApiError } from '../../../lib/errors';
 import { complete } from '../mapping-words';
 import { draftOf, previewQuery } from '../api/mappings';
 import type { Mapping } from '../api/types';
+import { HeadRow } from '../../../components/HeadRow';
 
 export const PREVIEW_DEBOUNCE_MS = 400;
 
@@ -62,13 +63,7 @@ export function MappingPreview({ db, mapping }: { db: string; mapping: Partial<M
           </Text>
           <div className="table-scroll">
             <Table size="small" caption={t('finance.mappings.preview.title')} data-testid="mapping-preview-table">
-              <TableHead>
-                <TableRow>
-                  <TableCell as="th">{t('fields.description')}</TableCell>
-                  <TableCell as="th">{t('finance.mappings.preview.before')}</TableCell>
-                  <TableCell as="th">{t('finance.mappings.preview.after')}</TableCell>
-                </TableRow>
-              </TableHead>
+              <HeadRow cells={[t('fields.description'), t('finance.mappings.preview.before'), t('finance.mappings.preview.after')]} />
               <TableBody>
                 {rows.map((r) => (
                   <TableRow key={r.id} className={r.matched ? 'preview-row--matched' : undefined} data-testid="mapping-preview-row" data-matched={r.matched}>

@@ -2,11 +2,12 @@
 // applied, each with its status; a duplicate of a record already in the
 // wallet is skipped unless its "keep" box is ticked.
 
-import { Badge, CheckboxField, Table, TableBody, TableCell, TableHead, TableRow, Text } from '@aws-amplify/ui-react';
+import { Badge, CheckboxField, Table, TableBody, TableCell, TableRow, Text } from '@aws-amplify/ui-react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../lib/format';
 import { formatUnits } from '../../../lib/money';
 import type { CheckResult } from '../api/import';
+import { HeadRow } from '../../../components/HeadRow';
 
 const STATUS_VARIATION = { new: 'success', duplicate: 'warning', imported: 'info' } as const;
 
@@ -16,19 +17,7 @@ export function UploadPreview({ check, keep, onKeep }: { check: CheckResult; kee
   return (
     <div className="upload-preview" role="region" aria-label={t('finance.upload.preview')} tabIndex={0}>
       <Table size="small" variation="striped" highlightOnHover data-testid="upload-preview">
-        <TableHead>
-          <TableRow>
-            <TableCell as="th">{t('finance.upload.line')}</TableCell>
-            <TableCell as="th">{t('finance.upload.fields.date')}</TableCell>
-            <TableCell as="th">{t('finance.upload.fields.description')}</TableCell>
-            <TableCell as="th">{t('finance.upload.fields.third_party')}</TableCell>
-            <TableCell as="th">{t('finance.upload.fields.categories')}</TableCell>
-            <TableCell as="th" textAlign="end">
-              {t('finance.upload.amount')}
-            </TableCell>
-            <TableCell as="th">{t('finance.upload.status')}</TableCell>
-          </TableRow>
-        </TableHead>
+        <HeadRow cells={[t('finance.upload.line'), t('finance.upload.fields.date'), t('finance.upload.fields.description'), t('finance.upload.fields.third_party'), t('finance.upload.fields.categories'), { label: t('finance.upload.amount'), end: true }, t('finance.upload.status')]} />
         <TableBody>
           {check.preview.map((r) => (
             <TableRow key={r.line} data-testid={`upload-row-${r.line}`} data-status={r.status}>

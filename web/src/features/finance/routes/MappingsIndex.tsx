@@ -11,7 +11,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
-import { AdvancedSearch } from '../../../components/records/AdvancedSearch';
+import { IndexSearch } from '../../../components/records/AdvancedSearch';
 import { EnumBadge } from '../../../components/records/EnumBadge';
 import { NumberedPaging } from '../../../components/records/Paging';
 import { RecordTable, type Column } from '../../../components/records/RecordTable';
@@ -67,17 +67,7 @@ export function Component() {
       }
     >
       <Flex direction="column" gap="small">
-        <AdvancedSearch
-          key={params.q ? 'search' : 'no-search'}
-          perPage={params.perPage}
-          orderBy={params.orderBy}
-          direction={params.direction}
-          sortOptions={ORDER.map((f) => ({ value: f, label: `fields.${f}` }))}
-          q={params.q}
-          searchable
-          onSearch={(v) => update({ q: v, page: null })}
-          onChange={(n) => update({ per_page: n.perPage, order_by: n.orderBy, direction: n.direction, page: null })}
-        />
+        <IndexSearch key={params.q ? 'search' : 'no-search'} params={params} update={update} order={ORDER} searchable />
         {q.isError ? <ErrorAlert error={asApiError(q.error)} onDismiss={() => void q.refetch()} /> : null}
         <RecordTable<Mapping>
           columns={columns}
@@ -94,11 +84,7 @@ export function Component() {
                 title={params.q ? t('records.noMatches') : t('finance.mappings.emptyTitle')}
                 message={params.q ? t('finance.noMatchesMessage') : t('finance.mappings.emptyMessage')}
                 testId="records-empty"
-                action={
-                  <ButtonLink to={paths.create(db, 'mappings')} variation="primary">
-                    {t('finance.mappings.new')}
-                  </ButtonLink>
-                }
+                next={{ to: paths.create(db, 'mappings'), label: t('finance.mappings.new') }}
               />
             )
           }

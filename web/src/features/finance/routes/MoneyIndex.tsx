@@ -12,7 +12,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
-import { AdvancedSearch } from '../../../components/records/AdvancedSearch';
+import { IndexSearch } from '../../../components/records/AdvancedSearch';
 import { NumberedPaging } from '../../../components/records/Paging';
 import { RecordTable, type Column } from '../../../components/records/RecordTable';
 import { useIndexParams } from '../../../components/records/search-params';
@@ -89,17 +89,7 @@ export function Component() {
             {t('finance.wallets.needOne')} <AppLink to={paths.create(db, 'wallets')}>{t('finance.wallets.new')}</AppLink>
           </Alert>
         ) : null}
-        <AdvancedSearch
-          key={params.q ? 'search' : 'no-search'}
-          perPage={params.perPage}
-          orderBy={params.orderBy}
-          direction={params.direction}
-          sortOptions={order.map((f) => ({ value: f, label: `fields.${f}` }))}
-          q={params.q}
-          searchable
-          onSearch={(v) => update({ q: v, page: null })}
-          onChange={(n) => update({ per_page: n.perPage, order_by: n.orderBy, direction: n.direction, page: null })}
-        />
+        <IndexSearch key={params.q ? 'search' : 'no-search'} params={params} update={update} order={order} searchable />
         <Text variation="tertiary" fontSize="small">
           {t(kind.party ? `finance.searchHint.${kind.party}` : 'finance.searchHint.description')}
         </Text>

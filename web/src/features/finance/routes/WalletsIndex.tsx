@@ -113,11 +113,7 @@ export function Component() {
             title={filtered ? t('records.noMatches') : t('finance.wallets.emptyTitle')}
             message={filtered ? t('finance.noMatchesMessage') : t('finance.wallets.emptyMessage')}
             testId="records-empty"
-            action={
-              <ButtonLink to={paths.create(db, 'wallets')} variation="primary">
-                {t('finance.wallets.new')}
-              </ButtonLink>
-            }
+            next={{ to: paths.create(db, 'wallets'), label: t('finance.wallets.new') }}
           />
         ) : (
           <div className="wallet-grid" data-testid="wallet-list">

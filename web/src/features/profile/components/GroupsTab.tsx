@@ -1,7 +1,7 @@
 // The groups tab (SPEC §2 Profile): the accepted memberships from the
 // personal db's mirror, each with bookmark controls, and a refresh link.
 
-import { Badge, Button, Flex, Table, TableBody, TableCell, TableHead, TableRow } from '@aws-amplify/ui-react';
+import { Badge, Button, Flex, Table, TableBody, TableCell, TableRow } from '@aws-amplify/ui-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/EmptyState';
@@ -14,6 +14,7 @@ import { accountOf, isPendingMembership, type Membership } from '../../../lib/me
 import { paths } from '../../../lib/paths';
 import { setBookmark } from '../api/memberships';
 import { RefreshLink, TabPlaceholder } from './TabParts';
+import { HeadRow } from '../../../components/HeadRow';
 
 export function GroupsTab({ userId }: { userId: string }) {
   const { t } = useTranslation();
@@ -43,14 +44,7 @@ export function GroupsTab({ userId }: { userId: string }) {
       ) : (
         <div className="table-scroll">
           <Table size="small" highlightOnHover aria-label={t('profile.tabs.groups')}>
-            <TableHead>
-              <TableRow>
-                <TableCell as="th">{t('fields.name')}</TableCell>
-                <TableCell as="th">{t('profile.groups.plan')}</TableCell>
-                <TableCell as="th">{t('profile.groups.role')}</TableCell>
-                <TableCell as="th">{t('profile.groups.bookmark')}</TableCell>
-              </TableRow>
-            </TableHead>
+            <HeadRow cells={[t('fields.name'), t('profile.groups.plan'), t('profile.groups.role'), t('profile.groups.bookmark')]} />
             <TableBody>
               {groups.map((m) => (
                 <TableRow key={m._id} data-testid="group-row">

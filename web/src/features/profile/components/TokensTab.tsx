@@ -14,7 +14,6 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableHead,
   TableRow,
   Text,
   TextField,
@@ -32,6 +31,7 @@ import { formatDateTime } from '../../../lib/format';
 import { accountOf, isPendingMembership } from '../../../lib/memberships';
 import { createToken, revokeToken, TOKEN_PERMISSIONS, tokensQuery, type TokenPermission, type UserToken } from '../api/tokens';
 import { TabPlaceholder } from './TabParts';
+import { HeadRow } from '../../../components/HeadRow';
 
 function Secret({ token, onDone }: { token: string; onDone: () => void }) {
   const { t } = useTranslation();
@@ -168,17 +168,7 @@ export function TokensTab({ userId }: { userId: string }) {
       ) : (
         <div className="table-scroll">
           <Table size="small" highlightOnHover aria-label={t('profile.tabs.user_tokens')} data-testid="tokens-table">
-            <TableHead>
-              <TableRow>
-                <TableCell as="th">{t('fields.active')}</TableCell>
-                <TableCell as="th">{t('fields.description')}</TableCell>
-                <TableCell as="th">{t('profile.tokens.permissions')}</TableCell>
-                <TableCell as="th">{t('fields.created_at')}</TableCell>
-                <TableCell as="th">
-                  <span className="visually-hidden">{t('profile.tokens.actions')}</span>
-                </TableCell>
-              </TableRow>
-            </TableHead>
+            <HeadRow cells={[t('fields.active'), t('fields.description'), t('profile.tokens.permissions'), t('fields.created_at'), <span className="visually-hidden">{t('profile.tokens.actions')}</span>]} />
             <TableBody>
               {tokens.map((tok) => (
                 <TableRow key={tok._id} data-testid="token-row">

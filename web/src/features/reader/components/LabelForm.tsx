@@ -9,7 +9,8 @@ export const LABEL_FIELDS: FieldDef[] = [
   { name: 'kind', type: 'select', options: ['label', 'folder'], optionLabels: 'reader.kinds' },
 ];
 
-export function LabelForm(props: {
+/** ReaderFormProps: what the reader's new and edit screens give their forms. */
+export interface ReaderFormProps {
   values: FormValues;
   onChange: (name: string, value: unknown) => void;
   onSubmit: () => void;
@@ -18,6 +19,8 @@ export function LabelForm(props: {
   saving: boolean;
   error: ApiError | null;
   onDismissError: () => void;
-}) {
+}
+
+export function LabelForm(props: ReaderFormProps) {
   return <RecordForm fields={LABEL_FIELDS} {...props} loading={!!props.loading} />;
 }

@@ -6,10 +6,10 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFieldError } from '../../../components/ErrorAlert';
 import { RecordForm } from '../../../components/records/RecordForm';
-import type { FieldDef, FormValues } from '../../../components/records/fields';
-import type { ApiError } from '../../../lib/errors';
+import type { FieldDef } from '../../../components/records/fields';
 import { labelsQuery } from '../api/labels';
 import { LabelChecklist } from './LabelChecklist';
+import type { ReaderFormProps } from './LabelForm';
 
 export const SUBSCRIPTION_FIELDS: FieldDef[] = [
   { name: 'url', type: 'url', required: true, label: 'reader.feedUrl' },
@@ -31,16 +31,8 @@ export function SubscriptionForm({
   onDismissError,
   submitLabel,
   hint,
-}: {
+}: ReaderFormProps & {
   db: string;
-  values: FormValues;
-  onChange: (name: string, value: unknown) => void;
-  onSubmit: () => void;
-  onCancel: () => void;
-  loading?: boolean;
-  saving: boolean;
-  error: ApiError | null;
-  onDismissError: () => void;
   submitLabel?: string;
   hint?: ReactNode;
 }) {

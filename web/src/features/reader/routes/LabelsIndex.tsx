@@ -54,17 +54,7 @@ export function Component() {
         caption={title}
         empty={
           q.isError ? null : (
-            <EmptyState
-              icon="label"
-              title={t('reader.noLabels')}
-              message={t('reader.noLabelsMessage')}
-              testId="records-empty"
-              action={
-                <ButtonLink to={paths.create(db, 'reader_labels')} variation="primary">
-                  {t('reader.newLabel')}
-                </ButtonLink>
-              }
-            />
+            <EmptyState icon="label" title={t('reader.noLabels')} message={t('reader.noLabelsMessage')} testId="records-empty" next={{ to: paths.create(db, 'reader_labels'), label: t('reader.newLabel') }} />
           )
         }
       />

@@ -81,11 +81,7 @@ export function Component() {
                 title={t('reader.noSubscriptions')}
                 message={t('reader.noSubscriptionsMessage')}
                 testId="records-empty"
-                action={
-                  <ButtonLink to={paths.create(db, 'reader_subscriptions')} variation="primary">
-                    {t('reader.subscribe')}
-                  </ButtonLink>
-                }
+                next={{ to: paths.create(db, 'reader_subscriptions'), label: t('reader.subscribe') }}
               />
             )
           }

@@ -1,19 +1,17 @@
 // <set>#show for any record: details, edit and delete, and the comments and
 // history panels (DocumentChange versions from the change stream).
 
-import { Button } from '@aws-amplify/ui-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ErrorAlert } from '../../../components/ErrorAlert';
-import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
 import { CommentsPanel } from '../../../components/records/CommentsPanel';
+import { RecordActions } from '../../../components/records/RecordActions';
 import { ConfirmDelete } from '../../../components/records/ConfirmDelete';
 import { HistoryList } from '../../../components/records/HistoryList';
 import { DetailList, RecordShow, type DetailRow } from '../../../components/records/RecordShow';
-import { ButtonLink } from '../../../components/RouterLink';
 import { asApiError } from '../../../lib/errors';
 import { paths } from '../../../lib/paths';
 import { deleteRecord } from '../api/delete-record';
@@ -72,14 +70,7 @@ export function Component() {
       breadcrumbs={<ResourceCrumbs db={db} set={def.set} current={doc ? title : undefined} />}
       actions={
         doc && !def.readOnly ? (
-          <>
-            <ButtonLink to={paths.edit(db, def.set, id)} size="small" data-testid="edit-record">
-              <AppIcon name="edit" /> {t('records.edit')}
-            </ButtonLink>
-            <Button size="small" variation="destructive" onClick={() => setConfirming(true)}>
-              <AppIcon name="trash" /> {t('records.delete')}
-            </Button>
-          </>
+          <RecordActions editTo={paths.edit(db, def.set, id)} onDelete={() => setConfirming(true)} />
         ) : null
       }
     >

@@ -14,7 +14,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon, type IconName } from '../../../components/icons';
 import { Page } from '../../../components/Page';
-import { AdvancedSearch } from '../../../components/records/AdvancedSearch';
+import { IndexSearch } from '../../../components/records/AdvancedSearch';
 import { NumberedPaging } from '../../../components/records/Paging';
 import { RecordTable, type Column, type RowSelection } from '../../../components/records/RecordTable';
 import { useIndexParams } from '../../../components/records/search-params';
@@ -91,16 +91,7 @@ export function DocIndex<T extends Doc>({
       }
     >
       <Flex direction="column" gap="small">
-        <AdvancedSearch
-          perPage={params.perPage}
-          orderBy={params.orderBy}
-          direction={params.direction}
-          sortOptions={order.map((f) => ({ value: f, label: `fields.${f}` }))}
-          q={params.q}
-          searchable
-          onSearch={(v) => update({ q: v, page: null })}
-          onChange={(n) => update({ per_page: n.perPage, order_by: n.orderBy, direction: n.direction, page: null })}
-        />
+        <IndexSearch params={params} update={update} order={order} searchable />
         {filter ? (
           <SelectField
             label={t(filter.label)}

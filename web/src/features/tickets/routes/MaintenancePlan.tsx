@@ -2,7 +2,7 @@
 // overdue first and marked, each row linking to the maintenance and its
 // equipment.
 
-import { Badge, Flex, Table, TableBody, TableCell, TableHead, TableRow, Text, ToggleButton, ToggleButtonGroup } from '@aws-amplify/ui-react';
+import { Badge, Flex, Table, TableBody, TableCell, TableRow, Text, ToggleButton, ToggleButtonGroup } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
@@ -15,6 +15,7 @@ import { formatDate } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { PLAN_DAYS, planQuery } from '../api/servicedocs';
 import { DeskCrumbs } from '../components/DeskCrumbs';
+import { HeadRow } from '../../../components/HeadRow';
 
 export function Component() {
   const { t, i18n } = useTranslation();
@@ -50,14 +51,7 @@ export function Component() {
         ) : (
           <div className="table-scroll">
             <Table size="small" highlightOnHover data-testid="plan-table" aria-label={title}>
-              <TableHead>
-                <TableRow>
-                  <TableCell as="th">{t('fields.next_maintenance')}</TableCell>
-                  <TableCell as="th">{t('fields.equipment_id')}</TableCell>
-                  <TableCell as="th">{t('fields.customer_id')}</TableCell>
-                  <TableCell as="th">{t('docs.plan.when')}</TableCell>
-                </TableRow>
-              </TableHead>
+              <HeadRow cells={[t('fields.next_maintenance'), t('fields.equipment_id'), t('fields.customer_id'), t('docs.plan.when')]} />
               <TableBody>
                 {rows.map(({ maintenance: m, days_left: left, customer_id: customer }) => {
                   const eq = m.equipment_id ?? '';

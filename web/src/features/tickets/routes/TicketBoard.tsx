@@ -215,17 +215,7 @@ function Board({ db }: { db: string }) {
         {q.isPending ? (
           <PageLoader />
         ) : data && data.tickets.length === 0 ? (
-          <EmptyState
-            icon="board"
-            title={t('tickets.emptyTitle')}
-            message={t('tickets.emptyMessage')}
-            testId="board-empty"
-            action={
-              <ButtonLink to={paths.create(db, 'tickets')} variation="primary">
-                {t('tickets.new')}
-              </ButtonLink>
-            }
-          />
+          <EmptyState icon="board" title={t('tickets.emptyTitle')} message={t('tickets.emptyMessage')} testId="board-empty" next={{ to: paths.create(db, 'tickets'), label: t('tickets.new') }} />
         ) : (
           <div className="ticket-board" data-testid="ticket-board" data-ready={data ? 'true' : 'false'}>
             {STATUSES.map((s) => {

@@ -13,13 +13,14 @@ import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
 import { CommentsPanel } from '../../../components/records/CommentsPanel';
+import { RecordActions } from '../../../components/records/RecordActions';
 import { ConfirmDelete } from '../../../components/records/ConfirmDelete';
 import { EnumBadge } from '../../../components/records/EnumBadge';
 import { HistoryList } from '../../../components/records/HistoryList';
 import { MultilineText } from '../../../components/records/MultilineText';
 import { DetailList, Panel, RecordShow, type DetailRow } from '../../../components/records/RecordShow';
 import { RecordFiles } from '../../../components/records/RecordFiles';
-import { AppLink, ButtonLink } from '../../../components/RouterLink';
+import { AppLink } from '../../../components/RouterLink';
 import { deleteDoc } from '../../../lib/couch';
 import { asApiError } from '../../../lib/errors';
 import { formatDate, formatDateTime } from '../../../lib/format';
@@ -134,14 +135,7 @@ export function Component() {
       breadcrumbs={<DeskCrumbs db={db} set="tickets" current={tk ? title : undefined} />}
       actions={
         tk ? (
-          <>
-            <ButtonLink to={paths.edit(db, 'tickets', id)} size="small" data-testid="edit-record" aria-keyshortcuts="e">
-              <AppIcon name="edit" /> {t('records.edit')}
-            </ButtonLink>
-            <Button size="small" variation="destructive" onClick={() => setConfirming(true)}>
-              <AppIcon name="trash" /> {t('records.delete')}
-            </Button>
-          </>
+          <RecordActions editTo={paths.edit(db, 'tickets', id)} editShortcut onDelete={() => setConfirming(true)} />
         ) : null
       }
     >

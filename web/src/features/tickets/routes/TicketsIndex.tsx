@@ -14,7 +14,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
-import { AdvancedSearch } from '../../../components/records/AdvancedSearch';
+import { IndexSearch } from '../../../components/records/AdvancedSearch';
 import { EnumBadge } from '../../../components/records/EnumBadge';
 import { NumberedPaging } from '../../../components/records/Paging';
 import { RecordLink } from '../../../components/records/RecordPicker';
@@ -76,11 +76,7 @@ export function Component() {
       title={filtered ? t('records.noMatches') : t('tickets.emptyTitle')}
       message={filtered ? t('tickets.noMatchesMessage') : t('tickets.emptyMessage')}
       testId="records-empty"
-      action={
-        <ButtonLink to={paths.create(db, 'tickets')} variation="primary">
-          {t('tickets.new')}
-        </ButtonLink>
-      }
+      next={{ to: paths.create(db, 'tickets'), label: t('tickets.new') }}
     />
   );
 
@@ -103,16 +99,7 @@ export function Component() {
       }
     >
       <Flex direction="column" gap="small">
-        <AdvancedSearch
-          perPage={params.perPage}
-          orderBy={params.orderBy}
-          direction={params.direction}
-          sortOptions={ORDER.map((f) => ({ value: f, label: `fields.${f}` }))}
-          q={params.q}
-          searchable
-          onSearch={(v) => update({ q: v, page: null })}
-          onChange={(n) => update({ per_page: n.perPage, order_by: n.orderBy, direction: n.direction, page: null })}
-        />
+        <IndexSearch params={params} update={update} order={ORDER} searchable />
         <Text variation="tertiary" fontSize="small">
           {t('tickets.searchHint')}
         </Text>
