@@ -1,22 +1,19 @@
 import { Flex, Heading, Text } from '@aws-amplify/ui-react';
 import type { ReactNode } from 'react';
 import { AppIcon, type IconName } from './icons';
-import { ButtonLink } from './RouterLink';
 
-/** EmptyState: an icon, a title, a line of help and an optional action (next: the usual one, a primary link onwards). */
+/** EmptyState: an icon, a title, a line of help and an optional action. (With a primary link onwards: EmptyStateNext.) */
 export function EmptyState({
   icon = 'info',
   title,
   message,
   action,
-  next,
   testId,
 }: {
   icon?: IconName;
   title: string;
   message?: ReactNode;
   action?: ReactNode;
-  next?: { to: string; label: string };
   testId?: string;
 }) {
   return (
@@ -36,11 +33,6 @@ export function EmptyState({
       <Heading level={4}>{title}</Heading>
       {message ? <Text variation="secondary">{message}</Text> : null}
       {action}
-      {next ? (
-        <ButtonLink to={next.to} variation="primary">
-          {next.label}
-        </ButtonLink>
-      ) : null}
     </Flex>
   );
 }

@@ -6,7 +6,7 @@ import { Placeholder } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../../components/EmptyState';
+import { EmptyStateNext } from '../../../components/EmptyStateNext';
 import { Page } from '../../../components/Page';
 import { switchable, useMemberships } from '../../../lib/accounts';
 import { getActiveDb, setActiveDb } from '../../../lib/active-db';
@@ -35,7 +35,7 @@ export function Component() {
       {memberships.isPending ? (
         <Placeholder height="6rem" />
       ) : mine.length === 0 ? (
-        <EmptyState icon="groups" title={t('billing.chooser.noGroups')} message={t('billing.chooser.noGroupsHelp')} testId="checkout-no-groups" next={{ to: paths.accountNew(), label: t('home.selectGroup.create') }} />
+        <EmptyStateNext icon="groups" title={t('billing.chooser.noGroups')} message={t('billing.chooser.noGroupsHelp')} testId="checkout-no-groups" next={{ to: paths.accountNew(), label: t('home.selectGroup.create') }} />
       ) : (
         <PlanChooser
           onPick={pick}

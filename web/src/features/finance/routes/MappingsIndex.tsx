@@ -7,7 +7,7 @@ import { Badge, Flex } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
+import { EmptyStateNext } from '../../../components/EmptyStateNext';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
@@ -79,7 +79,7 @@ export function Component() {
           caption={title}
           empty={
             q.isError ? null : (
-              <EmptyState
+              <EmptyStateNext
                 icon="mapping"
                 title={params.q ? t('records.noMatches') : t('finance.mappings.emptyTitle')}
                 message={params.q ? t('finance.noMatchesMessage') : t('finance.mappings.emptyMessage')}

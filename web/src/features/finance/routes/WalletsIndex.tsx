@@ -7,7 +7,7 @@ import { Button, Flex, Grid, Placeholder, SearchField, SelectField, Card } from 
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
+import { EmptyStateNext } from '../../../components/EmptyStateNext';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
@@ -108,7 +108,7 @@ export function Component() {
             ))}
           </Grid>
         ) : shown.length === 0 && !wallets.isError ? (
-          <EmptyState
+          <EmptyStateNext
             icon="wallet"
             title={filtered ? t('records.noMatches') : t('finance.wallets.emptyTitle')}
             message={filtered ? t('finance.noMatchesMessage') : t('finance.wallets.emptyMessage')}

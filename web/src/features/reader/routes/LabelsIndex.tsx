@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
+import { EmptyStateNext } from '../../../components/EmptyStateNext';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
@@ -54,7 +54,7 @@ export function Component() {
         caption={title}
         empty={
           q.isError ? null : (
-            <EmptyState icon="label" title={t('reader.noLabels')} message={t('reader.noLabelsMessage')} testId="records-empty" next={{ to: paths.create(db, 'reader_labels'), label: t('reader.newLabel') }} />
+            <EmptyStateNext icon="label" title={t('reader.noLabels')} message={t('reader.noLabelsMessage')} testId="records-empty" next={{ to: paths.create(db, 'reader_labels'), label: t('reader.newLabel') }} />
           )
         }
       />

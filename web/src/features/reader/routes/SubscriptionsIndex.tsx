@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
+import { EmptyStateNext } from '../../../components/EmptyStateNext';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
@@ -76,7 +76,7 @@ export function Component() {
           caption={title}
           empty={
             q.isError ? null : (
-              <EmptyState
+              <EmptyStateNext
                 icon="subscription"
                 title={t('reader.noSubscriptions')}
                 message={t('reader.noSubscriptionsMessage')}

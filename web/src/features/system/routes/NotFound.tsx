@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../../components/EmptyState';
+import { EmptyStateNext } from '../../../components/EmptyStateNext';
 import { Page } from '../../../components/Page';
 import { paths } from '../../../lib/paths';
 
@@ -7,7 +7,7 @@ export function Component() {
   const { t } = useTranslation();
   return (
     <Page title={t('errors.titles.not_found')} hideTitle>
-      <EmptyState icon="search" title={t('notFound.title')} message={t('notFound.message')} testId="not-found" next={{ to: paths.home(), label: t('pending.toHome') }} />
+      <EmptyStateNext icon="search" title={t('notFound.title')} message={t('notFound.message')} testId="not-found" next={{ to: paths.home(), label: t('pending.toHome') }} />
     </Page>
   );
 }

@@ -11,7 +11,7 @@ import { Alert, Button, Flex, Text } from '@aws-amplify/ui-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../../components/EmptyState';
+import { EmptyStateNext } from '../../../components/EmptyStateNext';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
@@ -215,7 +215,7 @@ function Board({ db }: { db: string }) {
         {q.isPending ? (
           <PageLoader />
         ) : data && data.tickets.length === 0 ? (
-          <EmptyState icon="board" title={t('tickets.emptyTitle')} message={t('tickets.emptyMessage')} testId="board-empty" next={{ to: paths.create(db, 'tickets'), label: t('tickets.new') }} />
+          <EmptyStateNext icon="board" title={t('tickets.emptyTitle')} message={t('tickets.emptyMessage')} testId="board-empty" next={{ to: paths.create(db, 'tickets'), label: t('tickets.new') }} />
         ) : (
           <div className="ticket-board" data-testid="ticket-board" data-ready={data ? 'true' : 'false'}>
             {STATUSES.map((s) => {

@@ -10,7 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { EmptyState } from '../../../components/EmptyState';
+import { EmptyStateNext } from '../../../components/EmptyStateNext';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Page } from '../../../components/Page';
@@ -71,7 +71,7 @@ export function Component() {
   const filtered = !!params.q || Object.entries(filters).some(([k, v]) => k !== 'q' && !!v);
 
   const empty = q.isError ? null : (
-    <EmptyState
+    <EmptyStateNext
       icon="ticket"
       title={filtered ? t('records.noMatches') : t('tickets.emptyTitle')}
       message={filtered ? t('tickets.noMatchesMessage') : t('tickets.emptyMessage')}
