@@ -446,6 +446,22 @@ func Decode(raw []byte) (map[string]any, error) {
 	return m, nil
 }
 
+// ReadLive reads a live document and decodes its body; found is false (and
+// err nil) when it, or its db, does not exist or is deleted.
+func ReadLive(ctx context.Context, st store.Store, db, id string) (d store.Doc, body map[string]any, found bool, err error) {
+	d, err = st.Get(ctx, db, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrDeleted), errors.Is(err, store.ErrDBNotFound):
+		return store.Doc{}, nil, false, nil
+	case err != nil:
+		return store.Doc{}, nil, false, err
+	}
+	if body, err = Decode(d.Body); err != nil {
+		return store.Doc{}, nil, false, fmt.Errorf("decode %s/%s: %w", db, id, err)
+	}
+	return d, body, true, nil
+}
+
 // Strings reads a decoded body's list of strings (its other members are
 // skipped; anything else is an empty list).
 func Strings(v any) []string {

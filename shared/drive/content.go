@@ -59,6 +59,23 @@ func (m *Module) fileFor(ctx context.Context, db, id string) (store.Doc, map[str
 	return d, body, nil
 }
 
+// fileAtRev is fileFor for a request that changes the file's contents:
+// it needs the blob store, and the request's rev (?rev= or If-Match, "" if
+// none), when it names one, must be the file's current one.
+func (m *Module) fileAtRev(r *http.Request, db, id string) (body map[string]any, rev string, err error) {
+	if m.blobs == nil {
+		return nil, "", errNoBlobs
+	}
+	d, body, err := m.fileFor(r.Context(), db, id)
+	if err != nil {
+		return nil, "", err
+	}
+	if rev = revOf(r); rev != "" && rev != d.Rev {
+		return nil, "", store.ErrConflict
+	}
+	return body, rev, nil
+}
+
 // liveFile refuses a folder (400) or an entry in the trash (409).
 func liveFile(body map[string]any) error {
 	switch kind := str(body["kind"]); {
@@ -182,17 +199,10 @@ func contentType(header, name string) string {
 // checked against the Group's room first, and the stream is cut as soon as
 // it outgrows it; a body that fails or is cut leaves no version.
 func (m *Module) putContent(w http.ResponseWriter, r *http.Request) error {
-	if m.blobs == nil {
-		return errNoBlobs
-	}
 	ctx, db, id, p := r.Context(), r.PathValue("db"), r.PathValue("id"), module.Principal(r)
-	d, body, err := m.fileFor(ctx, db, id)
+	body, rev, err := m.fileAtRev(r, db, id)
 	if err != nil {
 		return err
-	}
-	rev := revOf(r)
-	if rev != "" && rev != d.Rev {
-		return store.ErrConflict
 	}
 	if r.ContentLength > MaxFileBytes {
 		return fault.New(fault.TooLarge, MsgFileTooLarge)
@@ -410,17 +420,10 @@ func (m *Module) listVersions(w http.ResponseWriter, r *http.Request) error {
 // newest says, and a bucket's lifecycle rule on noncurrent versions never
 // takes the file's current contents.
 func (m *Module) restoreVersion(w http.ResponseWriter, r *http.Request) error {
-	if m.blobs == nil {
-		return errNoBlobs
-	}
 	ctx, db, id, p := r.Context(), r.PathValue("db"), r.PathValue("id"), module.Principal(r)
-	d, body, err := m.fileFor(ctx, db, id)
+	body, rev, err := m.fileAtRev(r, db, id)
 	if err != nil {
 		return err
-	}
-	rev := revOf(r)
-	if rev != "" && rev != d.Rev {
-		return store.ErrConflict
 	}
 	vs := versionsOf(body["versions"])
 	i := slices.IndexFunc(vs, func(v Version) bool { return v.ID == r.PathValue("version") })

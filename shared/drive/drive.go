@@ -299,16 +299,12 @@ func (m *Module) entry(ctx context.Context, db, id string) (store.Doc, map[strin
 	if ids.Klass(id) != Klass {
 		return store.Doc{}, nil, errMissing
 	}
-	d, err := m.st.Get(ctx, db, id)
+	d, body, found, err := docs.ReadLive(ctx, m.st, db, id)
 	switch {
-	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrDeleted), errors.Is(err, store.ErrDBNotFound):
-		return store.Doc{}, nil, errMissing
 	case err != nil:
-		return store.Doc{}, nil, err
-	}
-	body, err := docs.Decode(d.Body)
-	if err != nil {
-		return store.Doc{}, nil, fmt.Errorf("drive: decode %s/%s: %w", db, id, err)
+		return store.Doc{}, nil, fmt.Errorf("drive: %w", err)
+	case !found:
+		return store.Doc{}, nil, errMissing
 	}
 	return d, body, nil
 }

@@ -2,8 +2,10 @@ package mango
 
 import (
 	"errors"
+	"maps"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 )
 
@@ -31,32 +33,25 @@ func checkSelectorSize(v any) error {
 	terms := 0
 	var walk func(v any, depth int) error
 	walk = func(v any, depth int) error {
+		var children []any
 		switch t := v.(type) {
 		case map[string]any:
-			if depth >= MaxSelectorDepth {
-				return badf("selector is nested too deeply (maximum is %d levels)", MaxSelectorDepth)
-			}
-			terms += len(t)
-			if terms > MaxSelectorTerms {
-				return badf("selector is too large (maximum is %d conditions and values)", MaxSelectorTerms)
-			}
-			for _, x := range t {
-				if err := walk(x, depth+1); err != nil {
-					return err
-				}
-			}
+			children = slices.Collect(maps.Values(t))
 		case []any:
-			if depth >= MaxSelectorDepth {
-				return badf("selector is nested too deeply (maximum is %d levels)", MaxSelectorDepth)
-			}
-			terms += len(t)
-			if terms > MaxSelectorTerms {
-				return badf("selector is too large (maximum is %d conditions and values)", MaxSelectorTerms)
-			}
-			for _, x := range t {
-				if err := walk(x, depth+1); err != nil {
-					return err
-				}
+			children = t
+		default:
+			return nil
+		}
+		if depth >= MaxSelectorDepth {
+			return badf("selector is nested too deeply (maximum is %d levels)", MaxSelectorDepth)
+		}
+		terms += len(children)
+		if terms > MaxSelectorTerms {
+			return badf("selector is too large (maximum is %d conditions and values)", MaxSelectorTerms)
+		}
+		for _, x := range children {
+			if err := walk(x, depth+1); err != nil {
+				return err
 			}
 		}
 		return nil

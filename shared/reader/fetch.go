@@ -328,16 +328,9 @@ func (m *Module) deliver(ctx context.Context, s subscriber, res fetchResult, now
 
 // current reads a live document and its body (nil when it is gone).
 func (m *Module) current(ctx context.Context, db, id string) (store.Doc, map[string]any, error) {
-	d, err := m.deps.Store.Get(ctx, db, id)
-	switch {
-	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrDeleted), errors.Is(err, store.ErrDBNotFound):
-		return store.Doc{}, nil, nil
-	case err != nil:
-		return store.Doc{}, nil, err
-	}
-	body, err := docs.Decode(d.Body)
+	d, body, _, err := docs.ReadLive(ctx, m.deps.Store, db, id)
 	if err != nil {
-		return store.Doc{}, nil, fmt.Errorf("reader: decode %s/%s: %w", db, id, err)
+		return store.Doc{}, nil, fmt.Errorf("reader: %w", err)
 	}
 	return d, body, nil
 }
