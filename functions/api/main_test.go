@@ -11,7 +11,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
-	"github.com/oficina/oficina/shared/store/dynamo"
+	"github.com/oficina/oficina/shared/apptest"
 	"github.com/oficina/oficina/shared/store/dynamo/ddblocal"
 )
 
@@ -25,14 +25,7 @@ func TestMain(m *testing.M) {
 // Lambda handler, wired exactly as in AWS but on DynamoDB Local, in order:
 // they register a user and sign in.
 func TestSampleEvents(t *testing.T) {
-	endpoint, client := ddblocal.Start(t)
-	table := ddblocal.TableName(t)
-	if err := dynamo.CreateTable(context.Background(), client, table); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("AWS_ACCESS_KEY_ID", ddblocal.AccessKey) // DynamoDB Local keeps tables per key and region
-	t.Setenv("AWS_SECRET_ACCESS_KEY", ddblocal.SecretKey)
-	t.Setenv("AWS_REGION", ddblocal.Region)
+	endpoint, table := apptest.LambdaTable(t)
 	dataDir := t.TempDir()
 	env := map[string]string{
 		"OFICINA_TABLE":           table,
@@ -123,14 +116,7 @@ func readEvent(t testing.TB, name string) events.APIGatewayV2HTTPRequest {
 // direct call to the API Gateway endpoint) is refused, and behind the
 // edge each viewer is throttled on its own address.
 func TestOriginSecret(t *testing.T) {
-	endpoint, client := ddblocal.Start(t)
-	table := ddblocal.TableName(t)
-	if err := dynamo.CreateTable(context.Background(), client, table); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("AWS_ACCESS_KEY_ID", ddblocal.AccessKey)
-	t.Setenv("AWS_SECRET_ACCESS_KEY", ddblocal.SecretKey)
-	t.Setenv("AWS_REGION", ddblocal.Region)
+	endpoint, table := apptest.LambdaTable(t)
 	env := map[string]string{
 		"OFICINA_TABLE":           table,
 		"OFICINA_DYNAMO_ENDPOINT": endpoint,

@@ -14,8 +14,6 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/oficina/oficina/shared/apptest"
-	"github.com/oficina/oficina/shared/store/dynamo"
-	"github.com/oficina/oficina/shared/store/dynamo/ddblocal"
 )
 
 func TestMain(m *testing.M) { os.Exit(apptest.Main(m)) }
@@ -40,11 +38,7 @@ func sample(t *testing.T, name string) events.APIGatewayWebsocketProxyRequest {
 // that was never recorded (closed through the management API) and the
 // $disconnect.
 func TestSampleEvents(t *testing.T) {
-	endpoint, client := ddblocal.Start(t)
-	table := ddblocal.TableName(t)
-	if err := dynamo.CreateTable(context.Background(), client, table); err != nil {
-		t.Fatal(err)
-	}
+	endpoint, table := apptest.LambdaTable(t)
 	var mu sync.Mutex
 	var calls []string
 	mgmt := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -54,9 +48,6 @@ func TestSampleEvents(t *testing.T) {
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	defer mgmt.Close()
-	t.Setenv("AWS_ACCESS_KEY_ID", ddblocal.AccessKey)
-	t.Setenv("AWS_SECRET_ACCESS_KEY", ddblocal.SecretKey)
-	t.Setenv("AWS_REGION", ddblocal.Region)
 	env := map[string]string{
 		"OFICINA_TABLE":           table,
 		"OFICINA_DYNAMO_ENDPOINT": endpoint,

@@ -390,3 +390,20 @@ func (c *Clock) Advance(d time.Duration) {
 	defer c.mu.Unlock()
 	c.t = c.t.Add(d)
 }
+
+// LambdaTable starts (or joins) DynamoDB Local, creates a table of the
+// product's shape for t, and sets the AWS environment a function's wiring
+// reads to DynamoDB Local's dummies (it keeps tables per key and region):
+// the functions' tests wire them as on AWS, from the environment.
+func LambdaTable(t *testing.T) (endpoint, table string) {
+	t.Helper()
+	endpoint, client := ddblocal.Start(t)
+	table = ddblocal.TableName(t)
+	if err := dynamo.CreateTable(t.Context(), client, table); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_ACCESS_KEY_ID", ddblocal.AccessKey)
+	t.Setenv("AWS_SECRET_ACCESS_KEY", ddblocal.SecretKey)
+	t.Setenv("AWS_REGION", ddblocal.Region)
+	return endpoint, table
+}

@@ -215,6 +215,12 @@ func (m *Module) putContent(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	return m.answerVersion(ctx, w, p, db, id, rev, v)
+}
+
+// answerVersion lists the stored blob v as the file's newest version and
+// answers 201; if the document write fails, the blob goes again.
+func (m *Module) answerVersion(ctx context.Context, w http.ResponseWriter, p *access.Principal, db, id, rev string, v Version) error {
 	saved, err := m.addVersion(ctx, p, db, id, rev, v)
 	if err != nil {
 		m.dropVersion(ctx, db, id, v.ID)
@@ -448,13 +454,7 @@ func (m *Module) restoreVersion(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	v.RestoredFrom = old.ID
-	saved, err := m.addVersion(ctx, p, db, id, rev, v)
-	if err != nil {
-		m.dropVersion(ctx, db, id, v.ID)
-		return err
-	}
-	httpjson.Write(w, http.StatusCreated, map[string]any{"ok": true, "id": id, "rev": saved.Rev, "version": v})
-	return nil
+	return m.answerVersion(ctx, w, p, db, id, rev, v)
 }
 
 // deleteVersion: DELETE …/versions/{version}[?rev=]; the file keeps at

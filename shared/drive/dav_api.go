@@ -350,9 +350,7 @@ func (m *Module) FSTrash(ctx context.Context, p *access.Principal, db, id string
 		if !isLive(kind) {
 			return false, missingEntry()
 		}
-		body["kind"] = trashedKind(kind)
-		body["trashed_at"] = stamp(m.now())
-		delete(body, "trashed_with")
+		m.markTrashed(body, kind)
 		return true, nil
 	})
 	if err != nil {

@@ -253,6 +253,14 @@ func trashedKind(kind string) string {
 	return KindFileDeleted
 }
 
+// markTrashed makes a live entry's body the trashed one it roots (the
+// entries under it are marked trashed_with it, by trashUnder).
+func (m *Module) markTrashed(body map[string]any, kind string) {
+	body["kind"] = trashedKind(kind)
+	body["trashed_at"] = stamp(m.now())
+	delete(body, "trashed_with")
+}
+
 func liveKind(kind string) string {
 	if isDir(kind) {
 		return KindDir

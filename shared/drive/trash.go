@@ -41,9 +41,7 @@ func (m *Module) trash(w http.ResponseWriter, r *http.Request) error {
 		case rev != "" && d.Rev != rev:
 			return false, store.ErrConflict
 		}
-		body["kind"] = trashedKind(kind)
-		body["trashed_at"] = stamp(m.now())
-		delete(body, "trashed_with")
+		m.markTrashed(body, kind)
 		return true, nil
 	})
 	if err != nil {

@@ -1,6 +1,7 @@
 package finance
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -176,25 +177,15 @@ func (m *Module) loadRules(ctx context.Context, st store.Store, db string) (rule
 	for _, list := range out {
 		slices.SortStableFunc(list, func(a, b Mapping) int {
 			if a.Order != b.Order {
-				return cmpInt(a.Order, b.Order)
+				return cmp.Compare(a.Order, b.Order)
 			}
 			if a.Number != b.Number {
-				return cmpInt(a.Number, b.Number)
+				return cmp.Compare(a.Number, b.Number)
 			}
 			return strings.Compare(a.CreatedAt, b.CreatedAt)
 		})
 	}
 	return out, nil
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // apply runs the rules of the row's target in order; it returns the ids of

@@ -1,6 +1,7 @@
 package mango
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
 	"slices"
@@ -82,7 +83,7 @@ func Collate(a, b any) int {
 				return c
 			}
 		}
-		return cmpInt(len(x), len(y))
+		return cmp.Compare(len(x), len(y))
 	case rankObject:
 		return cmpObject(a.(map[string]any), b.(map[string]any))
 	}
@@ -99,7 +100,7 @@ func cmpObject(x, y map[string]any) int {
 			return c
 		}
 	}
-	return cmpInt(len(kx), len(ky))
+	return cmp.Compare(len(kx), len(ky))
 }
 
 func sortedKeys(m map[string]any) []string {
@@ -109,16 +110,6 @@ func sortedKeys(m map[string]any) []string {
 	}
 	slices.Sort(ks)
 	return ks
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // number keeps integers exact (ids, counters and amounts in minor units

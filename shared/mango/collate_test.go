@@ -1,6 +1,7 @@
 package mango
 
 import (
+	"cmp"
 	"encoding/json"
 	"testing"
 )
@@ -24,7 +25,7 @@ func TestCollateOrder(t *testing.T) {
 	}
 	for i := range vals {
 		for j := range vals {
-			want := cmpInt(i, j)
+			want := cmp.Compare(i, j)
 			if got := Collate(vals[i], vals[j]); got != want {
 				t.Errorf("Collate(%s, %s) = %d, want %d", ordered[i], ordered[j], got, want)
 			}

@@ -159,32 +159,16 @@ func (d *directory) put(ctx context.Context, s subscriber, rev string) error {
 
 // all lists every entry, grouped by URL (the sort key).
 func (d *directory) all(ctx context.Context) ([]subscriber, error) {
-	if err := d.ensure(ctx); err != nil {
-		return nil, err
-	}
-	var out []subscriber
-	q := store.ListQuery{Klass: klassSubscriber, Limit: 1000}
-	for {
-		page, err := d.st.List(ctx, DirectoryDB, q)
-		if err != nil {
-			return nil, fmt.Errorf("reader: list the directory: %w", err)
-		}
-		for _, doc := range page.Docs {
-			var s subscriber
-			if err := json.Unmarshal(doc.Body, &s); err != nil {
-				return nil, fmt.Errorf("reader: directory entry %s: %w", doc.ID, err)
-			}
-			out = append(out, s)
-		}
-		if page.Next == "" {
-			return out, nil
-		}
-		q.After = page.Next
-	}
+	return d.list(ctx, "")
 }
 
 // ofURL lists the entries of one URL.
 func (d *directory) ofURL(ctx context.Context, u string) ([]subscriber, error) {
+	return d.list(ctx, u)
+}
+
+// list lists the entries whose URL is u, or every entry when u is "".
+func (d *directory) list(ctx context.Context, u string) ([]subscriber, error) {
 	if err := d.ensure(ctx); err != nil {
 		return nil, err
 	}
@@ -196,7 +180,7 @@ func (d *directory) ofURL(ctx context.Context, u string) ([]subscriber, error) {
 			return nil, fmt.Errorf("reader: list the directory: %w", err)
 		}
 		for _, doc := range page.Docs {
-			if doc.SortKey != u {
+			if u != "" && doc.SortKey != u {
 				continue // a longer URL with u as a prefix
 			}
 			var s subscriber
