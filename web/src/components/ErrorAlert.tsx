@@ -57,6 +57,11 @@ export function useFieldError(error: ApiError | null | undefined) {
   );
 }
 
+/** errorOf: a field's error message as the props Amplify's fields show it with. */
+export function errorOf(message: string | undefined): { hasError: boolean; errorMessage: string | undefined } {
+  return { hasError: !!message, errorMessage: message };
+}
+
 /** The reasons that only say "a field is wrong": the fields say which and why. */
 const GENERIC_REASONS = new Set(['', 'your-request-failed']);
 

@@ -8,7 +8,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { postDoc } from '../../lib/couch';
 import { asApiError, clientValidationError, type ApiError } from '../../lib/errors';
-import { ErrorAlert, useFieldError } from '../ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../ErrorAlert';
 import { CommentsList } from './CommentsList';
 
 export const COMMENT_MAX = 10_000;
@@ -55,8 +55,7 @@ export function CommentsPanel({ db, itemId, itemType, readOnly = false }: { db: 
               onKeyDown={(e) => {
                 if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) submit(e);
               }}
-              hasError={!!fieldError('content')}
-              errorMessage={fieldError('content')}
+              {...errorOf(fieldError('content'))}
               descriptiveText={t('records.commentHint')}
             />
             <Flex justifyContent="flex-end">

@@ -8,6 +8,7 @@ import { TextField } from '@aws-amplify/ui-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatUnits, parseAmount, unitsToInput, validPrecision } from '../../lib/money';
+import { errorOf } from '../ErrorAlert';
 
 export function MoneyText({ units, currency, precision }: { units: unknown; currency?: string | null; precision?: number | null }) {
   const { i18n } = useTranslation();
@@ -70,8 +71,7 @@ export function MoneyInput({
       inputMode="decimal"
       autoComplete="off"
       outerStartComponent={currency ? <span className="money-input__currency">{currency.toUpperCase()}</span> : undefined}
-      hasError={!!shown}
-      errorMessage={shown}
+      {...errorOf(shown)}
       isRequired={isRequired}
       isDisabled={isDisabled}
       onChange={(e) => {

@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { escapeRegex, find, getDoc, type Doc } from '../../lib/couch';
 import { recordPath } from '../../lib/paths';
 import { AppLink } from '../RouterLink';
+import { errorOf } from '../ErrorAlert';
 
 /** labelOf reads the label field of a record, falling back to other names. */
 export function labelOf(doc: Doc | undefined, field: string): string {
@@ -127,8 +128,7 @@ export function RecordPicker({
         optionFilter={() => true}
         isLoading={search.isFetching}
         placeholder={placeholder ?? t('records.pickerPlaceholder')}
-        hasError={!!error}
-        errorMessage={error}
+        {...errorOf(error)}
         isRequired={isRequired}
         isDisabled={isDisabled}
         renderOption={(o) => (

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useActiveDb } from '../../lib/active-db';
 import { MoneyInput } from './Money';
 import { RecordPicker } from './RecordPicker';
+import { errorOf } from '../ErrorAlert';
 
 export const TEXTAREA_ROWS = 10;
 
@@ -75,8 +76,7 @@ export function RecordField({
           name={def.name}
           isChecked={value === true}
           isDisabled={disabled}
-          hasError={!!error}
-          errorMessage={error}
+          {...errorOf(error)}
           onChange={(e) => onChange(def.name, e.target.checked)}
         />
       );

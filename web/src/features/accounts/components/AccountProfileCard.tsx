@@ -6,7 +6,7 @@ import { Button, Card, Flex, Heading, Placeholder, TextField } from '@aws-amplif
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { DetailList } from '../../../components/records/RecordShow';
 import type { Account } from '../../../lib/accounts';
@@ -55,8 +55,7 @@ function EditAccount({ account, onDone }: { account: Account; onDone: () => void
           type="email"
           value={billingEmail}
           onChange={(e) => setBillingEmail(e.target.value)}
-          hasError={!!fieldError('billing_email')}
-          errorMessage={fieldError('billing_email')}
+          {...errorOf(fieldError('billing_email'))}
         />
         <Flex gap="small" justifyContent="flex-end">
           <Button type="button" size="small" onClick={onDone}>

@@ -8,7 +8,7 @@ import { Badge, Button, Card, Flex, Heading, Placeholder, SelectField, SwitchFie
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Modal } from '../../../components/Modal';
 import { ConfirmDelete } from '../../../components/records/ConfirmDelete';
@@ -89,8 +89,7 @@ function ContactForm({
                 if (local && f === 'number') setLocal(badNumber(next));
               }}
               onBlur={() => f === 'number' && setLocal(badNumber(values))}
-              hasError={!!fieldError(f)}
-              errorMessage={fieldError(f)}
+              {...errorOf(fieldError(f))}
               {...(kind === 'phones' && f === 'number' ? { type: 'tel', descriptiveText: t('accounts.contacts.numberHint', { country: regionName(phones.country, i18n.language) }) } : {})}
               autoFocus={f === 'description'}
             />

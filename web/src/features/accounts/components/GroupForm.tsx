@@ -4,7 +4,7 @@
 import { Button, Flex, TextField } from '@aws-amplify/ui-react';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../../../components/ErrorAlert';
 import { clientValidationError, type ApiError } from '../../../lib/errors';
 
 export function GroupForm({
@@ -49,8 +49,7 @@ export function GroupForm({
           name="name"
           value={name}
           onChange={(e) => setName(e.target.value)}
-          hasError={!!fieldError('name')}
-          errorMessage={fieldError('name')}
+          {...errorOf(fieldError('name'))}
           isRequired
           autoFocus
         />

@@ -6,7 +6,7 @@ import { Alert, Button, Flex, TextField } from '@aws-amplify/ui-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../../../components/ErrorAlert';
 import { AppLink } from '../../../components/RouterLink';
 import { asApiError, clientValidationError, type ApiError } from '../../../lib/errors';
 import { paths } from '../../../lib/paths';
@@ -67,8 +67,7 @@ export function EmailRequestForm({ textKey, request, sentTestId, notice }: Props
               autoComplete="email"
               value={email}
               onChange={(e) => setEmail(e.target.value)}
-              hasError={!!fieldError('email')}
-              errorMessage={fieldError('email')}
+              {...errorOf(fieldError('email'))}
               autoFocus
             />
             <Button type="submit" variation="primary" isLoading={m.isPending} isFullWidth>

@@ -6,7 +6,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../../../components/ErrorAlert';
 import { AppLink, ButtonLink } from '../../../components/RouterLink';
 import { asApiError, type ApiError } from '../../../lib/errors';
 import { paths } from '../../../lib/paths';
@@ -70,8 +70,7 @@ export function Component() {
             autoComplete="new-password"
             value={password}
             onChange={(e) => setPassword(e.target.value)}
-            hasError={!!fieldError('password')}
-            errorMessage={fieldError('password')}
+            {...errorOf(fieldError('password'))}
             autoFocus
           />
           <PasswordInput
@@ -80,8 +79,7 @@ export function Component() {
             autoComplete="new-password"
             value={confirmation}
             onChange={(e) => setConfirmation(e.target.value)}
-            hasError={!!fieldError('password_confirmation')}
-            errorMessage={fieldError('password_confirmation')}
+            {...errorOf(fieldError('password_confirmation'))}
           />
           <Button type="submit" variation="primary" isLoading={m.isPending} isDisabled={expired} isFullWidth>
             {t('auth.password.save')}

@@ -8,7 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../../../components/ErrorAlert';
 import { AppLink } from '../../../components/RouterLink';
 import { asApiError, type ApiError } from '../../../lib/errors';
 import { currentLocale } from '../../../lib/i18n';
@@ -98,8 +98,7 @@ export function Component() {
             isRequired
             value={form.email}
             onChange={set('email')}
-            hasError={!!emailError}
-            errorMessage={emailError}
+            {...errorOf(emailError)}
             autoFocus
           />
           <TextField
@@ -109,8 +108,7 @@ export function Component() {
             autoComplete="name"
             value={form.fullname}
             onChange={set('fullname')}
-            hasError={!!fieldError('fullname')}
-            errorMessage={fieldError('fullname')}
+            {...errorOf(fieldError('fullname'))}
           />
           <PasswordInput
             label={t('fields.password')}
@@ -119,8 +117,7 @@ export function Component() {
             autoComplete="new-password"
             value={form.password}
             onChange={set('password')}
-            hasError={!!fieldError('password')}
-            errorMessage={fieldError('password')}
+            {...errorOf(fieldError('password'))}
           />
           <PasswordInput
             label={t('fields.password_confirmation')}
@@ -129,16 +126,14 @@ export function Component() {
             autoComplete="new-password"
             value={form.password_confirmation}
             onChange={set('password_confirmation')}
-            hasError={!!fieldError('password_confirmation')}
-            errorMessage={fieldError('password_confirmation')}
+            {...errorOf(fieldError('password_confirmation'))}
           />
           <CheckboxField
             name="accept_terms"
             value="yes"
             checked={form.accept_terms}
             onChange={set('accept_terms')}
-            hasError={!!fieldError('accept_terms')}
-            errorMessage={fieldError('accept_terms')}
+            {...errorOf(fieldError('accept_terms'))}
             label={
               <Trans
                 i18nKey="auth.register.acceptTerms"

@@ -7,7 +7,7 @@ import { Alert, Button, Card, Flex, Heading, Placeholder, Table, TableBody, Tabl
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../../../components/ErrorAlert';
 import { Modal } from '../../../components/Modal';
 import { AppLink } from '../../../components/RouterLink';
 import { asApiError, clientValidationError, type ApiError } from '../../../lib/errors';
@@ -61,8 +61,7 @@ function RestoreModal({ db, backup, onClose }: { db: string; backup: Backup | nu
             name="name"
             value={name}
             onChange={(e) => setName(e.target.value)}
-            hasError={!!fieldError('name')}
-            errorMessage={fieldError('name')}
+            {...errorOf(fieldError('name'))}
           />
           <div className="billing-modal__actions">
             <Button type="button" onClick={close}>

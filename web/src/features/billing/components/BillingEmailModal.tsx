@@ -6,7 +6,7 @@ import { Button, TextField } from '@aws-amplify/ui-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../../../components/ErrorAlert';
 import { Modal } from '../../../components/Modal';
 import { asApiError, clientValidationError, type ApiError } from '../../../lib/errors';
 import { saveBillingEmail } from '../api/billing';
@@ -49,8 +49,7 @@ export function BillingEmailModal({ db, current, open, onClose }: { db: string; 
           autoComplete="email"
           value={email}
           onChange={(e) => setEmail(e.target.value)}
-          hasError={!!fieldMsg}
-          errorMessage={fieldMsg}
+          {...errorOf(fieldMsg)}
         />
         <div className="billing-modal__actions">
           <Button type="button" onClick={onClose}>

@@ -2,7 +2,7 @@ import { Button, Flex, Heading, SwitchField, Text, TextAreaField, TextField } fr
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../../../components/ErrorAlert';
 import { ApiError } from '../../../lib/errors';
 import { formatBytes, formatDateTime } from '../../../lib/format';
 import { contentUrl, diskKeys, trashEntry, updateEntry, type CloudFile } from '../api/drive';
@@ -141,8 +141,7 @@ function EditForm({ db, entry, onDone }: { db: string; entry: CloudFile; onDone:
             value={color}
             placeholder="#rrggbb"
             onChange={(e) => setColor(e.target.value)}
-            hasError={!!fe('color')}
-            errorMessage={fe('color')}
+            {...errorOf(fe('color'))}
             flex="1"
           />
           <input
@@ -163,8 +162,7 @@ function EditForm({ db, entry, onDone }: { db: string; entry: CloudFile; onDone:
           value={description}
           rows={3}
           onChange={(e) => setDescription(e.target.value)}
-          hasError={!!fe('description')}
-          errorMessage={fe('description')}
+          {...errorOf(fe('description'))}
         />
         <SwitchField label={t('disk.edit.starred')} isChecked={starred} onChange={(e) => setStarred(e.target.checked)} />
         {isFile ? (
@@ -175,8 +173,7 @@ function EditForm({ db, entry, onDone }: { db: string; entry: CloudFile; onDone:
             max={100}
             value={maxVersions}
             onChange={(e) => setMaxVersions(e.target.value)}
-            hasError={!!fe('max_versions')}
-            errorMessage={fe('max_versions')}
+            {...errorOf(fe('max_versions'))}
           />
         ) : null}
         {err && Object.keys(err.fields).length === 0 ? <ErrorAlert error={err} onDismiss={() => m.reset()} /> : null}

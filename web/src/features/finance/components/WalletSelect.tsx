@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { walletLabel, walletsQuery } from '../api/wallets';
+import { errorOf } from '../../../components/ErrorAlert';
 
 export function WalletSelect({
   db,
@@ -45,8 +46,7 @@ export function WalletSelect({
       name={name}
       value={value ?? ''}
       onChange={(e) => onChange(e.target.value || null)}
-      hasError={!!error}
-      errorMessage={error}
+      {...errorOf(error)}
       isRequired={isRequired}
       isDisabled={isDisabled || q.isPending}
       descriptiveText={descriptiveText}

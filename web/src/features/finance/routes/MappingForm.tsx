@@ -7,7 +7,7 @@ import { Card, Flex, Grid, Placeholder, SelectField, SwitchField, Text, TextFiel
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CheckedForm, FormActions } from '../../../components/records/CheckedForm';
-import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { useAutofocus } from '../../../components/records/useAutofocus';
 import { useRecordEditor } from '../../../components/records/useRecordEditor';
@@ -41,8 +41,7 @@ export function Component() {
       isRequired
       value={str(name)}
       onChange={(e) => ed.set({ [name]: e.target.value })}
-      hasError={!!fieldError(name)}
-      errorMessage={fieldError(name)}
+      {...errorOf(fieldError(name))}
     >
       {options.map((o) => (
         <option key={o} value={o}>
@@ -87,8 +86,7 @@ export function Component() {
                   value={str('text_to_change')}
                   onChange={(e) => ed.set({ text_to_change: e.target.value })}
                   descriptiveText={str('field_to_change') === 'categories' ? t('finance.form.categoriesHint') : undefined}
-                  hasError={!!fieldError('text_to_change')}
-                  errorMessage={fieldError('text_to_change')}
+                  {...errorOf(fieldError('text_to_change'))}
                 />
                 <Grid templateColumns={{ base: '1fr', medium: '1fr 1fr' }} gap="small" alignItems="end">
                   <TextField
@@ -101,8 +99,7 @@ export function Component() {
                     value={typeof v.order === 'number' ? String(v.order) : ''}
                     onChange={(e) => ed.set({ order: e.target.value === '' ? null : Number(e.target.value) })}
                     descriptiveText={t('finance.mappings.orderHint')}
-                    hasError={!!fieldError('order')}
-                    errorMessage={fieldError('order')}
+                    {...errorOf(fieldError('order'))}
                   />
                   <SwitchField label={t('fields.active')} name="active" isChecked={v.active !== false} onChange={(e) => ed.set({ active: e.target.checked })} />
                 </Grid>

@@ -15,7 +15,7 @@ import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { CheckedForm, FormActions } from '../../../components/records/CheckedForm';
-import { ErrorAlert, useErrorText, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useErrorText, useFieldError } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { MoneyInput } from '../../../components/records/Money';
 import { useAutofocus } from '../../../components/records/useAutofocus';
@@ -161,8 +161,7 @@ export function Component() {
                 isRequired
                 value={str('description')}
                 onChange={(e) => ed.set({ description: e.target.value })}
-                hasError={!!fieldError('description')}
-                errorMessage={fieldError('description')}
+                {...errorOf(fieldError('description'))}
               />
               <Grid templateColumns={{ base: '1fr', medium: '1fr 1fr' }} gap="medium">
                 <TextField
@@ -171,8 +170,7 @@ export function Component() {
                   type="date"
                   value={str('posted_at')}
                   onChange={(e) => ed.set({ posted_at: e.target.value || null })}
-                  hasError={!!fieldError('posted_at')}
-                  errorMessage={fieldError('posted_at')}
+                  {...errorOf(fieldError('posted_at'))}
                 />
                 {kind.twoWallets ? null : (
                   <WalletSelect db={ed.db} label={t('fields.wallet_id')} name="wallet_id" isRequired value={str('wallet_id') || null} onChange={(id) => chooseWallet('wallet_id', id)} error={fieldError('wallet_id')} />
@@ -221,8 +219,7 @@ export function Component() {
                       const to = validPrecision(w(e.target.value)?.precision);
                       ed.set({ fee_kind: e.target.value, fee: rescaleUnits(num('fee'), from, to) });
                     }}
-                    hasError={!!fieldError('fee_kind')}
-                    errorMessage={fieldError('fee_kind')}
+                    {...errorOf(fieldError('fee_kind'))}
                   >
                     <option value="source">{t('enums.fee_kind.source')}</option>
                     <option value="destination">{t('enums.fee_kind.destination')}</option>
@@ -235,8 +232,7 @@ export function Component() {
                   name={kind.party}
                   value={str(kind.party)}
                   onChange={(e) => ed.set({ [kind.party!]: e.target.value })}
-                  hasError={!!fieldError(kind.party)}
-                  errorMessage={fieldError(kind.party)}
+                  {...errorOf(fieldError(kind.party))}
                 />
               ) : null}
               <TextField
@@ -245,8 +241,7 @@ export function Component() {
                 value={categoriesText}
                 descriptiveText={t('finance.form.categoriesHint')}
                 onChange={(e) => ed.set({ categories: e.target.value })}
-                hasError={!!fieldError('categories')}
-                errorMessage={fieldError('categories')}
+                {...errorOf(fieldError('categories'))}
               />
               <SwitchField
                 label={t('fields.confirmed')}

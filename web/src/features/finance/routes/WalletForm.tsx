@@ -9,7 +9,7 @@ import { Button, Card, Flex, Grid, Placeholder, SelectField, SwitchField, Text, 
 import { useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CheckedForm, FormActions } from '../../../components/records/CheckedForm';
-import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { MoneyInput } from '../../../components/records/Money';
 import { useAutofocus } from '../../../components/records/useAutofocus';
@@ -95,8 +95,7 @@ export function Component() {
                   placeholder="BRL"
                   descriptiveText={currency && /^[A-Z]{3}$/.test(currency) ? currencyName(currency, i18n.language) : t('finance.wallets.currencyHint')}
                   onChange={(e) => setCurrency(e.target.value.replace(/[^A-Za-z]/g, ''))}
-                  hasError={!!fieldError('currency')}
-                  errorMessage={fieldError('currency')}
+                  {...errorOf(fieldError('currency'))}
                 />
                 <datalist id={listId}>
                   {COMMON_CURRENCIES.map((c) => (
@@ -123,8 +122,7 @@ export function Component() {
                     setPrecision(Number(e.target.value));
                   }}
                   descriptiveText={ed.editing ? t('finance.wallets.precisionWarning') : t('finance.wallets.precisionHint')}
-                  hasError={!!fieldError('precision')}
-                  errorMessage={fieldError('precision')}
+                  {...errorOf(fieldError('precision'))}
                 >
                   {PRECISIONS.map((p) => (
                     <option key={p} value={p}>

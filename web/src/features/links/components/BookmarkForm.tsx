@@ -9,7 +9,7 @@ import { Button, CheckboxField, Flex, TextAreaField, TextField } from '@aws-ampl
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../../../components/ErrorAlert';
 import { Modal } from '../../../components/Modal';
 import { asApiError, clientValidationError } from '../../../lib/errors';
 import { type Bookmark, type BookmarkValues, fetchTitle, isWebUrl, saveBookmark, SCOPE, tagList } from '../api/bookmarks';
@@ -87,16 +87,14 @@ export function BookmarkForm({ db, doc, open, onClose }: { db: string; doc?: Boo
             }}
             isRequired
             autoFocus
-            hasError={!!fe('url')}
-            errorMessage={fe('url')}
+            {...errorOf(fe('url'))}
             data-testid="bookmark-url"
           />
           <TextField
             label={t('links.form.title')}
             value={v.title}
             onChange={(e) => set('title', e.target.value)}
-            hasError={!!fe('title')}
-            errorMessage={fe('title')}
+            {...errorOf(fe('title'))}
             descriptiveText={title.isPending ? t('links.form.fetchingTitle') : titleNote}
             data-testid="bookmark-title"
             outerEndComponent={

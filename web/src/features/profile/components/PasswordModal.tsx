@@ -6,7 +6,7 @@ import { PasswordInput } from '../../../components/PasswordInput';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../../../components/ErrorAlert';
 import { Modal } from '../../../components/Modal';
 import { asApiError, clientValidationError, type ApiError } from '../../../lib/errors';
 import { validatePasswordPair } from '../../../lib/validation';
@@ -64,8 +64,7 @@ export function PasswordModal({
       autoComplete={autoComplete}
       value={form[name]}
       onChange={set(name)}
-      hasError={!!fieldError(name)}
-      errorMessage={fieldError(name)}
+      {...errorOf(fieldError(name))}
     />
   );
 

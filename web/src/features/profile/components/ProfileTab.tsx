@@ -5,7 +5,7 @@ import { PasswordInput } from '../../../components/PasswordInput';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { UserAvatar } from '../../../components/UserAvatar';
 import { isEmailConfirmed, type UserDoc } from '../../../lib/current-user';
@@ -64,8 +64,7 @@ function EditProfile({ user, onDone, onCancel }: { user: UserDoc; onDone: () => 
           autoComplete="name"
           value={form.fullname}
           onChange={set('fullname')}
-          hasError={!!fieldError('fullname')}
-          errorMessage={fieldError('fullname')}
+          {...errorOf(fieldError('fullname'))}
           autoFocus
         />
         <TextField
@@ -76,8 +75,7 @@ function EditProfile({ user, onDone, onCancel }: { user: UserDoc; onDone: () => 
           value={form.email}
           onChange={set('email')}
           descriptiveText={t('profile.edit.emailHelp')}
-          hasError={!!emailError}
-          errorMessage={emailError}
+          {...errorOf(emailError)}
         />
         <PasswordInput
           label={t('fields.current_password')}
@@ -85,8 +83,7 @@ function EditProfile({ user, onDone, onCancel }: { user: UserDoc; onDone: () => 
           autoComplete="current-password"
           value={form.current_password}
           onChange={set('current_password')}
-          hasError={!!fieldError('current_password')}
-          errorMessage={fieldError('current_password')}
+          {...errorOf(fieldError('current_password'))}
         />
         <Flex gap="small" justifyContent="flex-end">
           <Button type="button" onClick={onCancel}>

@@ -22,7 +22,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/EmptyState';
-import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { Modal } from '../../../components/Modal';
 import { useMemberships } from '../../../lib/accounts';
@@ -95,16 +95,14 @@ function CreateTokenForm({ userId, onCreated }: { userId: string; onCreated: (to
             name="description"
             value={description}
             onChange={(e) => setDescription(e.target.value)}
-            hasError={!!fieldError('description')}
-            errorMessage={fieldError('description')}
+            {...errorOf(fieldError('description'))}
           />
           <SelectField
             label={t('profile.tokens.permissions')}
             name="permissions"
             value={permissions}
             onChange={(e) => setPermissions(e.target.value === 'read-write' ? 'read-write' : 'read')}
-            hasError={!!fieldError('permissions')}
-            errorMessage={fieldError('permissions')}
+            {...errorOf(fieldError('permissions'))}
           >
             {TOKEN_PERMISSIONS.map((p) => (
               <option key={p} value={p}>

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { AppIcon } from '../../../components/icons';
 import { MoneyInput, MoneyText } from '../../../components/records/Money';
 import { itemsTotal, lineTotal, type EstimateItem } from '../api/servicedocs';
+import { errorOf } from '../../../components/ErrorAlert';
 
 export const emptyItem = (): EstimateItem => ({ description: '', quantity: 1, value: null });
 
@@ -44,8 +45,7 @@ export function EstimateItemsEditor({
               value={it.description}
               isRequired
               onChange={(e) => set(i, { description: e.target.value })}
-              hasError={!!fieldError(`items[${i}].description`)}
-              errorMessage={fieldError(`items[${i}].description`)}
+              {...errorOf(fieldError(`items[${i}].description`))}
             />
             <TextField
               flex="1 1 5rem"
@@ -57,8 +57,7 @@ export function EstimateItemsEditor({
               step={1}
               value={it.quantity === null || Number.isNaN(it.quantity) ? '' : String(it.quantity)}
               onChange={(e) => set(i, { quantity: e.target.value === '' ? null : Number(e.target.value) })}
-              hasError={!!fieldError(`items[${i}].quantity`)}
-              errorMessage={fieldError(`items[${i}].quantity`)}
+              {...errorOf(fieldError(`items[${i}].quantity`))}
             />
             <div style={{ flex: '2 1 8rem' }}>
               <MoneyInput

@@ -8,7 +8,7 @@ import { Button, CheckboxField, Flex, Text, TextField } from '@aws-amplify/ui-re
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../../../components/ErrorAlert';
 import { AppIcon } from '../../../components/icons';
 import { asApiError, clientValidationError, type ApiError } from '../../../lib/errors';
 import { PHONE_INVALID, regionName, useGroupPhones } from '../../../lib/phones';
@@ -111,8 +111,7 @@ export function ItemsEditor({
                     if (local && list === 'phones' && f === 'number') setLocal(badPhones(items.map((x, j) => (j === i ? { ...x, number: e.target.value } : x))));
                   }}
                   onBlur={() => list === 'phones' && f === 'number' && setLocal(badPhones(items))}
-                  hasError={!!fieldError(`${list}[${i}].${f}`)}
-                  errorMessage={fieldError(`${list}[${i}].${f}`)}
+                  {...errorOf(fieldError(`${list}[${i}].${f}`))}
                   {...(fi === 0 ? { autoFocus: i === items.length - 1 } : {})}
                 />
               ))}

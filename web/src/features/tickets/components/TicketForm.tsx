@@ -8,7 +8,7 @@ import { Button, CheckboxField, Flex, Grid, SelectField, Text, TextAreaField, Te
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../../../components/ErrorAlert';
 import { RecordPicker } from '../../../components/records/RecordPicker';
 import { useAutofocus } from '../../../components/records/useAutofocus';
 import type { ApiError } from '../../../lib/errors';
@@ -67,8 +67,7 @@ export function TicketForm({
       name={name}
       value={str(values[name])}
       onChange={(e) => onChange({ [name]: e.target.value || null })}
-      hasError={!!fieldError(name)}
-      errorMessage={fieldError(name)}
+      {...errorOf(fieldError(name))}
     >
       <option value="">{t('tickets.nobody')}</option>
       <PeopleOptions people={people} selected={str(values[name])} />
@@ -98,8 +97,7 @@ export function TicketForm({
           isRequired
           value={str(values.content)}
           onChange={(e) => onChange({ content: e.target.value })}
-          hasError={!!fieldError('content')}
-          errorMessage={fieldError('content')}
+          {...errorOf(fieldError('content'))}
         />
         <Text fontSize="small" data-testid="title-preview">
           <strong>{t('fields.title')}:</strong> {title || <span className="muted">{t('tickets.titleFollows')}</span>}
@@ -138,8 +136,7 @@ export function TicketForm({
               name="category_id"
               value={str(values.category_id)}
               onChange={(e) => onChange({ category_id: e.target.value || null })}
-              hasError={!!fieldError('category_id')}
-              errorMessage={fieldError('category_id')}
+              {...errorOf(fieldError('category_id'))}
             >
               <option value="">{t('tickets.noCategory')}</option>
               {(cats.data ?? []).filter((c) => c.active !== false || c._id === values.category_id).map((c) => (
@@ -206,8 +203,7 @@ export function TicketForm({
           rows={3}
           value={str(values.equipment_observation)}
           onChange={(e) => onChange({ equipment_observation: e.target.value })}
-          hasError={!!fieldError('equipment_observation')}
-          errorMessage={fieldError('equipment_observation')}
+          {...errorOf(fieldError('equipment_observation'))}
         />
         <Flex gap="small" justifyContent="flex-end" wrap="wrap">
           <Text variation="tertiary" fontSize="small" alignSelf="center">

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { DeclaredForm, type FieldControl, type FormDeclaration } from '../../../components/records/DeclaredForm';
 import { DeskCrumbs } from '../components/DeskCrumbs';
 import { useRecordEditor } from '../components/useRecordEditor';
+import { errorOf } from '../../../components/ErrorAlert';
 
 export const PALETTE = ['#64748b', '#ef4444', '#f97316', '#eab308', '#22c55e', '#14b8a6', '#3b82f6', '#8b5cf6', '#ec4899'];
 
@@ -51,8 +52,7 @@ function ChecklistControl({ value, set, error, disabled }: FieldControl) {
       rows={6}
       value={text}
       onChange={(e) => set({ checklist: e.target.value })}
-      hasError={!!error}
-      errorMessage={error}
+      {...errorOf(error)}
       isDisabled={disabled}
     />
   );

@@ -9,7 +9,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { CheckedForm } from '../../../components/records/CheckedForm';
-import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { RecordPicker } from '../../../components/records/RecordPicker';
 import { isEnabled, useAccountConfig } from '../../../lib/account-config';
@@ -82,8 +82,7 @@ export function Component() {
                 isRequired
                 value={str('description')}
                 onChange={(e) => set({ description: e.target.value })}
-                hasError={!!fieldError('description')}
-                errorMessage={fieldError('description')}
+                {...errorOf(fieldError('description'))}
               />
               <Grid templateColumns={{ base: '1fr', medium: '1fr 1fr' }} gap="medium">
                 <RecordPicker db={ed.db} klass="Customer" label={t('fields.customer_id')} name="customer_id" detailField="email" value={(v.customer_id as string | null) ?? null} onChange={(id) => set({ customer_id: id })} error={fieldError('customer_id')} />

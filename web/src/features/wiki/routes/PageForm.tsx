@@ -9,7 +9,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/EmptyState';
-import { ErrorAlert, useFieldError } from '../../../components/ErrorAlert';
+import { ErrorAlert, errorOf, useFieldError } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
 import { PageLoader } from '../../../components/PageLoader';
 import { getDoc, postDoc, putDoc } from '../../../lib/couch';
@@ -162,8 +162,7 @@ function PageForm({ db, doc }: { db: string; doc: Handbook | undefined }) {
             value={values.title}
             onChange={(e) => set('title')(e.target.value)}
             isRequired
-            hasError={!!fieldError('title')}
-            errorMessage={fieldError('title')}
+            {...errorOf(fieldError('title'))}
             data-testid="wiki-title"
           />
           <Flex gap="medium" wrap="wrap">
@@ -174,8 +173,7 @@ function PageForm({ db, doc }: { db: string; doc: Handbook | undefined }) {
               name="categories"
               value={values.categories}
               onChange={(e) => set('categories')(e.target.value)}
-              hasError={!!fieldError('categories')}
-              errorMessage={fieldError('categories')}
+              {...errorOf(fieldError('categories'))}
               data-testid="wiki-categories-input"
             />
             <SelectField
@@ -184,8 +182,7 @@ function PageForm({ db, doc }: { db: string; doc: Handbook | undefined }) {
               name="content_type"
               value={values.content_type}
               onChange={(e) => set('content_type')(e.target.value)}
-              hasError={!!fieldError('content_type')}
-              errorMessage={fieldError('content_type')}
+              {...errorOf(fieldError('content_type'))}
             >
               {CONTENT_TYPES.map((c) => (
                 <option key={c} value={c}>
