@@ -114,17 +114,12 @@ func (m *Module) keep(ctx context.Context, req KeepRequest) (KeepAnswer, error) 
 		}
 		return KeepAnswer{Info: &info}, nil
 	case "sign":
-		key, err := partKey(req.DB, req.ID, req.Part)
-		if err != nil {
+		u, signs, err := m.presign(ctx, req.DB, req.ID, req.Part, req.Name)
+		switch {
+		case err != nil:
 			return KeepAnswer{}, err
-		}
-		ps, ok := m.archives.(blob.Presigner)
-		if !ok {
+		case !signs:
 			return KeepAnswer{}, errors.New("backup: keep sign: the archives' store signs no URLs")
-		}
-		u, err := ps.PresignGet(ctx, key, "", req.Name, signedFor)
-		if err != nil {
-			return KeepAnswer{}, err
 		}
 		return KeepAnswer{URL: u}, nil
 	}
@@ -208,15 +203,23 @@ func (m *Module) signedGet(ctx context.Context, db, id string, part Part, name s
 		}
 		return ans.URL, nil
 	}
-	ps, ok := m.archives.(blob.Presigner)
-	if !ok {
-		return "", nil
-	}
+	u, _, err := m.presign(ctx, db, id, part, name)
+	return u, err
+}
+
+// presign signs a GET of part of backup id of db with the archives' store;
+// signs is false when that store signs no URLs (the local filesystem).
+func (m *Module) presign(ctx context.Context, db, id string, part Part, name string) (u string, signs bool, err error) {
 	key, err := partKey(db, id, part)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
-	return ps.PresignGet(ctx, key, "", name, signedFor)
+	ps, ok := m.archives.(blob.Presigner)
+	if !ok {
+		return "", false, nil
+	}
+	u, err = ps.PresignGet(ctx, key, "", name, signedFor)
+	return u, true, err
 }
 
 // open reads part of backup id of db: through a URL the keeper signs when
