@@ -157,8 +157,16 @@ func (s *Server) deleteDoc(w http.ResponseWriter, r *http.Request) error {
 
 func writeDocResult(w http.ResponseWriter, status int, d store.Doc) error {
 	w.Header().Set("ETag", `"`+d.Rev+`"`)
-	writeJSON(w, status, map[string]any{"ok": true, "id": d.ID, "rev": d.Rev})
+	writeJSON(w, status, docResult{ID: d.ID, OK: true, Rev: d.Rev})
 	return nil
+}
+
+// docResult is a write's answer, {"id","ok","rev"}: the members in the
+// order a map would have them sorted, without a map to build and sort.
+type docResult struct {
+	ID  string `json:"id"`
+	OK  bool   `json:"ok"`
+	Rev string `json:"rev"`
 }
 
 // readDocBody decodes a document body and checks its reserved members.
