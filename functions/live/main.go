@@ -7,18 +7,17 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/oficina/oficina/shared/app"
-	"github.com/oficina/oficina/shared/app/adapters"
 	"github.com/oficina/oficina/shared/app/core"
+	"github.com/oficina/oficina/shared/app/liveapi"
 	"github.com/oficina/oficina/shared/app/runenv"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/live"
+	"github.com/oficina/oficina/shared/store/dynamo"
 )
 
 func main() {
@@ -31,26 +30,21 @@ func main() {
 	lambda.Start(h.Handle)
 }
 
-// wire builds the handler from the environment: the product on DynamoDB,
-// with OFICINA_LIVE_ENDPOINT naming the WebSocket API's management endpoint.
+// wire builds the handler from the environment: the HTTP API on the core
+// and the Groups alone (shared/app/liveapi: $connect is its only route),
+// on the configured DynamoDB table, with the execution role's credentials.
+// It sends no mail and keeps no files; OFICINA_LIVE_ENDPOINT names the
+// WebSocket API's management endpoint.
 func wire(ctx context.Context, getenv func(string) string) (live.Lambda, error) {
 	cfg, err := config.Load(nil, getenv, config.Lambda)
 	if err != nil {
 		return live.Lambda{}, err
 	}
+	aws, err := runenv.LambdaAWS(os.Getenv)
+	if err != nil {
+		return live.Lambda{}, err
+	}
 	log := runenv.Logger(cfg, os.Stderr)
-	// The execution role's credentials, not the SDK's default chain
-	// (runenv.LambdaAWS), as the api function.
-	ad, err := adapters.All(cfg, log, adapters.LambdaAWS(os.Getenv))
-	if err != nil {
-		return live.Lambda{}, err
-	}
-	a, err := app.OpenOn(ctx, cfg, log, ad, core.Options{})
-	if err != nil {
-		return live.Lambda{}, err
-	}
-	if a.LiveCloud == nil {
-		return live.Lambda{}, errors.New("OFICINA_LIVE_ENDPOINT is not set")
-	}
-	return live.Lambda{API: a.API, Cloud: a.LiveCloud}, nil
+	ad := core.Adapters{Store: dynamo.Open(aws, cfg.Table, cfg.DynamoEndpoint), LiveCloud: core.LiveCloud(cfg, log, aws)}
+	return liveapi.Open(ctx, cfg, log, ad)
 }

@@ -167,17 +167,7 @@ func OpenOn(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Ad
 		Accounts: c.Accounts,
 		Modules:  a.Modules,
 		Log:      log,
-		Config: httpapi.Config{
-			MaxBodyBytes: cfg.MaxBodyBytes,
-			CookieSecure: cfg.CookieSecure,
-			Version:      Version,
-			BaseURL:      cfg.BaseURL,
-			OriginSecret: cfg.OriginSecret,
-			LongpollMax:  cfg.LongpollMax,
-			PageMaxRows:  cfg.PageMaxRows,
-			PageMaxBytes: cfg.PageMaxBytes,
-			GroupBudget:  cfg.GroupBudget,
-		},
+		Config:   httpapi.ConfigOf(cfg, Version),
 	})
 	a.Handler = httpapi.Compress(a.API)
 	return a, nil

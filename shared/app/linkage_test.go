@@ -46,9 +46,16 @@ var functionLinks = map[string][]string{
 	"local": {"net/http/pprof"},
 	// The HTTP API: every module, on the execution role's credentials.
 	"api": {modulePath + "shared/spa"},
-	// Live updates' WebSocket routes: $connect through the HTTP API, so
-	// every module; on the execution role's credentials.
-	"live": {modulePath + "shared/spa"},
+	// Live updates' WebSocket routes: $connect through the HTTP API built
+	// on the core and the Groups alone (shared/app/liveapi); no module, no
+	// mail, no files, no queue.
+	"live": slices.Concat(otherModules, []string{
+		pkgApp, pkgAdapters, pkgParts, modulePath + "shared/spa", modulePath + "shared/dav", "golang.org/x/net/webdav",
+		modulePath + "shared/drive", modulePath + "shared/limits", modulePath + "shared/wiki/highlight", "github.com/alecthomas/chroma/v2",
+		modulePath + "shared/schedule", "github.com/aws/aws-sdk-go-v2/service/sqs", "github.com/stripe/stripe-go/v83",
+		modulePath + "shared/mail/ses", "github.com/aws/aws-sdk-go-v2/service/sesv2",
+		modulePath + "shared/store/bolt", "github.com/aws/aws-sdk-go-v2/config", lambdaClient,
+	}),
 	// The change stream: the modules' write paths and stream parts only;
 	// no mail, no files, no queue, no HTTP.
 	"stream": slices.Concat(serveHTTP, []string{

@@ -402,8 +402,14 @@ func LambdaTable(t *testing.T) (endpoint, table string) {
 	if err := dynamo.CreateTable(t.Context(), client, table); err != nil {
 		t.Fatal(err)
 	}
+	LambdaEnv(t)
+	return endpoint, table
+}
+
+// LambdaEnv sets the AWS environment a function's wiring reads to DynamoDB
+// Local's dummies (it keeps tables per key and region).
+func LambdaEnv(t *testing.T) {
 	t.Setenv("AWS_ACCESS_KEY_ID", ddblocal.AccessKey)
 	t.Setenv("AWS_SECRET_ACCESS_KEY", ddblocal.SecretKey)
 	t.Setenv("AWS_REGION", ddblocal.Region)
-	return endpoint, table
 }

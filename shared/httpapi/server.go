@@ -14,6 +14,7 @@ import (
 
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/budget"
+	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/ids"
@@ -57,6 +58,22 @@ type Config struct {
 	// GroupBudget is how many requests one Group may make per minute to
 	// this process (shared/budget); 0 = no budget.
 	GroupBudget int
+}
+
+// ConfigOf takes the API's settings from the product's configuration;
+// version is the build's (app.Version).
+func ConfigOf(cfg config.Config, version string) Config {
+	return Config{
+		MaxBodyBytes: cfg.MaxBodyBytes,
+		CookieSecure: cfg.CookieSecure,
+		Version:      version,
+		BaseURL:      cfg.BaseURL,
+		OriginSecret: cfg.OriginSecret,
+		LongpollMax:  cfg.LongpollMax,
+		PageMaxRows:  cfg.PageMaxRows,
+		PageMaxBytes: cfg.PageMaxBytes,
+		GroupBudget:  cfg.GroupBudget,
+	}
 }
 
 // Deps are the adapters and domain services the API is built from.
