@@ -110,17 +110,10 @@ func TestSignedInConnect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cookies []string
-	xsrf := ""
-	for _, c := range ana.Cookies() {
-		cookies = append(cookies, c.Name+"="+c.Value)
-		if c.Name == "XSRF-TOKEN" {
-			xsrf = c.Value
-		}
-	}
+	cookie, xsrf := ana.CookieHeader()
 	connect := events.APIGatewayWebsocketProxyRequest{
 		Headers: map[string]string{
-			"Host": "abc123.execute-api.us-east-1.amazonaws.com", "Origin": apptest.BaseURL, "Cookie": strings.Join(cookies, "; "),
+			"Host": "abc123.execute-api.us-east-1.amazonaws.com", "Origin": apptest.BaseURL, "Cookie": cookie,
 			"Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13",
 			"X-Oficina-Origin-Secret": secret, "X-Oficina-Viewer-Address": "203.0.113.9",
 		},

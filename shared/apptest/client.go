@@ -105,6 +105,19 @@ func (c *Client) Cookies() []*http.Cookie {
 	return out
 }
 
+// CookieHeader is the client's cookies as a Cookie header, and the XSRF
+// token a browser tab sends with them: what a WebSocket handshake carries.
+func (c *Client) CookieHeader() (cookie, xsrf string) {
+	var parts []string
+	for _, ck := range c.Cookies() {
+		parts = append(parts, ck.Name+"="+ck.Value)
+		if ck.Name == "XSRF-TOKEN" {
+			xsrf = ck.Value
+		}
+	}
+	return strings.Join(parts, "; "), xsrf
+}
+
 // Response is an answer of the product.
 type Response struct {
 	Code   int

@@ -188,7 +188,7 @@ func TestHandshakeAsBrowsersSend(t *testing.T) {
 	e := apptest.New(t, apptest.Bolt)
 	base := server(t, e)
 	ana := e.SignUp("ana@example.com")
-	cookie, xsrf := cookieHeader(ana)
+	cookie, xsrf := ana.CookieHeader()
 	host := strings.TrimPrefix(base, "http://")
 	conn, err := net.Dial("tcp", host)
 	if err != nil {

@@ -118,7 +118,7 @@ func connectEvent(id string, c *apptest.Client, query map[string]string, header 
 	}
 	q := map[string]string{}
 	if c != nil {
-		h["Cookie"], q["xsrf"] = cookieHeader(c)
+		h["Cookie"], q["xsrf"] = c.CookieHeader()
 	}
 	for k, v := range query {
 		q[k] = v

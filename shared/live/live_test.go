@@ -64,7 +64,7 @@ func dial(t *testing.T, base string, c *apptest.Client, hs handshake) (*wsClient
 	h.Set("Accept-Encoding", "gzip, deflate, br") // as a browser's handshake does
 	xsrf := hs.xsrf
 	if c != nil {
-		cookie, own := cookieHeader(c)
+		cookie, own := c.CookieHeader()
 		h.Set("Cookie", cookie)
 		if xsrf == "" {
 			xsrf = own
@@ -188,18 +188,6 @@ func notices(ms []map[string]any) []map[string]any {
 		}
 	}
 	return out
-}
-
-// cookieHeader is c's Cookie header and its XSRF token, as a browser tab of c sends them.
-func cookieHeader(c *apptest.Client) (cookie, xsrf string) {
-	var parts []string
-	for _, ck := range c.Cookies() {
-		parts = append(parts, ck.Name+"="+ck.Value)
-		if ck.Name == "XSRF-TOKEN" {
-			xsrf = ck.Value
-		}
-	}
-	return strings.Join(parts, "; "), xsrf
 }
 
 // join has admin invite member to db (not an editor) and member accept;
