@@ -2,11 +2,21 @@ package httpapi
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/oficina/oficina/shared/ids"
 )
+
+// docRows are the rows of a _changes answer without those of history
+// entries (ver-…), which each write of a klass adds after its own.
+func docRows(res map[string]any) []any {
+	return slices.DeleteFunc(slices.Clone(res["results"].([]any)), func(r any) bool {
+		return strings.HasPrefix(r.(map[string]any)["id"].(string), "ver-")
+	})
+}
 
 func TestChanges(t *testing.T) {
 	e := newDocEnv(t, Config{})
@@ -19,7 +29,7 @@ func TestChanges(t *testing.T) {
 	e.do("alice", "DELETE", db+"/"+c+"?rev="+revC, nil)
 
 	res := e.do("alice", "GET", db+"/_changes", nil).json(t)
-	rows := res["results"].([]any)
+	rows := docRows(res)
 	order := []string{}
 	for _, r := range rows {
 		order = append(order, r.(map[string]any)["id"].(string))
@@ -28,7 +38,8 @@ func TestChanges(t *testing.T) {
 		t.Fatalf("one row per doc in seq order: got %v", order)
 	}
 	last := rows[2].(map[string]any)
-	if last["deleted"] != true || res["last_seq"].(float64) != last["seq"].(float64) {
+	// last_seq is the row of the tombstone's history entry, the seq after it.
+	if last["deleted"] != true || res["last_seq"].(float64) != last["seq"].(float64)+1 {
 		t.Fatalf("tombstone row / last_seq: %v", res)
 	}
 	if _, ok := rows[0].(map[string]any)["doc"]; ok {
@@ -38,12 +49,13 @@ func TestChanges(t *testing.T) {
 	// since, limit, descending, include_docs
 	bSeq := rows[0].(map[string]any)["seq"].(float64)
 	res = e.do("alice", "GET", fmt.Sprintf("%s/_changes?since=%d&include_docs=true", db, int(bSeq)), nil).json(t)
-	rows = res["results"].([]any)
+	rows = docRows(res)
 	if len(rows) != 2 || rows[0].(map[string]any)["doc"].(map[string]any)["n"].(float64) != 3 {
 		t.Fatalf("since + include_docs: %v", res)
 	}
-	res = e.do("alice", "GET", db+"/_changes?descending=true&limit=2", nil).json(t)
-	rows = res["results"].([]any)
+	// Five rows back reach a: c's tombstone, its history rows and a's update.
+	res = e.do("alice", "GET", db+"/_changes?descending=true&limit=5", nil).json(t)
+	rows = docRows(res)
 	if len(rows) != 2 || rows[0].(map[string]any)["id"] != c || rows[1].(map[string]any)["id"] != a {
 		t.Fatalf("descending: %v", res)
 	}
@@ -67,7 +79,7 @@ func TestChangesLongpoll(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	e.do("alice", "PUT", db+"/"+id, map[string]any{"n": 1})
 	r := <-done
-	rows := r.json(t)["results"].([]any)
+	rows := docRows(r.json(t))
 	if len(rows) != 1 || rows[0].(map[string]any)["id"] != id {
 		t.Fatalf("longpoll rows: %s", r.Body)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/store"
 	"github.com/oficina/oficina/shared/store/bolt"
+	"github.com/oficina/oficina/shared/stream"
 	"github.com/oficina/oficina/shared/ticket"
 )
 
@@ -36,13 +37,14 @@ func (a tokenAuth) TokenPrincipal(_ context.Context, token string) (*access.Prin
 // docEnv is a server on a real bbolt store with two users, each with a
 // personal db, and a shared "group" db both can use.
 type docEnv struct {
-	t       *testing.T
-	st      store.Store
-	reg     *module.Registry
-	srv     *Server
-	aliceDB string
-	bobDB   string
-	groupDB string
+	t        *testing.T
+	st       store.Store
+	reg      *module.Registry
+	consumer *stream.Consumer
+	srv      *Server
+	aliceDB  string
+	bobDB    string
+	groupDB  string
 }
 
 func newDocEnv(t *testing.T, cfg Config) *docEnv {
@@ -59,6 +61,14 @@ func newDocEnv(t *testing.T, cfg Config) *docEnv {
 		"bob":        {UserID: bob, Email: "bob@example.com", Label: "Bob", Roles: []string{bob}, Via: access.ViaToken, TokenPerm: access.PermReadWrite},
 		"alice-read": {UserID: alice, Email: "alice@example.com", Roles: []string{alice, group}, Via: access.ViaToken, TokenPerm: access.PermRead},
 	}
+	d := docs.New(st, nil)
+	reg := module.NewRegistry(d, nil)
+	if err := reg.Add(ticket.Counts{}); err != nil {
+		t.Fatal(err)
+	}
+	// The consumer notes every write from the first, as in the product
+	// (the store keeps a change log).
+	consumer := stream.New(st, reg.StreamOptions())
 	ctx := context.Background()
 	for _, u := range []string{alice, bob} {
 		if err := access.CreateDB(ctx, st, u, access.PersonalSecurity(u)); err != nil {
@@ -69,13 +79,8 @@ func newDocEnv(t *testing.T, cfg Config) *docEnv {
 	if err := access.CreateDB(ctx, st, group, groupSec); err != nil {
 		t.Fatal(err)
 	}
-	d := docs.New(st, nil)
-	reg := module.NewRegistry(d, nil)
-	if err := reg.Add(ticket.Counts{}); err != nil {
-		t.Fatal(err)
-	}
 	srv := New(Deps{Store: st, Docs: d, Auth: auth, Users: nil, Modules: reg, Config: cfg})
-	return &docEnv{t: t, st: st, reg: reg, srv: srv, aliceDB: alice, bobDB: bob, groupDB: group}
+	return &docEnv{t: t, st: st, reg: reg, consumer: consumer, srv: srv, aliceDB: alice, bobDB: bob, groupDB: group}
 }
 
 // resp is a decoded response.

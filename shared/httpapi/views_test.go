@@ -17,7 +17,7 @@ import (
 func (e *docEnv) drain() {
 	e.t.Helper()
 	ob := e.st.(store.Outbox)
-	c := stream.New(e.st, e.reg.StreamOptions())
+	c := e.consumer
 	for {
 		es, err := ob.ReadOutbox(e.t.Context(), 0)
 		if err != nil {

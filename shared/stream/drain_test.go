@@ -68,6 +68,7 @@ func TestDrain(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
+	newConsumer(st) // notes every write from the first (the store keeps a change log)
 	w := streamtest.NewWriter(t, st, db)
 	w.RandomMix(3, 1000)
 
@@ -94,6 +95,7 @@ func TestDrainRedelivery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	newConsumer(st)
 	w := streamtest.NewWriter(t, st, db)
 	w.RandomMix(5, 300)
 

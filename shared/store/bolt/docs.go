@@ -2,6 +2,7 @@ package bolt
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/binary"
@@ -32,7 +33,13 @@ func (s *Store) Get(ctx context.Context, db, id string) (store.Doc, error) {
 	err := s.viewDB(ctx, db, func(b *bbolt.Bucket) error {
 		v := b.Bucket(bucketDocs).Get([]byte(id))
 		if v == nil {
-			return store.ErrNotFound
+			// A history entry lives in its write's log row (log.go).
+			h, err := historyEntry(s.noterOf(), b, id)
+			if err != nil || h == nil {
+				return cmp.Or(err, store.ErrNotFound)
+			}
+			doc = *h
+			return nil
 		}
 		var err error
 		doc, err = decodeDoc(id, v)
@@ -126,7 +133,7 @@ func (s *Store) PutDoc(ctx context.Context, db string, w store.DocWrite) (store.
 			d.Body = store.SetNumber(d.Body, w.Number.Field, n)
 		}
 		var err error
-		if out, err = putTx(tx, db, d, &outcome); err != nil || outcome != nil {
+		if out, err = putTx(tx, db, d, s.noterOf(), &outcome); err != nil || outcome != nil {
 			return err
 		}
 		return writeRecordsTx(tx, w.Records, rks, olds)
@@ -191,8 +198,10 @@ func checkRevTx(tx *bbolt.Tx, db string, doc store.Doc) error {
 }
 
 // putTx is the body of Put's transaction: it returns the stored doc, or sets
-// *outcome to a domain error (conflict, missing db), or returns an I/O error.
-func putTx(tx *bbolt.Tx, db string, doc store.Doc, outcome *error) (store.Doc, error) {
+// *outcome to a domain error (conflict, missing db), or returns an I/O error
+// (or the Noter's, which refuses the write). n notes the write in the log
+// (log.go); nil writes an unnoted row.
+func putTx(tx *bbolt.Tx, db string, doc store.Doc, n store.Noter, outcome *error) (store.Doc, error) {
 	b := dbBucket(tx, db)
 	if b == nil {
 		*outcome = store.ErrDBNotFound
@@ -218,6 +227,14 @@ func putTx(tx *bbolt.Tx, db string, doc store.Doc, outcome *error) (store.Doc, e
 	seq := getU64(meta, metaSeq) + 1
 	doc.Rev = store.NextRev(prev, doc.Deleted, doc.Body)
 	doc.Seq = seq
+	row, hist, err := noteTx(n, db, oldRaw, doc)
+	if err != nil {
+		return store.Doc{}, fmt.Errorf("note %s/%s: %w", db, doc.ID, err)
+	}
+	last := seq
+	if hist != nil {
+		last = hist.Seq
+	}
 	newRaw := encodeDoc(&doc)
 	if err := docs.Put(id, newRaw); err != nil {
 		return store.Doc{}, err
@@ -270,10 +287,13 @@ func putTx(tx *bbolt.Tx, db string, doc store.Doc, outcome *error) (store.Doc, e
 	for _, kv := range []struct {
 		k []byte
 		v uint64
-	}{{metaSeq, seq}, {metaDocs, uint64(live)}, {metaDels, uint64(dels)}} {
+	}{{metaSeq, last}, {metaDocs, uint64(live)}, {metaDels, uint64(dels)}} {
 		if err := putU64(meta, kv.k, kv.v); err != nil {
 			return store.Doc{}, err
 		}
+	}
+	if err := appendLogTx(b, doc.ID, seq, row, hist); err != nil {
+		return store.Doc{}, err
 	}
 
 	if err := appendOutbox(tx, encodeChange(db, doc.ID, oldRaw, newRaw)); err != nil {
@@ -466,6 +486,25 @@ func (s *Store) Changes(ctx context.Context, db string, q store.ChangesQuery) ([
 			seq := binary.BigEndian.Uint64(k)
 			if seq <= q.Since {
 				break // only reachable when descending
+			}
+			if len(id) == 0 {
+				// A history entry's row: the entry is in the log (log.go).
+				h, err := historyAt(b, seq)
+				if err != nil {
+					return err
+				}
+				if !q.IncludeDocs {
+					h.Body = nil
+				}
+				out = append(out, h)
+				bytes += len(h.Body)
+				if q.Limit > 0 && len(out) == q.Limit {
+					break
+				}
+				if q.IncludeDocs && q.MaxBytes > 0 && bytes >= q.MaxBytes {
+					break
+				}
+				continue
 			}
 			v := docs.Get(id)
 			if v == nil {

@@ -14,6 +14,8 @@
 //	"dbs"/<db>/"seqs"   seq (8 bytes BE) → id; one row per doc, its latest write
 //	"dbs"/<db>/"klass"  esc(klass) esc(sortKey) id → nil; live docs with a klass
 //	"dbs"/<db>/"meta"   "seq", "docs", "dels" → uint64 BE
+//	"dbs"/<db>/"log"    seq → log row: the write's notes (log.go)
+//	"dbs"/<db>/"hidx"   esc(id) seq → nil: the writes of id with a history entry
 //	"records"           esc(kind) key → expiry + value
 //	"expiry"            expiry (8 bytes BE) esc(kind) key → nil; expiring records
 //	"outbox"            global seq (8 bytes BE) → encoded store.Change
@@ -28,6 +30,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bbolt "go.etcd.io/bbolt"
@@ -78,6 +81,8 @@ type Store struct {
 	commit   *committer
 	versions versions
 
+	noter atomic.Pointer[store.Noter] // notes each write (SetNoter, log.go); nil: none
+
 	mu       sync.Mutex
 	closed   bool
 	waiters  map[string]chan struct{} // db → closed at its next commit
@@ -88,6 +93,7 @@ var (
 	_ store.Store        = (*Store)(nil)
 	_ store.Notifier     = (*Store)(nil)
 	_ store.DocCommitter = (*Store)(nil)
+	_ store.ChangeLog    = (*Store)(nil)
 )
 
 // Open opens (creating if needed) the store file at path with mode 0600.
@@ -278,7 +284,7 @@ func (s *Store) CreateDB(ctx context.Context, db string) error {
 		if err != nil {
 			return err
 		}
-		for _, name := range [][]byte{bucketDocs, bucketSeqs, bucketKlass, bucketMeta} {
+		for _, name := range [][]byte{bucketDocs, bucketSeqs, bucketKlass, bucketMeta, bucketLog, bucketHistIdx} {
 			if _, err := b.CreateBucket(name); err != nil {
 				return err
 			}

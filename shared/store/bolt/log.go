@@ -1,0 +1,287 @@
+package bolt
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+
+	bbolt "go.etcd.io/bbolt"
+
+	"github.com/oficina/oficina/shared/store"
+)
+
+// The change log (store.ChangeLog), as on DynamoDB: every document write
+// appends a row to its database's "log" bucket in the write's own
+// transaction, with what the change-stream consumer notes of it (its
+// history entry and its change to the counters, store.Noter). The consumer
+// then writes no history documents and no per-document contributions: it
+// folds the rows' counter deltas into one record per database, and history
+// panels read the entries from the rows. A write with a history entry
+// covers two seqs, its own and its entry's, and the entry has a changes
+// row of its own (an empty seqs value: the entry is in the log row one seq
+// before), so clients following _changes see it as they did when it was a
+// document.
+//
+//	"dbs"/<db>/"log"   seq (8 bytes BE) → log row (below); never changed
+//	"dbs"/<db>/"hidx"  esc(id) seq → nil; the writes of id with a history entry
+//
+// Log row: [logFormat] [flags] uvarint len + counts (JSON, may be empty)
+// and, with flagHist, uvarint len + the entry's id, then the entry encoded
+// as a document (encodeDoc: rev, seq, klass, sort key, body).
+const (
+	logFormat   = 1
+	logUnnoted  = 1 << 0 // written while no Noter was set
+	logWithHist = 1 << 1
+)
+
+var (
+	bucketLog     = []byte("log")
+	bucketHistIdx = []byte("hidx")
+)
+
+// SetNoter implements store.ChangeLog.
+func (s *Store) SetNoter(n store.Noter) { s.noter.Store(&n) }
+
+func (s *Store) noterOf() store.Noter {
+	if p := s.noter.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// noteTx notes the write of doc over the stored revision oldRaw (nil:
+// none): the log row to append and the history entry, with its seq and
+// rev, when there is one. A Noter's error refuses the write.
+func noteTx(n store.Noter, db string, oldRaw []byte, doc store.Doc) (row []byte, hist *store.Doc, err error) {
+	flags := byte(0)
+	var counts []byte
+	if n == nil {
+		flags |= logUnnoted
+	} else {
+		ch := store.Change{DB: db, New: doc}
+		if oldRaw != nil {
+			old, err := decodeDoc(doc.ID, oldRaw)
+			if err != nil {
+				return nil, nil, err
+			}
+			ch.Old = &old
+		}
+		notes, err := n.Note(ch)
+		if err != nil {
+			return nil, nil, err
+		}
+		counts = notes.Counts
+		if notes.History != nil {
+			h := *notes.History
+			h.Seq = doc.Seq + 1
+			h.Rev = store.NextRev("", false, h.Body)
+			hist = &h
+			flags |= logWithHist
+		}
+	}
+	row = append(make([]byte, 0, 64+len(counts)), logFormat, flags)
+	row = binary.AppendUvarint(row, uint64(len(counts)))
+	row = append(row, counts...)
+	if hist != nil {
+		row = appendString(row, hist.ID)
+		row = append(row, encodeDoc(hist)...)
+	}
+	return row, hist, nil
+}
+
+// logRow is a decoded log row.
+type logRow struct {
+	unnoted bool
+	counts  []byte
+	hist    *store.Doc
+}
+
+func decodeLogRow(seq uint64, v []byte) (logRow, error) {
+	var r logRow
+	if len(v) < 2 || v[0] != logFormat {
+		return r, fmt.Errorf("log row %d: %w", seq, errCorrupt)
+	}
+	flags := v[1]
+	r.unnoted = flags&logUnnoted != 0
+	counts, rest, ok := cutField(v[2:])
+	if !ok {
+		return r, fmt.Errorf("log row %d: %w", seq, errCorrupt)
+	}
+	if len(counts) > 0 {
+		r.counts = bytes.Clone(counts)
+	}
+	if flags&logWithHist != 0 {
+		id, enc, ok := cutField(rest)
+		if !ok {
+			return r, fmt.Errorf("log row %d: %w", seq, errCorrupt)
+		}
+		h, err := decodeDoc(string(id), enc)
+		if err != nil {
+			return r, fmt.Errorf("log row %d: %w", seq, err)
+		}
+		r.hist = &h
+	}
+	return r, nil
+}
+
+// last is the last seq a row at seq covers.
+func (r logRow) last(seq uint64) uint64 {
+	if r.hist != nil {
+		return seq + 1
+	}
+	return seq
+}
+
+// appendLogTx appends the row of the write at seq and, with a history
+// entry, its index key and its changes row.
+func appendLogTx(b *bbolt.Bucket, id string, seq uint64, row []byte, hist *store.Doc) error {
+	lg, err := b.CreateBucketIfNotExists(bucketLog) // databases made before the log have none
+	if err != nil {
+		return err
+	}
+	if err := lg.Put(u64(seq), row); err != nil {
+		return err
+	}
+	if hist == nil {
+		return nil
+	}
+	hidx, err := b.CreateBucketIfNotExists(bucketHistIdx)
+	if err != nil {
+		return err
+	}
+	hidx.FillPercent = fillPercent
+	if err := hidx.Put(histKey(id, seq), nil); err != nil {
+		return err
+	}
+	return b.Bucket(bucketSeqs).Put(u64(hist.Seq), []byte{})
+}
+
+func histKey(id string, seq uint64) []byte {
+	return binary.BigEndian.AppendUint64(escapeTerm(make([]byte, 0, len(id)+10), id), seq)
+}
+
+// readRow reads the log row at seq; found is false when there is none.
+func readRow(b *bbolt.Bucket, seq uint64) (r logRow, found bool, err error) {
+	lg := b.Bucket(bucketLog)
+	if lg == nil {
+		return r, false, nil
+	}
+	v := lg.Get(u64(seq))
+	if v == nil {
+		return r, false, nil
+	}
+	r, err = decodeLogRow(seq, v)
+	return r, err == nil, err
+}
+
+// historyAt is the changes feed's document for a history entry's changes
+// row at seq: the entry in the log row before it.
+func historyAt(b *bbolt.Bucket, seq uint64) (store.Doc, error) {
+	r, found, err := readRow(b, seq-1)
+	if err != nil {
+		return store.Doc{}, err
+	}
+	if !found || r.hist == nil {
+		return store.Doc{}, fmt.Errorf("seq %d names a history entry its log row lacks: %w", seq, errCorrupt)
+	}
+	return *r.hist, nil
+}
+
+// ReadLog implements store.ChangeLog.
+func (s *Store) ReadLog(ctx context.Context, db string, since uint64, limit int) ([]store.LogEntry, error) {
+	var out []store.LogEntry
+	err := s.viewDB(ctx, db, func(b *bbolt.Bucket) error {
+		lg := b.Bucket(bucketLog)
+		if lg == nil {
+			return nil
+		}
+		c := lg.Cursor()
+		// A row covering since+1 starts at since at the lowest.
+		for k, v := c.Seek(u64(max(since, 1))); k != nil; k, v = c.Next() {
+			seq := binary.BigEndian.Uint64(k)
+			r, err := decodeLogRow(seq, v)
+			if err != nil {
+				return err
+			}
+			if r.last(seq) <= since {
+				continue
+			}
+			out = append(out, store.LogEntry{Seq: seq, Last: r.last(seq), Noted: !r.unnoted, Counts: r.counts})
+			if limit > 0 && len(out) == limit {
+				break
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// History implements store.ChangeLog: a document's entries through the
+// history index, every entry of the database by reading the log backwards.
+func (s *Store) History(ctx context.Context, db, id string, limit int) ([]store.Doc, error) {
+	var out []store.Doc
+	full := func() bool { return limit > 0 && len(out) >= limit }
+	err := s.viewDB(ctx, db, func(b *bbolt.Bucket) error {
+		if id == "" {
+			lg := b.Bucket(bucketLog)
+			if lg == nil {
+				return nil
+			}
+			c := lg.Cursor()
+			for k, v := c.Last(); k != nil && !full(); k, v = c.Prev() {
+				if len(v) < 2 || v[1]&logWithHist == 0 {
+					continue
+				}
+				r, err := decodeLogRow(binary.BigEndian.Uint64(k), v)
+				if err != nil {
+					return err
+				}
+				out = append(out, *r.hist)
+			}
+			return nil
+		}
+		hidx := b.Bucket(bucketHistIdx)
+		if hidx == nil {
+			return nil
+		}
+		prefix := escapeTerm(nil, id)
+		c := hidx.Cursor()
+		k, _ := c.Seek(successor(prefix))
+		if k == nil {
+			k, _ = c.Last()
+		} else {
+			k, _ = c.Prev()
+		}
+		for ; k != nil && bytes.HasPrefix(k, prefix) && !full(); k, _ = c.Prev() {
+			seq := binary.BigEndian.Uint64(k[len(prefix):])
+			r, found, err := readRow(b, seq)
+			if err != nil {
+				return err
+			}
+			if !found || r.hist == nil {
+				return fmt.Errorf("history of %q: row %d missing: %w", id, seq, errCorrupt)
+			}
+			out = append(out, *r.hist)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// historyEntry reads the history entry id names (the Noter tells the seq
+// of its write), for Get; nil when there is none.
+func historyEntry(n store.Noter, b *bbolt.Bucket, id string) (*store.Doc, error) {
+	if n == nil {
+		return nil, nil
+	}
+	seq, ok := n.HistorySeq(id)
+	if !ok {
+		return nil, nil
+	}
+	r, found, err := readRow(b, seq)
+	if err != nil || !found || r.hist == nil || r.hist.ID != id {
+		return nil, err
+	}
+	return r.hist, nil
+}
