@@ -40,8 +40,8 @@ func startDrain(t *testing.T, st *bolt.Store) (stop func()) {
 	return stop
 }
 
-// waitDrained waits until the outbox is empty (history entries' own
-// changes included) and returns how long that took.
+// waitDrained waits until the outbox is empty and returns how long that
+// took.
 func waitDrained(t *testing.T, st *bolt.Store) time.Duration {
 	t.Helper()
 	start := time.Now()

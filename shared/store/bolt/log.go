@@ -28,7 +28,8 @@ import (
 //
 // Log row: [logFormat] [flags] uvarint len + counts (JSON, may be empty)
 // and, with flagHist, uvarint len + the entry's id, then the entry encoded
-// as a document (encodeDoc: rev, seq, klass, sort key, body).
+// as a document (encodeDoc's layout: rev, seq, klass, sort key, body,
+// compressed).
 const (
 	logFormat   = 1
 	logUnnoted  = 1 << 0 // written while no Noter was set
@@ -84,8 +85,10 @@ func noteTx(n store.Noter, db string, oldRaw []byte, doc store.Doc) (row []byte,
 	row = binary.AppendUvarint(row, uint64(len(counts)))
 	row = append(row, counts...)
 	if hist != nil {
+		// Entries are read only by history panels: compressed whatever
+		// their size (about a third), as on DynamoDB.
 		row = appendString(row, hist.ID)
-		row = append(row, encodeDoc(hist)...)
+		row = append(row, encodeDocPackedFrom(hist, 0)...)
 	}
 	return row, hist, nil
 }
@@ -140,6 +143,7 @@ func appendLogTx(b *bbolt.Bucket, id string, seq uint64, row []byte, hist *store
 	if err != nil {
 		return err
 	}
+	lg.FillPercent = 1 // appended in key order: full pages (bbolt's default splits them half empty)
 	if err := lg.Put(u64(seq), row); err != nil {
 		return err
 	}
