@@ -59,6 +59,21 @@ func wiringOf(d *docs.Service, r *module.Registry) wiring {
 	return w
 }
 
+// boltAndConfig is a fresh embedded store, closed by whoever it is given
+// to, and the default settings.
+func boltAndConfig(t *testing.T) (store.Store, config.Config) {
+	t.Helper()
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "o.db"), bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(nil, func(string) string { return "" }, config.Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, cfg
+}
+
 // TestPartsRegisterWhatModulesDo: the stream and worker functions
 // register the modules' write paths and jobs through shared/app/parts,
 // without app.Modules' Register; they must come out exactly as the API's
@@ -68,14 +83,7 @@ func wiringOf(d *docs.Service, r *module.Registry) wiring {
 // not to parts fails here.
 func TestPartsRegisterWhatModulesDo(t *testing.T) {
 	open := func(t *testing.T) *core.Core {
-		st, err := bolt.Open(filepath.Join(t.TempDir(), "o.db"), bolt.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg, err := config.Load(nil, func(string) string { return "" }, config.Local)
-		if err != nil {
-			t.Fatal(err)
-		}
+		st, cfg := boltAndConfig(t)
 		c, err := core.Open(t.Context(), cfg, nil, core.Adapters{Store: st}, core.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -182,14 +190,7 @@ func TestPartsNoteTheirWrites(t *testing.T) {
 // storing the numbers as typed; a customer without phones is written.
 func TestPartsRefusePhoneNumbers(t *testing.T) {
 	ctx := t.Context()
-	st, err := bolt.Open(filepath.Join(t.TempDir(), "o.db"), bolt.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := config.Load(nil, func(string) string { return "" }, config.Local)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, cfg := boltAndConfig(t)
 	c, _, err := parts.Stream(ctx, cfg, nil, core.Adapters{Store: st})
 	if err != nil {
 		t.Fatal(err)
