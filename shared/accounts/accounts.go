@@ -26,6 +26,7 @@ import (
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/mail"
+	"github.com/oficina/oficina/shared/phonerules"
 	"github.com/oficina/oficina/shared/store"
 )
 
@@ -87,6 +88,10 @@ type Options struct {
 	Mail  mail.Sender
 	// Templates renders the invitations (nil: mail.NoTemplates).
 	Templates mail.Renderer
+	// Phones reads the Group's phone numbers and checks its country
+	// setting (shared/phones.Metadata); nil: rules that refuse those
+	// settings (phonerules.Refusing), for a deployable that takes none.
+	Phones phonerules.Rules
 	// BaseURL is where the SPA lives (invitation links).
 	BaseURL string
 	Logger  *slog.Logger
@@ -101,6 +106,7 @@ type Service struct {
 	users   Users
 	mail    mail.Sender
 	tpl     mail.Renderer
+	phones  phonerules.Rules
 	baseURL string
 	log     *slog.Logger
 	newID   func(prefix string) string
@@ -116,8 +122,11 @@ func New(o Options) (*Service, error) {
 		tpl = mail.NoTemplates
 	}
 	s := &Service{
-		st: o.Store, docs: o.Docs, users: o.Users, mail: o.Mail, tpl: tpl,
+		st: o.Store, docs: o.Docs, users: o.Users, mail: o.Mail, tpl: tpl, phones: o.Phones,
 		baseURL: strings.TrimRight(o.BaseURL, "/"), log: o.Logger, newID: o.NewID,
+	}
+	if s.phones == nil {
+		s.phones = phonerules.Refusing("the Groups were given no phone rules")
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

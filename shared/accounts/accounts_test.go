@@ -18,6 +18,8 @@ import (
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/mail"
+	"github.com/oficina/oficina/shared/phonerules"
+	"github.com/oficina/oficina/shared/phones"
 	"github.com/oficina/oficina/shared/schema"
 	"github.com/oficina/oficina/shared/store"
 	"github.com/oficina/oficina/shared/store/bolt"
@@ -67,6 +69,12 @@ func newEnv(t *testing.T, newID func(string) string) *env {
 
 func newEnvOn(t *testing.T, st store.Store, newID func(string) string) *env {
 	t.Helper()
+	return newEnvWith(t, st, newID, phones.Metadata{})
+}
+
+// newEnvWith builds the service with the given phone rules (nil: none given).
+func newEnvWith(t *testing.T, st store.Store, newID func(string) string, rules phonerules.Rules) *env {
+	t.Helper()
 	quiet := slog.New(slog.DiscardHandler)
 	sender := &mailbox{}
 	tpl, err := mail.LoadTemplates()
@@ -78,7 +86,7 @@ func newEnvOn(t *testing.T, st store.Store, newID func(string) string) *env {
 		t.Fatal(err)
 	}
 	d := docs.New(st, nil)
-	svc, err := New(Options{Store: st, Docs: d, Users: a, Mail: sender, Templates: tpl, Logger: quiet, NewID: newID})
+	svc, err := New(Options{Store: st, Docs: d, Users: a, Mail: sender, Templates: tpl, Phones: rules, Logger: quiet, NewID: newID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,6 +285,11 @@ func TestCheckValue(t *testing.T) {
 		{"locale", "en", "en", "", ""},
 		{"locale", "pt", nil, "value", "not in allowed list"},
 		{"locale", "EN", nil, "value", "not in allowed list"},
+		{"country", " br ", "BR", "", ""},
+		{"country", "PT", "PT", "", ""},
+		{"country", "XX", nil, "value", "not in allowed list"},
+		{"country", "BRA", nil, "value", "not in allowed list"},
+		{"country", 55, nil, "value", "not in allowed list"},
 		{"checklist", "enabled", "enabled", "", ""},
 		{"maintenance", true, nil, "value", "not in allowed list"},
 		{"contract-receipt", "on-demand", "on-demand", "", ""},
@@ -298,7 +311,7 @@ func TestCheckValue(t *testing.T) {
 		{"something-new", map[string]any{"any": "json"}, map[string]any{"any": "json"}, "", ""},
 	}
 	for _, c := range cases {
-		got, err := checkValue(c.key, c.in)
+		got, err := checkValue(phones.Metadata{}, c.key, c.in)
 		if c.field == "" {
 			if err != nil || !reflect.DeepEqual(got, c.want) {
 				t.Errorf("%s %v: got %#v, %v; want %#v", c.key, c.in, got, err, c.want)

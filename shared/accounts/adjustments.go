@@ -3,6 +3,7 @@ package accounts
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -14,7 +15,7 @@ import (
 	"github.com/oficina/oficina/shared/auth"
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/fault"
-	"github.com/oficina/oficina/shared/phones"
+	"github.com/oficina/oficina/shared/phonerules"
 	"github.com/oficina/oficina/shared/schema"
 	"github.com/oficina/oficina/shared/store"
 )
@@ -110,7 +111,7 @@ func (s *Service) adjustmentRule(ctx context.Context, w *docs.Write) error {
 	default:
 		return invalid("label", fault.IsInvalid)
 	}
-	value, err := checkValue(key, w.New["value"])
+	value, err := checkValue(s.phones, key, w.New["value"])
 	if err != nil {
 		return err
 	}
@@ -165,8 +166,9 @@ func (s *Service) checkUniqueKey(ctx context.Context, db, id, key string) error 
 }
 
 // checkValue validates (and normalises) an adjustment's value for its key;
-// keys the spec does not describe take any JSON value.
-func checkValue(key string, v any) (any, error) {
+// keys the spec does not describe take any JSON value. phones checks the
+// country setting.
+func checkValue(phones phonerules.Rules, key string, v any) (any, error) {
 	bad := func(msg string) (any, error) { return nil, invalid("value", msg) }
 	switch {
 	case key == "name":
@@ -192,10 +194,14 @@ func checkValue(key string, v any) (any, error) {
 		return bad(fault.NotInList)
 	case key == "country":
 		s, _ := v.(string)
-		if c, ok := phones.Country(s); ok {
+		c, err := phones.Country(s)
+		switch {
+		case err == nil:
 			return c, nil
+		case errors.Is(err, phonerules.ErrUnknownCountry):
+			return bad(fault.NotInList)
 		}
-		return bad(fault.NotInList)
+		return nil, fmt.Errorf("accounts: country setting: %w", err)
 	case key == "currency":
 		// The Group's currency (its estimates'): an ISO 4217 code.
 		s, _ := v.(string)
@@ -321,11 +327,15 @@ func (s *Service) e164(ctx context.Context, db string, v any) (any, error) {
 	if len(list) == 0 {
 		return v, nil
 	}
-	country, err := phones.GroupCountry(func(key string) (any, error) { return s.Setting(ctx, db, key) })
+	country, err := phonerules.GroupCountry(s.phones, func(key string) (any, error) { return s.Setting(ctx, db, key) })
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("accounts: country of %s: %w", db, err)
 	}
-	if fields := phones.NormalizeItems(list, country, "value"); len(fields) > 0 {
+	fields, err := s.phones.NormalizeItems(list, country, "value")
+	if err != nil {
+		return nil, fmt.Errorf("accounts: phones of %s: %w", db, err)
+	}
+	if len(fields) > 0 {
 		return nil, fault.Invalid(fields)
 	}
 	return list, nil

@@ -16,7 +16,7 @@ import (
 	"github.com/oficina/oficina/shared/auth"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/ids"
-	"github.com/oficina/oficina/shared/phones"
+	"github.com/oficina/oficina/shared/phonerules"
 	"github.com/oficina/oficina/shared/store"
 )
 
@@ -279,7 +279,7 @@ func (s *Service) CreateGroup(ctx context.Context, p *access.Principal, in NewGr
 		{"name", name}, {"created-by", p.Label}, {"created-by-id", p.UserID},
 		{"created-at", created}, {"confirmed-plan", plan},
 		// Phones are read in the Group's country; its creator's language suggests it.
-		{"country", phones.DefaultCountry(u.Locale)},
+		{"country", phonerules.DefaultCountry(u.Locale)},
 	}
 	settings = append(settings, defaultSettings...)
 	if err := s.writeAdjustments(ctx, p, accID, settings, &rb); err != nil {

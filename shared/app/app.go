@@ -30,6 +30,7 @@ import (
 	"github.com/oficina/oficina/shared/live"
 	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/phones"
 	"github.com/oficina/oficina/shared/ratelimit"
 	"github.com/oficina/oficina/shared/schedule"
 	"github.com/oficina/oficina/shared/store"
@@ -106,6 +107,12 @@ func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 // makes its own with the execution role's credentials, runenv.LambdaAWS).
 // It closes the store if it fails.
 func OpenOn(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters, o core.Options) (*App, error) {
+	if ad.Phones == nil {
+		// The API takes phone numbers (the Group's, its customers'): it
+		// reads them with the numbering metadata, which the functions that
+		// take none do not link.
+		ad.Phones = phones.Metadata{}
+	}
 	c, err := core.Open(ctx, cfg, log, ad, o)
 	if err != nil {
 		ad.Store.Close()

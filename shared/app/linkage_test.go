@@ -35,6 +35,11 @@ var otherModules = []string{
 	modulePath + "shared/billing", modulePath + "shared/specfields", modulePath + "shared/backup",
 }
 
+// numberingMetadata reads phone numbers: 2.3 MB of a binary, decoded whole
+// at start. Only the API takes phone numbers (core.Adapters.Phones); the
+// other functions refuse a write that needs them (phonerules.Refusing).
+var numberingMetadata = []string{modulePath + "shared/phones", "github.com/nyaruka/phonenumbers"}
+
 // functionLinks pins what each deployable under functions/ must not link
 // (go list -deps, with make lambdas' build tags), so that what issue 23.4
 // took out of a function cannot come back unseen: a new import that pulls
@@ -48,8 +53,8 @@ var functionLinks = map[string][]string{
 	"api": {modulePath + "shared/spa"},
 	// Live updates' WebSocket routes: $connect through the HTTP API built
 	// on the core and the Groups alone (shared/app/liveapi); no module, no
-	// mail, no files, no queue.
-	"live": slices.Concat(otherModules, []string{
+	// mail, no files, no queue, no phone numbers.
+	"live": slices.Concat(otherModules, numberingMetadata, []string{
 		pkgApp, pkgAdapters, pkgParts, modulePath + "shared/spa", modulePath + "shared/dav", "golang.org/x/net/webdav",
 		modulePath + "shared/drive", modulePath + "shared/limits", modulePath + "shared/wiki/highlight", "github.com/alecthomas/chroma/v2",
 		modulePath + "shared/schedule", "github.com/aws/aws-sdk-go-v2/service/sqs", "github.com/stripe/stripe-go/v83",
@@ -57,8 +62,8 @@ var functionLinks = map[string][]string{
 		modulePath + "shared/store/bolt", "github.com/aws/aws-sdk-go-v2/config", lambdaClient,
 	}),
 	// The change stream: the modules' write paths and stream parts only;
-	// no mail, no files, no queue, no HTTP.
-	"stream": slices.Concat(serveHTTP, []string{
+	// no mail, no files, no queue, no HTTP, no phone numbers.
+	"stream": slices.Concat(serveHTTP, numberingMetadata, []string{
 		pkgApp, pkgAdapters, modulePath + "shared/wiki/highlight", "github.com/alecthomas/chroma/v2",
 		modulePath + "shared/schedule", "github.com/aws/aws-sdk-go-v2/service/sqs",
 		modulePath + "shared/mail/ses", "github.com/aws/aws-sdk-go-v2/service/sesv2",
@@ -66,25 +71,26 @@ var functionLinks = map[string][]string{
 		lambdaClient,
 	}),
 	// The dispatcher: the jobs of jobs.json, the Groups and the queue.
-	"schedule": slices.Concat(serveHTTP, otherModules, []string{
+	"schedule": slices.Concat(serveHTTP, otherModules, numberingMetadata, []string{
 		pkgApp, pkgAdapters, pkgCore, pkgParts,
 		modulePath + "shared/drive", modulePath + "shared/limits", modulePath + "shared/auth", modulePath + "shared/accounts",
 		modulePath + "shared/mail/ses", "github.com/aws/aws-sdk-go-v2/service/sesv2", "github.com/stripe/stripe-go/v83",
 		modulePath + "shared/store/bolt", "github.com/aws/aws-sdk-go-v2/config", lambdaClient,
 	}),
-	// The jobs worker: the modules' write paths and jobs; no HTTP, and
-	// no Lambda client (it is invoked, it invokes nothing).
-	"worker": slices.Concat(serveHTTP, []string{
+	// The jobs worker: the modules' write paths and jobs; no HTTP, no
+	// phone numbers (no job writes them), and no Lambda client (it is
+	// invoked, it invokes nothing).
+	"worker": slices.Concat(serveHTTP, numberingMetadata, []string{
 		pkgApp, modulePath + "shared/wiki/highlight", "github.com/alecthomas/chroma/v2",
 		"github.com/aws/aws-sdk-go-v2/config", lambdaClient,
 	}),
 	// WebDAV: every module's write path (a file passes the API's rules and
 	// its writes are noted for the stream) and the drive; no mail, no other
-	// routes.
-	"webdav": {
+	// routes, no phone numbers (a file is not a customer nor a setting).
+	"webdav": slices.Concat(numberingMetadata, []string{
 		pkgApp, modulePath + "shared/httpapi", modulePath + "shared/openapi", modulePath + "shared/spa",
 		modulePath + "shared/wiki/highlight", "github.com/alecthomas/chroma/v2", lambdaClient,
-	},
+	}),
 }
 
 // lambdaClient invokes the worker: the api alone needs it (backups).

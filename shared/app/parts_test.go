@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"errors"
 	"maps"
 	"path/filepath"
 	"reflect"
@@ -8,12 +9,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oficina/oficina/shared/access"
+	"github.com/oficina/oficina/shared/accounts"
 	"github.com/oficina/oficina/shared/app"
 	"github.com/oficina/oficina/shared/app/core"
 	"github.com/oficina/oficina/shared/app/parts"
+	"github.com/oficina/oficina/shared/auth"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/docs"
+	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/phonerules"
 	"github.com/oficina/oficina/shared/schedule"
 	"github.com/oficina/oficina/shared/store"
 	"github.com/oficina/oficina/shared/store/bolt"
@@ -53,6 +59,21 @@ func wiringOf(d *docs.Service, r *module.Registry) wiring {
 	return w
 }
 
+// boltAndConfig is a fresh embedded store, closed by whoever it is given
+// to, and the default settings.
+func boltAndConfig(t *testing.T) (store.Store, config.Config) {
+	t.Helper()
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "o.db"), bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(nil, func(string) string { return "" }, config.Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, cfg
+}
+
 // TestPartsRegisterWhatModulesDo: the stream and worker functions
 // register the modules' write paths and jobs through shared/app/parts,
 // without app.Modules' Register; they must come out exactly as the API's
@@ -62,14 +83,7 @@ func wiringOf(d *docs.Service, r *module.Registry) wiring {
 // not to parts fails here.
 func TestPartsRegisterWhatModulesDo(t *testing.T) {
 	open := func(t *testing.T) *core.Core {
-		st, err := bolt.Open(filepath.Join(t.TempDir(), "o.db"), bolt.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg, err := config.Load(nil, func(string) string { return "" }, config.Local)
-		if err != nil {
-			t.Fatal(err)
-		}
+		st, cfg := boltAndConfig(t)
 		c, err := core.Open(t.Context(), cfg, nil, core.Adapters{Store: st}, core.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -166,5 +180,54 @@ func TestPartsNoteTheirWrites(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPartsRefusePhoneNumbers: the functions wired on parts are given no
+// phone rules, so they link no numbering metadata (TestFunctionLinks). A
+// write there that needs phone numbers read — a customer's phones — is
+// refused with phonerules.ErrNoRules and writes nothing, rather than
+// storing the numbers as typed; a customer without phones is written.
+func TestPartsRefusePhoneNumbers(t *testing.T) {
+	ctx := t.Context()
+	st, cfg := boltAndConfig(t)
+	c, _, err := parts.Stream(ctx, cfg, nil, core.Adapters{Store: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if _, err := c.Auth.Register(ctx, auth.Registration{Email: "ana@example.com", Password: "password1"}); err != nil {
+		t.Fatal(err)
+	}
+	sess, err := c.Auth.Login(ctx, auth.LoginInput{Name: "ana@example.com", Password: "password1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ana := func() *access.Principal {
+		p, err := c.Auth.SessionPrincipal(ctx, sess.Secret)
+		if err != nil || p == nil {
+			t.Fatalf("session: %v", err)
+		}
+		return p
+	}
+	acc, err := c.Accounts.CreateGroup(ctx, ana(), accounts.NewGroup{Name: "Oficina"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := acc.ID
+	before, err := st.DBInfo(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Docs.Save(ctx, ana(), db, ids.New("cus"), "", map[string]any{"klass": "Customer", "name": "Ana",
+		"phones": []any{map[string]any{"number": "(212) 555-0100", "main": true}}})
+	if !errors.Is(err, phonerules.ErrNoRules) {
+		t.Fatalf("a customer's phones: %v, want ErrNoRules", err)
+	}
+	if after, err := st.DBInfo(ctx, db); err != nil || after.UpdateSeq != before.UpdateSeq || after.DocCount != before.DocCount {
+		t.Errorf("the Group's db changed: %+v → %+v (%v)", before, after, err)
+	}
+	if _, err := c.Docs.Save(ctx, ana(), db, ids.New("cus"), "", map[string]any{"klass": "Customer", "name": "Bia"}); err != nil {
+		t.Errorf("a customer without phones: %v", err)
 	}
 }

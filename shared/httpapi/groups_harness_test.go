@@ -14,6 +14,7 @@ import (
 	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/phones"
 	"github.com/oficina/oficina/shared/store"
 	"github.com/oficina/oficina/shared/ticket"
 )
@@ -41,7 +42,7 @@ func newGroupEnv(t *testing.T, newID func(prefix string) string, admins ...strin
 		t.Fatal(err)
 	}
 	acc, err := accounts.New(accounts.Options{
-		Store: e.st, Docs: d, Users: e.svc, Templates: tpl,
+		Store: e.st, Docs: d, Users: e.svc, Templates: tpl, Phones: phones.Metadata{},
 		Mail:    mail.NewOutbox(e.outbox, "Oficina <no-reply@oficina.test>", quiet).WithClock(e.clock.Now),
 		BaseURL: "https://app.oficina.test", Logger: quiet, NewID: newID,
 	})

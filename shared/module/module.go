@@ -36,6 +36,7 @@ import (
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/mail"
+	"github.com/oficina/oficina/shared/phonerules"
 	"github.com/oficina/oficina/shared/schema"
 	"github.com/oficina/oficina/shared/store"
 	"github.com/oficina/oficina/shared/stream"
@@ -85,6 +86,9 @@ type Deps struct {
 	// AWS is the deployable's AWS configuration, for a module that calls
 	// AWS itself (billing reads the Stripe keys' secret); nil off AWS.
 	AWS *aws.Config
+	// Phones reads phone numbers (shared/phones.Metadata); nil when the
+	// deployable takes none (see PhoneRules).
+	Phones phonerules.Rules
 }
 
 // Logger is Log with the module's name on every line, or a logger that
@@ -94,6 +98,15 @@ func (d Deps) Logger(module string) *slog.Logger {
 		return slog.New(slog.DiscardHandler)
 	}
 	return d.Log.With("module", module)
+}
+
+// PhoneRules is Phones, or rules that refuse when Phones is nil: a write
+// that needs phone numbers read fails rather than storing them unread.
+func (d Deps) PhoneRules() phonerules.Rules {
+	if d.Phones == nil {
+		return phonerules.Refusing("the modules were given no phone rules")
+	}
+	return d.Phones
 }
 
 // Clock is Now, or time.Now when Now is nil.

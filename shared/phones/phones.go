@@ -4,6 +4,11 @@
 // wa.me links and every dialer understand. Parsing is Google's
 // libphonenumber metadata (github.com/nyaruka/phonenumbers, kept in step
 // with it), not a hand-written pattern: numbering plans change every year.
+//
+// The metadata is 2.3 MB of every binary that links this package, decoded
+// whole at start; the Groups and the modules read phone numbers through
+// phonerules.Rules, and only the deployables that take phone numbers are
+// given Metadata (issue 23.4).
 package phones
 
 import (
@@ -12,28 +17,33 @@ import (
 	"strings"
 
 	"github.com/nyaruka/phonenumbers"
+
+	"github.com/oficina/oficina/shared/phonerules"
 )
 
-// MsgInvalid is the field error of a number that is not a phone number of
-// the Group's country (nor an international one with its + prefix).
-const MsgInvalid = "is not a valid phone number"
-
 // ErrInvalid is returned for a number that cannot be dialled.
-var ErrInvalid = errors.New(MsgInvalid)
+var ErrInvalid = errors.New(phonerules.MsgInvalid)
 
-// Fallback is the country of a Group that set none and whose language says
-// nothing more specific.
-const Fallback = "US"
+// Metadata is phonerules.Rules on libphonenumber's metadata.
+type Metadata struct{}
 
-// DefaultCountry is the country a Group's language suggests: Brazilian
-// Portuguese → BR, anything else → US (SPEC.md §9's defaults are US
-// English's).
-func DefaultCountry(locale string) string {
-	if strings.HasPrefix(strings.ToLower(locale), "pt") {
-		return "BR"
+var _ phonerules.Rules = Metadata{}
+
+// Country implements phonerules.Rules (Country).
+func (Metadata) Country(code string) (string, error) {
+	if c, ok := Country(code); ok {
+		return c, nil
 	}
-	return Fallback
+	return "", phonerules.ErrUnknownCountry
 }
+
+// NormalizeItems implements phonerules.Rules (NormalizeItems).
+func (Metadata) NormalizeItems(items []any, country, prefix string) (map[string][]string, error) {
+	return NormalizeItems(items, country, prefix), nil
+}
+
+// Display implements phonerules.Rules (Display).
+func (Metadata) Display(number, country string) string { return Display(number, country) }
 
 // Country normalises a country setting: an ISO 3166-1 alpha-2 code the
 // numbering metadata knows, upper-cased; ok is false for anything else.
@@ -77,7 +87,7 @@ func NormalizeItems(items []any, country, prefix string) map[string][]string {
 		raw, _ := m["number"].(string)
 		n, err := Normalize(raw, country)
 		if err != nil {
-			errs[fmt.Sprintf("%s[%d].number", prefix, i)] = []string{MsgInvalid}
+			errs[fmt.Sprintf("%s[%d].number", prefix, i)] = []string{phonerules.MsgInvalid}
 			continue
 		}
 		m["number"] = n
@@ -97,25 +107,4 @@ func Display(number, country string) string {
 		return phonenumbers.Format(n, phonenumbers.NATIONAL)
 	}
 	return phonenumbers.Format(n, phonenumbers.INTERNATIONAL)
-}
-
-// GroupCountry is a Group's country: its country setting when valid, else
-// the one its language setting suggests. setting reads a Group setting by
-// key (nil when unset).
-func GroupCountry(setting func(key string) (any, error)) (string, error) {
-	v, err := setting("country")
-	if err != nil {
-		return "", err
-	}
-	if s, _ := v.(string); s != "" {
-		if c, ok := Country(s); ok {
-			return c, nil
-		}
-	}
-	l, err := setting("locale")
-	if err != nil {
-		return "", err
-	}
-	s, _ := l.(string)
-	return DefaultCountry(s), nil
 }

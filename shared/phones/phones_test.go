@@ -3,6 +3,8 @@ package phones
 import (
 	"errors"
 	"testing"
+
+	"github.com/oficina/oficina/shared/phonerules"
 )
 
 func TestNormalize(t *testing.T) {
@@ -39,10 +41,10 @@ func TestCountry(t *testing.T) {
 		if got != want || ok != (want != "") {
 			t.Errorf("Country(%q) = %q, %v", in, got, ok)
 		}
-	}
-	for l, want := range map[string]string{"pt-BR": "BR", "pt": "BR", "en": "US", "": "US"} {
-		if got := DefaultCountry(l); got != want {
-			t.Errorf("DefaultCountry(%q) = %q", l, got)
+		// The rules say the same, an unknown code as ErrUnknownCountry.
+		got, err := Metadata{}.Country(in)
+		if got != want || (want == "") != errors.Is(err, phonerules.ErrUnknownCountry) {
+			t.Errorf("Metadata.Country(%q) = %q, %v", in, got, err)
 		}
 	}
 }
@@ -60,25 +62,6 @@ func TestDisplay(t *testing.T) {
 	}
 }
 
-func TestGroupCountry(t *testing.T) {
-	settings := func(m map[string]any) func(string) (any, error) {
-		return func(k string) (any, error) { return m[k], nil }
-	}
-	for _, c := range []struct {
-		m    map[string]any
-		want string
-	}{
-		{map[string]any{"country": "PT", "locale": "en"}, "PT"},
-		{map[string]any{"country": "zz", "locale": "pt-BR"}, "BR"},
-		{map[string]any{"locale": "pt-BR"}, "BR"},
-		{map[string]any{}, "US"},
-	} {
-		if got, err := GroupCountry(settings(c.m)); err != nil || got != c.want {
-			t.Errorf("GroupCountry(%v) = %q, %v", c.m, got, err)
-		}
-	}
-}
-
 func TestNormalizeItems(t *testing.T) {
 	items := []any{
 		map[string]any{"number": "(11) 98765-4321", "main": true},
@@ -87,7 +70,7 @@ func TestNormalizeItems(t *testing.T) {
 		"not an item",
 	}
 	errs := NormalizeItems(items, "BR", "phones")
-	if len(errs) != 1 || errs["phones[1].number"][0] != MsgInvalid {
+	if len(errs) != 1 || errs["phones[1].number"][0] != phonerules.MsgInvalid {
 		t.Fatalf("errors %v", errs)
 	}
 	if n := items[0].(map[string]any)["number"]; n != "+5511987654321" {

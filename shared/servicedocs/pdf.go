@@ -14,7 +14,6 @@ import (
 
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/module"
-	"github.com/oficina/oficina/shared/phones"
 )
 
 // A4 in points, and the page margin.
@@ -127,7 +126,7 @@ func (s *sheet) header(sh shop, y, width float64) float64 {
 	s.text(margin, y, width, sh.Name)
 	y += 18
 	s.font(false, 8)
-	if p := phonesLine(sh.Phones, sh.Country); p != "" {
+	if p := sh.phonesLine(sh.Phones); p != "" {
 		s.text(margin, y, width, p)
 		y += 11
 	}
@@ -152,12 +151,13 @@ func (s *sheet) bytes() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// phonesLine prints a phone list, numbers of country the national way.
-func phonesLine(list []any, country string) string {
+// phonesLine prints a phone list, numbers of the shop's country the
+// national way.
+func (sh shop) phonesLine(list []any) string {
 	var out []string
 	for _, p := range list {
 		if m, ok := p.(map[string]any); ok && str(m["number"]) != "" {
-			out = append(out, strings.TrimSpace(phones.Display(str(m["number"]), country)+" "+paren(str(m["description"]))))
+			out = append(out, strings.TrimSpace(sh.phones.Display(str(m["number"]), sh.Country)+" "+paren(str(m["description"]))))
 		}
 	}
 	return strings.Join(out, " · ")
@@ -249,7 +249,7 @@ func receiptCopy(s *sheet, d receiptData, top float64, copyName string) {
 		y = s.label(margin, y, width, t.estimation, t.day(est))
 	}
 	customer := str(d.customer["name"])
-	if p := phonesLine(jsonList(d.customer["phones"]), d.shop.Country); p != "" {
+	if p := d.shop.phonesLine(jsonList(d.customer["phones"])); p != "" {
 		customer += " · " + p
 	}
 	// Below the QR code, the lines take the whole width.

@@ -12,7 +12,7 @@ import (
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/httpjson"
-	"github.com/oficina/oficina/shared/phones"
+	"github.com/oficina/oficina/shared/phonerules"
 	"github.com/oficina/oficina/shared/store"
 )
 
@@ -32,6 +32,8 @@ type shop struct {
 	Country string `json:"country"`
 	// Currency is what the shop's estimates are in (groupCurrency).
 	Currency string `json:"currency"`
+	// phones prints its numbers and its customers' (phonesLine).
+	phones phonerules.Rules
 }
 
 func (m *Module) setting(ctx context.Context, db, key string) (any, error) {
@@ -60,7 +62,7 @@ func jsonList(v any) []any {
 }
 
 func (m *Module) shopOf(ctx context.Context, db string) (shop, error) {
-	var s shop
+	s := shop{phones: m.deps.PhoneRules()}
 	for key, set := range map[string]func(any){
 		"name":                  func(v any) { s.Name = str(v) },
 		"phones":                func(v any) { s.Phones = jsonList(v) },
@@ -75,7 +77,7 @@ func (m *Module) shopOf(ctx context.Context, db string) (shop, error) {
 		}
 		set(v)
 	}
-	country, err := phones.GroupCountry(func(key string) (any, error) { return m.setting(ctx, db, key) })
+	country, err := phonerules.GroupCountry(s.phones, func(key string) (any, error) { return m.setting(ctx, db, key) })
 	if err != nil {
 		return s, err
 	}

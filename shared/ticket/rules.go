@@ -19,7 +19,7 @@ import (
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/ids"
-	"github.com/oficina/oficina/shared/phones"
+	"github.com/oficina/oficina/shared/phonerules"
 	"github.com/oficina/oficina/shared/store"
 )
 
@@ -267,7 +267,8 @@ func (m *Module) customerRule(ctx context.Context, w *docs.Write) error {
 	if len(list) == 0 {
 		return nil
 	}
-	country, err := phones.GroupCountry(func(key string) (any, error) {
+	rules := m.deps.PhoneRules()
+	country, err := phonerules.GroupCountry(rules, func(key string) (any, error) {
 		if m.deps.Groups == nil {
 			return nil, nil
 		}
@@ -276,7 +277,11 @@ func (m *Module) customerRule(ctx context.Context, w *docs.Write) error {
 	if err != nil {
 		return fmt.Errorf("ticket: country of %s: %w", w.DB, err)
 	}
-	if fields := phones.NormalizeItems(list, country, "phones"); len(fields) > 0 {
+	fields, err := rules.NormalizeItems(list, country, "phones")
+	if err != nil {
+		return fmt.Errorf("ticket: phones of %s: %w", w.DB, err)
+	}
+	if len(fields) > 0 {
 		return fault.Invalid(fields)
 	}
 	return nil

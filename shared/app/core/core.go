@@ -26,6 +26,7 @@ import (
 	"github.com/oficina/oficina/shared/live"
 	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/phonerules"
 	"github.com/oficina/oficina/shared/store"
 	"github.com/oficina/oficina/shared/store/dynamo"
 )
@@ -46,6 +47,11 @@ type Adapters struct {
 	// mail.NoTemplates. A deployable that sends no mail leaves it out, so
 	// it links no template execution (see mail.Renderer).
 	Templates mail.Renderer
+	// Phones reads phone numbers (shared/phones.Metadata: the product's
+	// API, which takes them); nil: rules that refuse a write needing them
+	// (phonerules.Refusing), so a deployable that takes no phone numbers
+	// links none of the numbering metadata.
+	Phones phonerules.Rules
 	// AWS is the AWS configuration the adapters were made with, for the
 	// modules that call AWS themselves (nil off AWS).
 	AWS *aws.Config
@@ -79,8 +85,10 @@ type Core struct {
 	Suppressions *mail.Suppressions
 	// Templates renders the product's mail.
 	Templates mail.Renderer
-	Blobs     blob.Store
-	Backups   blob.Store
+	// Phones reads phone numbers for the Groups and the modules.
+	Phones  phonerules.Rules
+	Blobs   blob.Store
+	Backups blob.Store
 	// AWS is the deployable's AWS configuration (nil off AWS).
 	AWS  *aws.Config
 	Auth *auth.Service
@@ -122,6 +130,10 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger, a Adapters, 
 	if c.Templates == nil {
 		c.Templates = mail.NoTemplates
 	}
+	c.Phones = a.Phones
+	if c.Phones == nil {
+		c.Phones = phonerules.Refusing("this function takes no phone numbers")
+	}
 	c.Auth = auth.New(a.Store, c.Mail, auth.Config{
 		Templates:       c.Templates,
 		Argon2:          argon,
@@ -138,7 +150,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger, a Adapters, 
 	}
 	c.Docs = docs.New(a.Store, o.Now)
 	acc, err := accounts.New(accounts.Options{
-		Store: a.Store, Docs: c.Docs, Users: c.Auth, Mail: c.Mail, Templates: c.Templates, BaseURL: cfg.BaseURL, Logger: log,
+		Store: a.Store, Docs: c.Docs, Users: c.Auth, Mail: c.Mail, Templates: c.Templates, Phones: c.Phones, BaseURL: cfg.BaseURL, Logger: log,
 	})
 	if err != nil {
 		return nil, err
@@ -167,7 +179,7 @@ func LiveCloud(cfg config.Config, log *slog.Logger, c aws.Config) *live.CloudOpt
 // Deps is what the modules are built with.
 func (c *Core) Deps() module.Deps {
 	return module.Deps{Store: c.Store, Docs: c.Docs, Mail: c.Mail, Templates: c.Templates, Groups: c.Accounts, Log: c.Log,
-		BaseURL: c.Cfg.BaseURL, Now: c.Docs.Now, Config: c.Cfg, Blobs: c.Blobs, AWS: c.AWS}
+		BaseURL: c.Cfg.BaseURL, Now: c.Docs.Now, Config: c.Cfg, Blobs: c.Blobs, AWS: c.AWS, Phones: c.Phones}
 }
 
 // Registry is an empty module registry on the write path, resolving
