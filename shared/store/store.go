@@ -329,6 +329,15 @@ type Noter interface {
 	HistorySeq(id string) (seq uint64, ok bool)
 }
 
+// NotePreparer is implemented by Noters that can note a write before its
+// seq is known: PrepareNote does Note's work on a change whose New.Seq is
+// not set yet, and the function it returns fills in the seq, cheaply. A
+// store calls it before its write transaction, so that work does not hold
+// up the writes committed with it (the embedded store).
+type NotePreparer interface {
+	PrepareNote(ch Change) (func(seq uint64) ChangeNotes, error)
+}
+
 // LogEntry is one write in a store's change log.
 type LogEntry struct {
 	Seq  uint64 // the write's seq

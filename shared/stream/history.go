@@ -70,14 +70,17 @@ type Transition struct {
 // History is the body of a DocumentChange ("ver-") document. It carries the
 // stamp fields every record has (created_* = updated_* = the change's
 // author and time) so generic record code handles it like any other.
+//
+// Seq comes first: a body is encoded before its write's seq is known
+// (PrepareNote) and the seq is filled in at the front.
 type History struct {
+	Seq         uint64                `json:"seq"`
 	Klass       string                `json:"klass"`
 	ItemID      string                `json:"item_id"`
 	ItemType    string                `json:"item_type"`
 	Event       string                `json:"event"`
 	Events      []string              `json:"events"`
 	Rev         string                `json:"rev"`
-	Seq         uint64                `json:"seq"`
 	Changed     []string              `json:"changed,omitempty"`
 	Transitions map[string]Transition `json:"transitions,omitempty"`
 	Label       string                `json:"label,omitempty"`
@@ -94,9 +97,17 @@ type History struct {
 // that keeps the entry in its log finds it from the id (HistorySeq); the
 // other 16 are a hash of the database, document and revision.
 func HistoryID(db, id, rev string, seq uint64) string {
-	h := sha256.Sum256([]byte(db + "\x00" + id + "\x00" + rev))
-	return fmt.Sprintf("ver-%016x%s", seq, hex.EncodeToString(h[:8]))
+	return historyIDAt(historyIDHash(db, id, rev), seq)
 }
+
+// historyIDHash is the part of a history entry's id that names the
+// revision; historyIDAt adds the seq.
+func historyIDHash(db, id, rev string) string {
+	h := sha256.Sum256([]byte(db + "\x00" + id + "\x00" + rev))
+	return hex.EncodeToString(h[:8])
+}
+
+func historyIDAt(hash string, seq uint64) string { return fmt.Sprintf("ver-%016x%s", seq, hash) }
 
 // HistorySeq returns the seq a history entry id names (see HistoryID).
 func (c *Consumer) HistorySeq(id string) (uint64, bool) {
@@ -181,6 +192,16 @@ func (c *Consumer) writeHistory(ctx context.Context, changes []store.Change) err
 // Put only creates it). Undecodable bodies still give an entry: history
 // must not stall the stream on one odd document.
 func (c *Consumer) HistoryDoc(ch store.Change) (store.Doc, error) {
+	at, err := c.historyDocAt(ch)
+	if err != nil {
+		return store.Doc{}, err
+	}
+	return at(ch.New.Seq), nil
+}
+
+// historyDocAt does HistoryDoc's work but for the seq of the write, which
+// the returned function fills in: ch.New.Seq is not read.
+func (c *Consumer) historyDocAt(ch store.Change) (func(seq uint64) store.Doc, error) {
 	klass, _ := trackedKlass(ch)
 	newBody := fields(ch.New.Body)
 	var oldBody map[string]json.RawMessage
@@ -192,7 +213,6 @@ func (c *Consumer) HistoryDoc(ch store.Change) (store.Doc, error) {
 		ItemID:   ch.New.ID,
 		ItemType: klass,
 		Rev:      ch.New.Rev,
-		Seq:      ch.New.Seq,
 	}
 	h.Event, h.Events, h.Changed, h.Transitions = classify(ch, klass, oldBody, newBody)
 	if h.Event != EventDestroy {
@@ -215,15 +235,24 @@ func (c *Consumer) HistoryDoc(ch store.Change) (store.Doc, error) {
 		h.Label = label(oldBody)
 	}
 	h.CreatedBy, h.UpdatedBy, h.UpdatedAt = h.Whodunnit, h.Whodunnit, h.CreatedAt
-	raw, err := json.Marshal(h)
+	raw, err := json.Marshal(h) // {"seq":0,…
 	if err != nil {
-		return store.Doc{}, err
+		return nil, err
 	}
-	return store.Doc{
-		ID:      HistoryID(ch.DB, ch.New.ID, ch.New.Rev, ch.New.Seq),
-		Klass:   KlassDocumentChange,
-		SortKey: h.CreatedAt, // history lists by time
-		Body:    raw,
+	rest, ok := bytes.CutPrefix(raw, []byte(`{"seq":0`))
+	if !ok {
+		return nil, fmt.Errorf("history entry of %s encoded without its seq first", ch.New.ID)
+	}
+	hash := historyIDHash(ch.DB, ch.New.ID, ch.New.Rev)
+	return func(seq uint64) store.Doc {
+		body := make([]byte, 0, len(raw)+20)
+		body = strconv.AppendUint(append(body, `{"seq":`...), seq, 10)
+		return store.Doc{
+			ID:      historyIDAt(hash, seq),
+			Klass:   KlassDocumentChange,
+			SortKey: h.CreatedAt, // history lists by time
+			Body:    append(body, rest...),
+		}
 	}, nil
 }
 

@@ -23,20 +23,46 @@ import (
 
 // Note implements store.Noter: a pure function of the change.
 func (c *Consumer) Note(ch store.Change) (store.ChangeNotes, error) {
-	var n store.ChangeNotes
+	at, err := c.PrepareNote(ch)
+	if err != nil {
+		return store.ChangeNotes{}, err
+	}
+	return at(ch.New.Seq), nil
+}
+
+// PrepareNote implements store.NotePreparer: Note's work but for the seq,
+// which the returned function fills in (and which alone it does).
+func (c *Consumer) PrepareNote(ch store.Change) (func(seq uint64) store.ChangeNotes, error) {
 	klass, ok := trackedKlass(ch)
 	if !ok {
-		return n, nil
+		return func(uint64) store.ChangeNotes { return store.ChangeNotes{} }, nil
 	}
+	var hist func(uint64) store.Doc
 	if c.keepsHistory(klass) {
-		d, err := c.HistoryDoc(ch)
-		if err != nil {
-			return n, err
+		var err error
+		if hist, err = c.historyDocAt(ch); err != nil {
+			return nil, err
 		}
-		n.History = &d
 	}
+	counts, err := c.countsDelta(ch, klass)
+	if err != nil {
+		return nil, err
+	}
+	return func(seq uint64) store.ChangeNotes {
+		n := store.ChangeNotes{Counts: counts}
+		if hist != nil {
+			d := hist(seq)
+			n.History = &d
+		}
+		return n
+	}, nil
+}
+
+// countsDelta is a change's change to the counters, encoded; nil when it
+// changes none.
+func (c *Consumer) countsDelta(ch store.Change, klass string) ([]byte, error) {
 	if !c.counts(klass) {
-		return n, nil
+		return nil, nil
 	}
 	var delta Counts
 	if ch.Old != nil {
@@ -51,14 +77,9 @@ func (c *Consumer) Note(ch store.Change) (store.ChangeNotes, error) {
 	delta.add(cur, c.counted(cur.Klass), 1)
 	delta.normalize()
 	if delta.Klass == nil && delta.Tallies == nil {
-		return n, nil
+		return nil, nil
 	}
-	raw, err := json.Marshal(delta)
-	if err != nil {
-		return n, err
-	}
-	n.Counts = raw
-	return n, nil
+	return json.Marshal(delta)
 }
 
 // merge adds d (a delta) to c.

@@ -111,6 +111,10 @@ func (s *Store) PutDoc(ctx context.Context, db string, w store.DocWrite) (store.
 			s.versions.records(w.Number.Kind)
 		}
 	}()
+	var pre *preparedNote
+	if w.Number == nil { // a number changes the body inside the transaction
+		pre = s.prepareNote(ctx, db, doc)
+	}
 	err = s.batch(func(tx *bbolt.Tx) error {
 		out, number, outcome = store.Doc{}, 0, nil
 		olds, ok := checkRecordsTx(tx, w.Records, rks)
@@ -133,7 +137,7 @@ func (s *Store) PutDoc(ctx context.Context, db string, w store.DocWrite) (store.
 			d.Body = store.SetNumber(d.Body, w.Number.Field, n)
 		}
 		var err error
-		if out, err = putTx(tx, db, d, s.noterOf(), &outcome); err != nil || outcome != nil {
+		if out, err = putTx(tx, db, d, s.noterOf(), pre, &outcome); err != nil || outcome != nil {
 			return err
 		}
 		return writeRecordsTx(tx, w.Records, rks, olds)
@@ -200,8 +204,8 @@ func checkRevTx(tx *bbolt.Tx, db string, doc store.Doc) error {
 // putTx is the body of Put's transaction: it returns the stored doc, or sets
 // *outcome to a domain error (conflict, missing db), or returns an I/O error
 // (or the Noter's, which refuses the write). n notes the write in the log
-// (log.go); nil writes an unnoted row.
-func putTx(tx *bbolt.Tx, db string, doc store.Doc, n store.Noter, outcome *error) (store.Doc, error) {
+// (log.go), with pre when it was prepared; nil writes an unnoted row.
+func putTx(tx *bbolt.Tx, db string, doc store.Doc, n store.Noter, pre *preparedNote, outcome *error) (store.Doc, error) {
 	b := dbBucket(tx, db)
 	if b == nil {
 		*outcome = store.ErrDBNotFound
@@ -227,7 +231,7 @@ func putTx(tx *bbolt.Tx, db string, doc store.Doc, n store.Noter, outcome *error
 	seq := getU64(meta, metaSeq) + 1
 	doc.Rev = store.NextRev(prev, doc.Deleted, doc.Body)
 	doc.Seq = seq
-	row, hist, err := noteTx(n, db, oldRaw, doc)
+	row, hist, err := noteTx(n, pre, db, oldRaw, old.seq, doc)
 	if err != nil {
 		return store.Doc{}, fmt.Errorf("note %s/%s: %w", db, doc.ID, err)
 	}

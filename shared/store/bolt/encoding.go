@@ -51,17 +51,13 @@ type docHeader struct {
 	body    []byte
 }
 
-func encodeDoc(d *store.Doc) []byte { return encodeDocPackedFrom(d, packMin) }
-
-// encodeDocPackedFrom is encodeDoc with bodies of packFrom bytes or more
-// compressed when that is smaller.
-func encodeDocPackedFrom(d *store.Doc, packFrom int) []byte {
+func encodeDoc(d *store.Doc) []byte {
 	body := d.Body
 	var flags byte
 	if d.Deleted {
 		flags |= flagDeleted
 	}
-	if len(body) >= packFrom {
+	if len(body) >= packMin {
 		if z := bodyzip.Pack(body); bodyzip.Packed(z) {
 			body, flags = z, flags|flagPacked
 		}
