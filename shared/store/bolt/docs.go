@@ -231,15 +231,15 @@ func putTx(tx *bbolt.Tx, db string, doc store.Doc, n store.Noter, pre *preparedN
 	seq := getU64(meta, metaSeq) + 1
 	doc.Rev = store.NextRev(prev, doc.Deleted, doc.Body)
 	doc.Seq = seq
-	row, hist, err := noteTx(n, pre, db, oldRaw, old.seq, doc)
+	row, hist, err := noteTx(n, pre, db, oldRaw, old.seq, old.histSeq, doc)
 	if err != nil {
 		return store.Doc{}, fmt.Errorf("note %s/%s: %w", db, doc.ID, err)
 	}
-	last := seq
+	last, histSeq := seq, old.histSeq
 	if hist != nil {
-		last = hist.Seq
+		last, histSeq = hist.Seq, seq
 	}
-	newRaw := encodeDoc(&doc)
+	newRaw := encodeDocHist(&doc, histSeq)
 	if err := docs.Put(id, newRaw); err != nil {
 		return store.Doc{}, err
 	}
@@ -296,7 +296,7 @@ func putTx(tx *bbolt.Tx, db string, doc store.Doc, n store.Noter, pre *preparedN
 			return store.Doc{}, err
 		}
 	}
-	if err := appendLogTx(b, doc.ID, seq, row, hist); err != nil {
+	if err := appendLogTx(b, seq, row, hist); err != nil {
 		return store.Doc{}, err
 	}
 

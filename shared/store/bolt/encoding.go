@@ -15,9 +15,11 @@ import (
 // Stored document layout (docs bucket, key = id):
 //
 //	[0]     format version (docFormat)
-//	[1]     flags (flagDeleted, flagPacked)
+//	[1]     flags (flagDeleted, flagPacked, flagHist)
 //	[2:10]  seq, big endian
 //	uvarint len + rev, uvarint len + klass, uvarint len + sort key
+//	with flagHist, uvarint: the seq of the document's latest write with a
+//	        history entry (its log row, log.go)
 //	rest    raw JSON body, or with flagPacked the body compressed (bodyzip)
 //
 // The body follows a small binary header so that Get is one lookup plus a
@@ -33,6 +35,7 @@ const (
 	docFormat   = 1
 	flagDeleted = 1 << 0
 	flagPacked  = 1 << 1
+	flagHist    = 1 << 2
 	docFixedLen = 10
 	packMin     = 2048
 )
@@ -48,21 +51,29 @@ type docHeader struct {
 	rev     []byte
 	klass   []byte
 	sortKey []byte
+	histSeq uint64 // the latest write with a history entry (0: none)
 	body    []byte
 }
 
-func encodeDoc(d *store.Doc) []byte {
+func encodeDoc(d *store.Doc) []byte { return encodeDocHist(d, 0) }
+
+// encodeDocHist is encodeDoc for a document whose latest write with a
+// history entry was at histSeq (0: none).
+func encodeDocHist(d *store.Doc, histSeq uint64) []byte {
 	body := d.Body
 	var flags byte
 	if d.Deleted {
 		flags |= flagDeleted
+	}
+	if histSeq > 0 {
+		flags |= flagHist
 	}
 	if len(body) >= packMin {
 		if z := bodyzip.Pack(body); bodyzip.Packed(z) {
 			body, flags = z, flags|flagPacked
 		}
 	}
-	n := docFixedLen + 3*binary.MaxVarintLen32 + len(d.Rev) + len(d.Klass) + len(d.SortKey) + len(body)
+	n := docFixedLen + 3*binary.MaxVarintLen32 + binary.MaxVarintLen64 + len(d.Rev) + len(d.Klass) + len(d.SortKey) + len(body)
 	b := make([]byte, docFixedLen, n)
 	b[0] = docFormat
 	b[1] = flags
@@ -70,6 +81,9 @@ func encodeDoc(d *store.Doc) []byte {
 	b = appendString(b, d.Rev)
 	b = appendString(b, d.Klass)
 	b = appendString(b, d.SortKey)
+	if histSeq > 0 {
+		b = binary.AppendUvarint(b, histSeq)
+	}
 	return append(b, body...)
 }
 
@@ -96,6 +110,13 @@ func parseDoc(v []byte) (docHeader, error) {
 	}
 	if h.sortKey, rest, ok = cutField(rest); !ok {
 		return h, errCorrupt
+	}
+	if v[1]&flagHist != 0 {
+		n, k := binary.Uvarint(rest)
+		if k <= 0 {
+			return h, errCorrupt
+		}
+		h.histSeq, rest = n, rest[k:]
 	}
 	h.body = rest
 	return h, nil

@@ -21,24 +21,24 @@ import (
 // covers two seqs, its own and its entry's, and the entry has a changes
 // row of its own (an empty seqs value: the entry is in the log row one seq
 // before), so clients following _changes see it as they did when it was a
-// document.
+// document. A document's entries are a chain: its stored value names its
+// latest write with an entry (docHeader.histSeq), and each such row the
+// one before it. (An index keyed by id and seq would put every write on a
+// random page of its own: a tenth of PUT throughput.)
 //
 //	"dbs"/<db>/"log"   seq (8 bytes BE) → log row (below); never changed
-//	"dbs"/<db>/"hidx"  esc(id) seq → nil; the writes of id with a history entry
 //
 // Log row: [logFormat] [flags] uvarint len + counts (JSON, may be empty)
-// and, with flagHist, uvarint len + the entry's id, then the entry encoded
-// as a document (encodeDoc).
+// and, with logWithHist, uvarint len + the entry's id, uvarint: the seq of
+// the document's previous write with an entry (0: none), then the entry
+// encoded as a document (encodeDoc).
 const (
 	logFormat   = 1
 	logUnnoted  = 1 << 0 // written while no Noter was set
 	logWithHist = 1 << 1
 )
 
-var (
-	bucketLog     = []byte("log")
-	bucketHistIdx = []byte("hidx")
-)
+var bucketLog = []byte("log")
 
 // SetNoter implements store.ChangeLog.
 func (s *Store) SetNoter(n store.Noter) { s.noter.Store(&n) }
@@ -98,7 +98,8 @@ func (s *Store) prepareNote(ctx context.Context, db string, doc store.Doc) *prep
 // with its seq and rev, when there is one. pre is used when it was made
 // against the same revision; otherwise the Noter notes the write here. A
 // Noter's error refuses the write.
-func noteTx(n store.Noter, pre *preparedNote, db string, oldRaw []byte, oldSeq uint64, doc store.Doc) (row []byte, hist *store.Doc, err error) {
+// prevHist is the seq of the document's previous write with an entry.
+func noteTx(n store.Noter, pre *preparedNote, db string, oldRaw []byte, oldSeq, prevHist uint64, doc store.Doc) (row []byte, hist *store.Doc, err error) {
 	flags := byte(0)
 	var notes store.ChangeNotes
 	switch {
@@ -135,6 +136,7 @@ func noteTx(n store.Noter, pre *preparedNote, db string, oldRaw []byte, oldSeq u
 		// entry would save a third of its bytes, but it runs inside the
 		// write transaction and cost a sixth of PUT throughput.
 		row = appendString(row, hist.ID)
+		row = binary.AppendUvarint(row, prevHist)
 		row = append(row, encodeDoc(hist)...)
 	}
 	return row, hist, nil
@@ -142,9 +144,10 @@ func noteTx(n store.Noter, pre *preparedNote, db string, oldRaw []byte, oldSeq u
 
 // logRow is a decoded log row.
 type logRow struct {
-	unnoted bool
-	counts  []byte
-	hist    *store.Doc
+	unnoted  bool
+	counts   []byte
+	hist     *store.Doc
+	prevHist uint64 // with hist: the document's previous write with an entry
 }
 
 func decodeLogRow(seq uint64, v []byte) (logRow, error) {
@@ -162,10 +165,16 @@ func decodeLogRow(seq uint64, v []byte) (logRow, error) {
 		r.counts = bytes.Clone(counts)
 	}
 	if flags&logWithHist != 0 {
-		id, enc, ok := cutField(rest)
+		id, rest, ok := cutField(rest)
 		if !ok {
 			return r, fmt.Errorf("log row %d: %w", seq, errCorrupt)
 		}
+		prev, k := binary.Uvarint(rest)
+		if k <= 0 {
+			return r, fmt.Errorf("log row %d: %w", seq, errCorrupt)
+		}
+		r.prevHist = prev
+		enc := rest[k:]
 		h, err := decodeDoc(string(id), enc)
 		if err != nil {
 			return r, fmt.Errorf("log row %d: %w", seq, err)
@@ -184,8 +193,8 @@ func (r logRow) last(seq uint64) uint64 {
 }
 
 // appendLogTx appends the row of the write at seq and, with a history
-// entry, its index key and its changes row.
-func appendLogTx(b *bbolt.Bucket, id string, seq uint64, row []byte, hist *store.Doc) error {
+// entry, the entry's changes row.
+func appendLogTx(b *bbolt.Bucket, seq uint64, row []byte, hist *store.Doc) error {
 	lg, err := b.CreateBucketIfNotExists(bucketLog) // databases made before the log have none
 	if err != nil {
 		return err
@@ -197,19 +206,7 @@ func appendLogTx(b *bbolt.Bucket, id string, seq uint64, row []byte, hist *store
 	if hist == nil {
 		return nil
 	}
-	hidx, err := b.CreateBucketIfNotExists(bucketHistIdx)
-	if err != nil {
-		return err
-	}
-	hidx.FillPercent = fillPercent
-	if err := hidx.Put(histKey(id, seq), nil); err != nil {
-		return err
-	}
 	return b.Bucket(bucketSeqs).Put(u64(hist.Seq), []byte{})
-}
-
-func histKey(id string, seq uint64) []byte {
-	return binary.BigEndian.AppendUint64(escapeTerm(make([]byte, 0, len(id)+10), id), seq)
 }
 
 // readRow reads the log row at seq; found is false when there is none.
@@ -268,8 +265,8 @@ func (s *Store) ReadLog(ctx context.Context, db string, since uint64, limit int)
 	return out, err
 }
 
-// History implements store.ChangeLog: a document's entries through the
-// history index, every entry of the database by reading the log backwards.
+// History implements store.ChangeLog: a document's entries by following
+// its chain, every entry of the database by reading the log backwards.
 func (s *Store) History(ctx context.Context, db, id string, limit int) ([]store.Doc, error) {
 	var out []store.Doc
 	full := func() bool { return limit > 0 && len(out) >= limit }
@@ -292,20 +289,15 @@ func (s *Store) History(ctx context.Context, db, id string, limit int) ([]store.
 			}
 			return nil
 		}
-		hidx := b.Bucket(bucketHistIdx)
-		if hidx == nil {
+		v := b.Bucket(bucketDocs).Get([]byte(id))
+		if v == nil {
 			return nil
 		}
-		prefix := escapeTerm(nil, id)
-		c := hidx.Cursor()
-		k, _ := c.Seek(successor(prefix))
-		if k == nil {
-			k, _ = c.Last()
-		} else {
-			k, _ = c.Prev()
+		h, err := parseDoc(v)
+		if err != nil {
+			return fmt.Errorf("history of %q: %w", id, err)
 		}
-		for ; k != nil && bytes.HasPrefix(k, prefix) && !full(); k, _ = c.Prev() {
-			seq := binary.BigEndian.Uint64(k[len(prefix):])
+		for seq := h.histSeq; seq > 0 && !full(); {
 			r, found, err := readRow(b, seq)
 			if err != nil {
 				return err
@@ -314,6 +306,7 @@ func (s *Store) History(ctx context.Context, db, id string, limit int) ([]store.
 				return fmt.Errorf("history of %q: row %d missing: %w", id, seq, errCorrupt)
 			}
 			out = append(out, *r.hist)
+			seq = r.prevHist
 		}
 		return nil
 	})

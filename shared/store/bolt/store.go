@@ -15,7 +15,6 @@
 //	"dbs"/<db>/"klass"  esc(klass) esc(sortKey) id → nil; live docs with a klass
 //	"dbs"/<db>/"meta"   "seq", "docs", "dels" → uint64 BE
 //	"dbs"/<db>/"log"    seq → log row: the write's notes (log.go)
-//	"dbs"/<db>/"hidx"   esc(id) seq → nil: the writes of id with a history entry
 //	"records"           esc(kind) key → expiry + value
 //	"expiry"            expiry (8 bytes BE) esc(kind) key → nil; expiring records
 //	"outbox"            global seq (8 bytes BE) → encoded store.Change
@@ -284,7 +283,7 @@ func (s *Store) CreateDB(ctx context.Context, db string) error {
 		if err != nil {
 			return err
 		}
-		for _, name := range [][]byte{bucketDocs, bucketSeqs, bucketKlass, bucketMeta, bucketLog, bucketHistIdx} {
+		for _, name := range [][]byte{bucketDocs, bucketSeqs, bucketKlass, bucketMeta, bucketLog} {
 			if _, err := b.CreateBucket(name); err != nil {
 				return err
 			}
