@@ -231,3 +231,43 @@ func TestPartsRefusePhoneNumbers(t *testing.T) {
 		t.Errorf("a customer without phones: %v", err)
 	}
 }
+
+// TestPartsSystemDBs: the worker and the WebDAV server make the system
+// databases at their start, as the api does; the stream function, whose
+// reactions write only Groups' databases, does not read for them at a
+// cold start.
+func TestPartsSystemDBs(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		wire func(cfg config.Config, st store.Store) (*core.Core, error)
+		made bool
+	}{
+		{"stream", func(cfg config.Config, st store.Store) (*core.Core, error) {
+			c, _, err := parts.Stream(t.Context(), cfg, nil, core.Adapters{Store: st})
+			return c, err
+		}, false},
+		{"worker", func(cfg config.Config, st store.Store) (*core.Core, error) {
+			c, _, err := parts.Jobs(t.Context(), cfg, nil, core.Adapters{Store: st})
+			return c, err
+		}, true},
+		{"webdav", func(cfg config.Config, st store.Store) (*core.Core, error) {
+			c, _, err := parts.Drive(t.Context(), cfg, nil, core.Adapters{Store: st})
+			return c, err
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, cfg := boltAndConfig(t)
+			c, err := tc.wire(cfg, st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			for _, db := range []string{ids.UsersDB, ids.AccountsDB, ids.PricesDB} {
+				_, err := st.DBInfo(t.Context(), db)
+				if made := err == nil; made != tc.made || (!made && !errors.Is(err, store.ErrDBNotFound)) {
+					t.Errorf("%s after the %s's start: %v, want made %v", db, tc.name, err, tc.made)
+				}
+			}
+		})
+	}
+}

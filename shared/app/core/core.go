@@ -70,6 +70,11 @@ type Adapters struct {
 type Options struct {
 	Now    func() time.Time // nil: time.Now
 	Argon2 *auth.Argon2Params
+	// SystemDBsMadeElsewhere skips making sure the system databases exist
+	// (one read per start): the api and the worker make them at theirs,
+	// and a function that only reads them (live) or writes only Groups'
+	// databases (stream) has nothing to wait for at a cold start.
+	SystemDBsMadeElsewhere bool
 }
 
 // Core is the wired base of a deployable.
@@ -145,8 +150,10 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger, a Adapters, 
 		Logger:          log,
 		Now:             o.Now,
 	})
-	if err := c.Auth.EnsureSystemDBs(ctx); err != nil {
-		return nil, fmt.Errorf("prepare system databases: %w", err)
+	if !o.SystemDBsMadeElsewhere {
+		if err := c.Auth.EnsureSystemDBs(ctx); err != nil {
+			return nil, fmt.Errorf("prepare system databases: %w", err)
+		}
 	}
 	c.Docs = docs.New(a.Store, o.Now)
 	acc, err := accounts.New(accounts.Options{

@@ -25,7 +25,7 @@ func Open(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adap
 		ad.Store.Close()
 		return live.Lambda{}, errors.New("OFICINA_LIVE_ENDPOINT is not set")
 	}
-	c, err := core.Open(ctx, cfg, log, ad, core.Options{})
+	c, err := core.Open(ctx, cfg, log, ad, core.Options{SystemDBsMadeElsewhere: true}) // it only reads them
 	if err != nil {
 		ad.Store.Close()
 		return live.Lambda{}, err

@@ -97,8 +97,8 @@ func (s *Set) RegisterJobs(r *module.Registry) {
 
 // open wires the base on ad with every module's write path and stream
 // parts registered.
-func open(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters) (*core.Core, *module.Registry, *Set, error) {
-	c, err := core.Open(ctx, cfg, log, ad, core.Options{})
+func open(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters, o core.Options) (*core.Core, *module.Registry, *Set, error) {
+	c, err := core.Open(ctx, cfg, log, ad, o)
 	if err != nil {
 		ad.Store.Close()
 		return nil, nil, nil, err
@@ -111,10 +111,10 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adap
 
 // consumer is the change-stream consumer with every module's tallies,
 // timeline events and reactions, telling live updates of each batch when
-// the base has them. Every deployable that writes must build it: on a
-// store with a change log (DynamoDB) it becomes the store's Noter, which
-// gives each write its history entry and counter change, and the stream
-// refuses to fold a write made without them.
+// the base has them. Every deployable that writes must build it: it
+// becomes the store's Noter (both stores keep a change log), which gives
+// each write its history entry and counter change, and the stream refuses
+// to fold a write made without them.
 func consumer(c *core.Core, r *module.Registry, log *slog.Logger) *stream.Consumer {
 	opts := r.StreamOptions()
 	opts.Logger = log
@@ -129,7 +129,9 @@ func consumer(c *core.Core, r *module.Registry, log *slog.Logger) *stream.Consum
 // documents through it) and its tallies, timeline events and reactions,
 // telling live updates of each batch when ad.LiveCloud is set.
 func Stream(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters) (*core.Core, *stream.Consumer, error) {
-	c, r, _, err := open(ctx, cfg, log, ad)
+	// Its reactions write only Groups' databases: the system ones are the
+	// api's and the worker's to make.
+	c, r, _, err := open(ctx, cfg, log, ad, core.Options{SystemDBsMadeElsewhere: true})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -149,7 +151,7 @@ type Work struct {
 // every module's write path, their scheduled jobs and the backups kept
 // for the api; its writes are noted as the API's are.
 func Jobs(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters) (*core.Core, Work, error) {
-	c, r, set, err := open(ctx, cfg, log, ad)
+	c, r, set, err := open(ctx, cfg, log, ad, core.Options{})
 	if err != nil {
 		return nil, Work{}, err
 	}
@@ -163,7 +165,7 @@ func Jobs(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adap
 // and guard the API's does, the plan limits' included) and the drive;
 // its writes are noted as the API's are.
 func Drive(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters) (*core.Core, *drive.Module, error) {
-	c, r, set, err := open(ctx, cfg, log, ad)
+	c, r, set, err := open(ctx, cfg, log, ad, core.Options{})
 	if err != nil {
 		return nil, nil, err
 	}
