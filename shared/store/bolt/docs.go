@@ -468,8 +468,21 @@ func (s *Store) AllDocs(ctx context.Context, db string, q store.AllDocsQuery) ([
 	return out, nil
 }
 
+// changesRow is the document of the seqs row (seq, id): the doc, or for a
+// history entry's row (id empty) the entry in its log row (log.go).
+func changesRow(b, docs *bbolt.Bucket, seq uint64, id []byte) (store.Doc, error) {
+	if len(id) == 0 {
+		return historyAt(b, seq)
+	}
+	v := docs.Get(id)
+	if v == nil {
+		return store.Doc{}, fmt.Errorf("seq %d points at missing doc %q: %w", seq, id, errCorrupt)
+	}
+	return decodeDoc(string(id), v)
+}
+
 // Changes implements store.Store: the seqs bucket holds one row per doc,
-// at the seq of its latest write.
+// at the seq of its latest write, and one per history entry.
 func (s *Store) Changes(ctx context.Context, db string, q store.ChangesQuery) ([]store.Doc, error) {
 	var out []store.Doc
 	bytes := 0
@@ -491,32 +504,12 @@ func (s *Store) Changes(ctx context.Context, db string, q store.ChangesQuery) ([
 			if seq <= q.Since {
 				break // only reachable when descending
 			}
-			if len(id) == 0 {
-				// A history entry's row: the entry is in the log (log.go).
-				h, err := historyAt(b, seq)
-				if err != nil {
-					return err
-				}
-				if !q.IncludeDocs {
-					h.Body = nil
-				}
-				out = append(out, h)
-				bytes += len(h.Body)
-				if q.Limit > 0 && len(out) == q.Limit {
-					break
-				}
-				if q.IncludeDocs && q.MaxBytes > 0 && bytes >= q.MaxBytes {
-					break
-				}
-				continue
-			}
-			v := docs.Get(id)
-			if v == nil {
-				return fmt.Errorf("seq %d points at missing doc %q: %w", seq, id, errCorrupt)
-			}
-			d, err := decodeDoc(string(id), v)
+			d, err := changesRow(b, docs, seq, id)
 			if err != nil {
 				return err
+			}
+			if len(id) == 0 && !q.IncludeDocs {
+				d.Body = nil // a history entry's, read from its log row
 			}
 			out = append(out, d)
 			bytes += len(d.Body)
