@@ -28,7 +28,7 @@ func calendarCurrent(db string) string { return "calendar-of:" + db }
 func (m *Module) calendarLink(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	db := r.PathValue("db")
-	token, err := newToken()
+	token, err := newToken(m.now())
 	if err != nil {
 		return err
 	}

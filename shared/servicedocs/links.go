@@ -5,12 +5,14 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
+	"time"
 
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/httpjson"
@@ -18,33 +20,61 @@ import (
 	"github.com/oficina/oficina/shared/store"
 )
 
-// Public links: a document's secret token (160 random bits, base64url) is
-// kept on the document, so members can print and share it; a record keyed
-// by the token's SHA-256 finds the document from the public page. A lookup
-// also checks the token still stands on the live document, so a re-issued,
-// deleted or moved-on token answers the same 404 as an unknown one.
+// Public links: a document's secret token is kept on the document, so
+// members can print and share it; a record keyed by the token's SHA-256
+// finds the document from the public page. A lookup also checks the token
+// still stands on the live document, so a re-issued, deleted or moved-on
+// token answers the same 404 as an unknown one.
+//
+// A token is 21 bytes, base64url (28 characters): its issue time (Unix
+// milliseconds, 6 bytes, big-endian) and 120 random bits. Its record's key
+// starts with that time, so the links of new tickets go to the end of the
+// records' key order instead of each to a random page of it: on the
+// embedded store a burst of new tickets then rewrites one page of the
+// records per commit instead of one per ticket (PUT of new tickets 1.2–1.3×
+// faster, docs/figures.md). Tokens issued before were 20 random bytes (27
+// characters) keyed by their hash alone; they keep working.
 const (
 	recordKind   = "public-link"
 	kindStatus   = "status"
 	kindEstimate = "estimate"
 	kindCalendar = "calendar"
-	tokenBytes   = 20
+	timeBytes    = 6
+	tokenBytes   = timeBytes + 15
+	// untimedTokenLen is the length of a token issued before tokens began
+	// with their time.
+	untimedTokenLen = 27
 )
 
 // tokenRe is the shape of a token; anything else is refused before a read.
-var tokenRe = regexp.MustCompile(`^[A-Za-z0-9_-]{27}$`)
+var tokenRe = regexp.MustCompile(`^[A-Za-z0-9_-]{27,28}$`)
 
-func newToken() (string, error) {
+// newToken issues a token at now.
+func newToken(now time.Time) (string, error) {
 	b := make([]byte, tokenBytes)
-	if _, err := rand.Read(b); err != nil {
+	var t [8]byte
+	binary.BigEndian.PutUint64(t[:], uint64(now.UnixMilli()))
+	copy(b, t[8-timeBytes:])
+	if _, err := rand.Read(b[timeBytes:]); err != nil {
 		return "", fmt.Errorf("servicedocs: token: %w", err)
 	}
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
+// linkKey is the record key of a token of kind (one tokenRe accepts):
+// "<kind>:<time in hex>:<SHA-256 in hex>", or "<kind>:<SHA-256 in hex>"
+// for a token issued before tokens began with their time.
 func linkKey(kind, token string) string {
 	sum := sha256.Sum256([]byte(token))
-	return kind + ":" + hex.EncodeToString(sum[:])
+	if len(token) == untimedTokenLen {
+		return kind + ":" + hex.EncodeToString(sum[:])
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(token)
+	if err != nil || len(raw) < timeBytes {
+		// Not one of ours: a key no link has.
+		return kind + ":" + hex.EncodeToString(sum[:])
+	}
+	return kind + ":" + hex.EncodeToString(raw[:timeBytes]) + ":" + hex.EncodeToString(sum[:])
 }
 
 type link struct {
@@ -133,7 +163,7 @@ func (m *Module) reissue(kind string) func(w http.ResponseWriter, r *http.Reques
 		if err != nil {
 			return err
 		}
-		token, err := newToken()
+		token, err := newToken(m.now())
 		if err != nil {
 			return err
 		}

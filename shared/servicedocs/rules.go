@@ -53,10 +53,10 @@ func reissued(ctx context.Context, field string) (string, bool) {
 
 type reissue struct{ field, token string }
 
-// keepToken sets a document's public token: a new one on create, the stored
-// one on update (a client's value is ignored), a re-issued one when the
-// re-issue route writes.
-func keepToken(ctx context.Context, w *docs.Write, field string) error {
+// keepToken sets a document's public token: a new one (issued at now) on
+// create, the stored one on update (a client's value is ignored), a
+// re-issued one when the re-issue route writes.
+func keepToken(ctx context.Context, w *docs.Write, field string, now time.Time) error {
 	if t, ok := reissued(ctx, field); ok {
 		w.New[field] = t
 		return nil
@@ -65,7 +65,7 @@ func keepToken(ctx context.Context, w *docs.Write, field string) error {
 		w.New[field] = w.Old[field]
 		return nil
 	}
-	t, err := newToken()
+	t, err := newToken(now)
 	if err != nil {
 		return err
 	}
@@ -128,7 +128,7 @@ func (m *Module) estimateRule(ctx context.Context, w *docs.Write) error {
 			}
 		}
 	}
-	if err := keepToken(ctx, w, "approval_token"); err != nil {
+	if err := keepToken(ctx, w, "approval_token", m.now()); err != nil {
 		return err
 	}
 	if w.Old != nil {
@@ -173,7 +173,7 @@ func (m *Module) ticketRule(ctx context.Context, w *docs.Write) error {
 			return invalid("contract_id", MsgContract)
 		}
 	}
-	if err := keepToken(ctx, w, "status_token"); err != nil {
+	if err := keepToken(ctx, w, "status_token", m.now()); err != nil {
 		return err
 	}
 	n["status_history"] = statusHistory(w.Old, n)

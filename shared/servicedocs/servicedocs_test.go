@@ -2,6 +2,10 @@ package servicedocs_test
 
 import (
 	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"image/png"
 	"maps"
@@ -21,6 +25,7 @@ import (
 	"github.com/oficina/oficina/shared/apptest"
 	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/servicedocs"
+	"github.com/oficina/oficina/shared/store"
 )
 
 func TestMain(m *testing.M) { os.Exit(apptest.Main(m)) }
@@ -155,7 +160,7 @@ func TestEstimateLifecycle(t *testing.T) {
 			"valid_until": e.Clock.Now().AddDate(0, 0, 10).Format(time.DateOnly)})
 		d := e.Doc(s.db, id)
 		token, _ := d["approval_token"].(string)
-		if num(d["number"]) != 1 || num(d["total"]) != 98050+2*12700 || d["state"] != "draft" || d["decided_by_name"] != nil || len(token) != 27 || token == "forged" {
+		if num(d["number"]) != 1 || num(d["total"]) != 98050+2*12700 || d["state"] != "draft" || d["decided_by_name"] != nil || len(token) != 28 || token == "forged" {
 			t.Fatalf("created estimate %v", d)
 		}
 		if second := e.Doc(s.db, s.estimate(t, nil)); num(second["number"]) != 2 {
@@ -340,7 +345,7 @@ func TestStatusPage(t *testing.T) {
 			"equipment_id": s.equipment, "technical_id": s.bia.ID, "estimation": "2026-12-20", "status_token": "forged"})
 		s.create(t, s.bia, map[string]any{"klass": "Comment", "item_id": id, "content": "comentário interno"})
 		token := e.Doc(s.db, id)["status_token"].(string)
-		if token == "forged" || len(token) != 27 {
+		if token == "forged" || len(token) != 28 {
 			t.Fatalf("status token %q", token)
 		}
 		for _, st := range []string{"doing", "done"} {
@@ -378,6 +383,7 @@ func TestStatusPage(t *testing.T) {
 		if fmt.Sprint(gone) != fmt.Sprint(unknown) {
 			t.Fatalf("revoked %v and unknown %v differ", gone, unknown)
 		}
+		anon.Do("GET", "/api/_public/status/"+strings.Repeat("A", 28), nil).ExpectError(t, http.StatusNotFound, servicedocs.MsgLinkGone)
 		for _, bad := range []string{"x", strings.Repeat("A", 200), "%00", "%27%20OR%201=1"} {
 			anon.Do("GET", "/api/_public/status/"+bad, nil).ExpectError(t, http.StatusNotFound, "")
 		}
@@ -386,6 +392,45 @@ func TestStatusPage(t *testing.T) {
 		// A deleted ticket's link dies with it.
 		s.ana.Do("DELETE", "/api/"+s.db+"/"+id+"?rev="+e.Doc(s.db, id)["_rev"].(string), nil).Expect(t, http.StatusOK)
 		anon.Do("GET", "/api/_public/status/"+fresh, nil).ExpectError(t, http.StatusNotFound, servicedocs.MsgLinkGone)
+	})
+}
+
+// TestUntimedStatusToken: a link issued before tokens began with their
+// time (27 characters, its record keyed by the token's hash alone) keeps
+// opening the status page, and dies when it is re-issued.
+func TestUntimedStatusToken(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		ctx := context.Background()
+		s := newShop(t, e)
+		id := s.create(t, s.bia, map[string]any{"klass": "Ticket", "content": "Não liga", "customer_id": s.customer})
+		const old = "q1w2e3r4t5y6u7i8o9p0a1s2d3f" // 20 bytes, base64url
+		d, err := e.Store.Get(ctx, s.db, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := e.Doc(s.db, id)
+		body["status_token"] = old
+		delete(body, "_id")
+		delete(body, "_rev")
+		d.Body, _ = json.Marshal(body)
+		if _, err := e.Store.Put(ctx, s.db, d); err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256([]byte(old))
+		link, _ := json.Marshal(map[string]string{"db": s.db, "id": id})
+		if err := e.Store.PutRecord(ctx, store.Record{Kind: "public-link", Key: "status:" + hex.EncodeToString(sum[:]), Value: link}, false); err != nil {
+			t.Fatal(err)
+		}
+		anon := e.Anonymous()
+		if tk := anon.Do("GET", "/api/_public/status/"+old, nil).Expect(t, http.StatusOK)["ticket"].(map[string]any); num(tk["number"]) != 1 {
+			t.Fatalf("status page of an untimed token: %v", tk)
+		}
+		fresh := s.ana.Do("POST", "/api/"+s.db+"/_tickets/"+id+"/status-link", nil).Expect(t, http.StatusOK)["status_token"].(string)
+		if len(fresh) != 28 {
+			t.Fatalf("re-issued %q", fresh)
+		}
+		anon.Do("GET", "/api/_public/status/"+old, nil).ExpectError(t, http.StatusNotFound, servicedocs.MsgLinkGone)
+		anon.Do("GET", "/api/_public/status/"+fresh, nil).Expect(t, http.StatusOK)
 	})
 }
 

@@ -151,7 +151,7 @@ describe('service documents in a real browser', () => {
 
   it('opens the status page from the ticket link without a session', async () => {
     const url = (await tid(shop.page, 'status-link-url').textContent()) ?? '';
-    expect(url).toMatch(/\/s\/[A-Za-z0-9_-]{27}$/);
+    expect(url).toMatch(/\/s\/[A-Za-z0-9_-]{28}$/);
     statusUrl = url;
     const page = customer.page;
     await page.goto(url);
@@ -213,7 +213,7 @@ describe('service documents in a real browser', () => {
 
   it('lets the customer approve it by name on the approval page, signed out', async () => {
     const url = (await tid(shop.page, 'approval-link-url').textContent()) ?? '';
-    expect(url).toMatch(/\/e\/[A-Za-z0-9_-]{27}$/);
+    expect(url).toMatch(/\/e\/[A-Za-z0-9_-]{28}$/);
     approvalUrl = url;
     const page = customer.page;
     await page.goto(url);
@@ -300,7 +300,7 @@ describe('service documents in a real browser', () => {
     await page.goto(`/account/${group}/admin`);
     await tid(page, 'calendar-link').click();
     const url = ((await tid(page, 'calendar-url').textContent()) ?? '').trim();
-    expect(url).toMatch(/\/api\/_public\/calendar\/[A-Za-z0-9_-]{27}\.ics$/);
+    expect(url).toMatch(/\/api\/_public\/calendar\/[A-Za-z0-9_-]{28}\.ics$/);
     const res = await customer.page.request.get(url);
     expect(res.status()).toBe(200);
     const ics = await res.text();
