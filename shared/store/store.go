@@ -330,13 +330,23 @@ type Noter interface {
 }
 
 // NotePreparer is implemented by Noters that can note a write before its
-// seq is known: PrepareNote does Note's work on a change whose New.Seq is
-// not set yet, and the function it returns fills in the seq, cheaply. A
-// store calls it before its write transaction, so that work does not hold
-// up the writes committed with it (the embedded store).
+// transaction: PrepareNote does Note's work on a change whose New.Seq is
+// not set yet, and the PreparedNote it returns completes the note cheaply.
+// A store calls it before its write transaction, so that work does not
+// hold up the writes committed with it (the embedded store).
 type NotePreparer interface {
-	PrepareNote(ch Change) (func(seq uint64) ChangeNotes, error)
+	PrepareNote(ch Change) (PreparedNote, error)
 }
+
+// PreparedNote completes a prepared note with what only the write's
+// transaction knows: the write's seq, and the document as written (its Rev
+// and Body). A store may prepare the note of a numbered write
+// (DocWrite.Number) that creates its document (no live revision before it)
+// on the body with the number set to 0, and write it with the number the
+// transaction takes: the note then takes the written revision and size,
+// and a number's value must take no other part in a note (no tally, event
+// or label reads it).
+type PreparedNote func(seq uint64, written Doc) ChangeNotes
 
 // LogEntry is one write in a store's change log.
 type LogEntry struct {

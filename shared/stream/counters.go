@@ -84,10 +84,17 @@ type contribution struct {
 }
 
 // contributionOf computes a revision's contribution.
-func (c *Consumer) contributionOf(d store.Doc) contribution {
+func (c *Consumer) contributionOf(d store.Doc) contribution { return c.contribution(d, nil) }
+
+// contribution is contributionOf with d's body decoded already (f; nil:
+// decoded here when needed).
+func (c *Consumer) contribution(d store.Doc, f Fields) contribution {
 	k := contribution{Seq: d.Seq, Klass: d.Klass}
 	if k.Klass == "" {
-		k.Klass = bodyKlass(d.Body)
+		if f == nil {
+			f = fields(d.Body)
+		}
+		k.Klass = str(f["klass"])
 	}
 	if d.Deleted {
 		k.Deleted = true
@@ -98,7 +105,9 @@ func (c *Consumer) contributionOf(d store.Doc) contribution {
 	if len(tallies) == 0 {
 		return k
 	}
-	f := fields(d.Body)
+	if f == nil {
+		f = fields(d.Body)
+	}
 	for _, t := range tallies {
 		for key, n := range t.Of(f) {
 			if n == 0 {

@@ -192,22 +192,24 @@ func (c *Consumer) writeHistory(ctx context.Context, changes []store.Change) err
 // Put only creates it). Undecodable bodies still give an entry: history
 // must not stall the stream on one odd document.
 func (c *Consumer) HistoryDoc(ch store.Change) (store.Doc, error) {
-	at, err := c.historyDocAt(ch)
-	if err != nil {
-		return store.Doc{}, err
-	}
-	return at(ch.New.Seq), nil
-}
-
-// historyDocAt does HistoryDoc's work but for the seq of the write, which
-// the returned function fills in: ch.New.Seq is not read.
-func (c *Consumer) historyDocAt(ch store.Change) (func(seq uint64) store.Doc, error) {
-	klass, _ := trackedKlass(ch)
-	newBody := fields(ch.New.Body)
-	var oldBody map[string]json.RawMessage
+	var oldBody Fields
 	if ch.Old != nil && !ch.Old.Deleted {
 		oldBody = fields(ch.Old.Body)
 	}
+	at, err := c.historyDocAt(ch, oldBody, fields(ch.New.Body))
+	if err != nil {
+		return store.Doc{}, err
+	}
+	return at(ch.New.Seq, ch.New.Rev), nil
+}
+
+// historyDocAt does HistoryDoc's work, from the bodies' fields, but for
+// the seq of the write and its revision, which the returned function fills
+// in: ch.New.Seq is not read, and a revision other than ch.New.Rev (a
+// number set in the body after the entry was made, store.PreparedNote)
+// takes the entry's id and its "rev".
+func (c *Consumer) historyDocAt(ch store.Change, oldBody, newBody Fields) (func(seq uint64, rev string) store.Doc, error) {
+	klass, _ := trackedKlass(ch)
 	h := History{
 		Klass:    KlassDocumentChange,
 		ItemID:   ch.New.ID,
@@ -243,15 +245,29 @@ func (c *Consumer) historyDocAt(ch store.Change) (func(seq uint64) store.Doc, er
 	if !ok {
 		return nil, fmt.Errorf("history entry of %s encoded without its seq first", ch.New.ID)
 	}
+	// Where the revision's value starts: the first "rev" member is the
+	// entry's own (encoded before any member that holds user text).
+	revAt := bytes.Index(rest, []byte(`"rev":"`+h.Rev+`"`))
+	if revAt < 0 {
+		return nil, fmt.Errorf("history entry of %s encoded without its rev", ch.New.ID)
+	}
+	revAt += len(`"rev":"`)
 	hash := historyIDHash(ch.DB, ch.New.ID, ch.New.Rev)
-	return func(seq uint64) store.Doc {
-		body := make([]byte, 0, len(raw)+20)
+	return func(seq uint64, rev string) store.Doc {
+		id := hash
+		body := make([]byte, 0, len(raw)+20+len(rev))
 		body = strconv.AppendUint(append(body, `{"seq":`...), seq, 10)
+		if rev == h.Rev {
+			body = append(body, rest...)
+		} else {
+			id = historyIDHash(ch.DB, ch.New.ID, rev)
+			body = append(append(append(body, rest[:revAt]...), rev...), rest[revAt+len(h.Rev):]...)
+		}
 		return store.Doc{
-			ID:      historyIDAt(hash, seq),
+			ID:      historyIDAt(id, seq),
 			Klass:   KlassDocumentChange,
 			SortKey: h.CreatedAt, // history lists by time
-			Body:    append(body, rest...),
+			Body:    body,
 		}
 	}, nil
 }

@@ -27,59 +27,108 @@ func (c *Consumer) Note(ch store.Change) (store.ChangeNotes, error) {
 	if err != nil {
 		return store.ChangeNotes{}, err
 	}
-	return at(ch.New.Seq), nil
+	return at(ch.New.Seq, ch.New), nil
 }
 
 // PrepareNote implements store.NotePreparer: Note's work but for the seq,
-// which the returned function fills in (and which alone it does).
-func (c *Consumer) PrepareNote(ch store.Change) (func(seq uint64) store.ChangeNotes, error) {
+// and for the revision and size of a numbered write (the body's fields are
+// decoded once, for the history entry and the counters alike).
+func (c *Consumer) PrepareNote(ch store.Change) (store.PreparedNote, error) {
 	klass, ok := trackedKlass(ch)
 	if !ok {
-		return func(uint64) store.ChangeNotes { return store.ChangeNotes{} }, nil
+		return func(uint64, store.Doc) store.ChangeNotes { return store.ChangeNotes{} }, nil
 	}
-	var hist func(uint64) store.Doc
+	newBody := fields(ch.New.Body)
+	var oldBody Fields
+	if ch.Old != nil && !ch.Old.Deleted {
+		oldBody = fields(ch.Old.Body)
+	}
+	var hist func(seq uint64, rev string) store.Doc
 	if c.keepsHistory(klass) {
 		var err error
-		if hist, err = c.historyDocAt(ch); err != nil {
+		if hist, err = c.historyDocAt(ch, oldBody, newBody); err != nil {
 			return nil, err
 		}
 	}
-	counts, err := c.countsDelta(ch, klass)
+	delta, err := c.countsDelta(ch, klass, oldBody, newBody)
 	if err != nil {
 		return nil, err
 	}
-	return func(seq uint64) store.ChangeNotes {
-		n := store.ChangeNotes{Counts: counts}
+	return func(seq uint64, written store.Doc) store.ChangeNotes {
+		n := store.ChangeNotes{Counts: delta.encoded}
+		if grew := len(written.Body) - len(ch.New.Body); grew != 0 {
+			n.Counts = delta.resized(grew)
+		}
 		if hist != nil {
-			d := hist(seq)
+			d := hist(seq, written.Rev)
 			n.History = &d
 		}
 		return n
 	}, nil
 }
 
-// countsDelta is a change's change to the counters, encoded; nil when it
-// changes none.
-func (c *Consumer) countsDelta(ch store.Change, klass string) ([]byte, error) {
+// noteDelta is a change's change to the counters: the contributions it
+// takes away and adds, and the delta encoded (nil when it changes none).
+type noteDelta struct {
+	old, cur *contribution
+	records  [2]bool // old's and cur's klass count as records
+	encoded  []byte
+}
+
+// countsDelta is a change's change to the counters, from its bodies'
+// fields (decoded by the caller).
+func (c *Consumer) countsDelta(ch store.Change, klass string, oldBody, newBody Fields) (noteDelta, error) {
 	if !c.counts(klass) {
-		return nil, nil
+		return noteDelta{}, nil
 	}
-	var delta Counts
+	var d noteDelta
 	if ch.Old != nil {
-		old := c.contributionOf(*ch.Old)
-		delta.add(old, c.counted(old.Klass), -1)
+		old := c.contribution(*ch.Old, oldBody)
+		d.old, d.records[0] = &old, c.counted(old.Klass)
 	}
 	nd := ch.New
 	if nd.Klass == "" {
 		nd.Klass = klass
 	}
-	cur := c.contributionOf(nd)
-	delta.add(cur, c.counted(cur.Klass), 1)
+	cur := c.contribution(nd, newBody)
+	d.cur, d.records[1] = &cur, c.counted(cur.Klass)
+	var err error
+	d.encoded, err = d.encode()
+	return d, err
+}
+
+// encode sums the delta's contributions.
+func (d noteDelta) encode() ([]byte, error) {
+	var delta Counts
+	if d.old != nil {
+		delta.add(*d.old, d.records[0], -1)
+	}
+	if d.cur != nil {
+		delta.add(*d.cur, d.records[1], 1)
+	}
 	delta.normalize()
 	if delta.Klass == nil && delta.Tallies == nil {
 		return nil, nil
 	}
 	return json.Marshal(delta)
+}
+
+// resized is the delta encoded for a new revision grew bytes larger than
+// the one prepared (a number written into it).
+func (d noteDelta) resized(grew int) []byte {
+	if d.cur == nil {
+		return d.encoded
+	}
+	cur := *d.cur
+	if !cur.Deleted {
+		cur.Bytes += int64(grew)
+	}
+	d.cur = &cur
+	b, err := d.encode()
+	if err != nil {
+		return d.encoded // counts of plain ints and strings always encode
+	}
+	return b
 }
 
 // merge adds d (a delta) to c.

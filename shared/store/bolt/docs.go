@@ -111,10 +111,7 @@ func (s *Store) PutDoc(ctx context.Context, db string, w store.DocWrite) (store.
 			s.versions.records(w.Number.Kind)
 		}
 	}()
-	var pre *preparedNote
-	if w.Number == nil { // a number changes the body inside the transaction
-		pre = s.prepareNote(ctx, db, doc)
-	}
+	pre := s.prepareNote(ctx, db, doc, w.Number)
 	err = s.batch(func(tx *bbolt.Tx) error {
 		out, number, outcome = store.Doc{}, 0, nil
 		olds, ok := checkRecordsTx(tx, w.Records, rks)

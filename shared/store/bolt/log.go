@@ -52,27 +52,34 @@ func (s *Store) noterOf() store.Noter {
 
 // preparedNote is a write's note made before its transaction
 // (store.NotePreparer) against the revision then stored: the store's seq
-// of it (0: none) and the revision the write gets.
+// of it (0: none) and the revision the write gets, or, for a numbered
+// write, that it was prepared with the number 0 (its revision is known
+// once the transaction takes the number).
 type preparedNote struct {
-	oldSeq uint64
-	rev    string
-	at     func(seq uint64) store.ChangeNotes
+	oldSeq   uint64
+	rev      string
+	numbered bool
+	at       store.PreparedNote
 }
 
-// prepareNote notes the write of doc before its transaction, so that the
-// Noter's work (decoding bodies, the history entry) runs beside other
-// commits instead of inside one; nil when the Noter cannot or the write
-// will be refused anyway (the transaction then notes it, or refuses it).
-func (s *Store) prepareNote(ctx context.Context, db string, doc store.Doc) *preparedNote {
+// prepareNote notes the write of doc (numbered by number, when not nil)
+// before its transaction, so that the Noter's work (decoding bodies, the
+// history entry) runs beside other commits instead of inside one; nil when
+// the Noter cannot or the write will be refused anyway (the transaction
+// then notes it, or refuses it).
+func (s *Store) prepareNote(ctx context.Context, db string, doc store.Doc, number *store.Numbering) *preparedNote {
 	np, ok := s.noterOf().(store.NotePreparer)
 	if !ok {
 		return nil
 	}
+	if number != nil {
+		doc.Body = store.SetNumber(doc.Body, number.Field, 0)
+	}
 	var pre *preparedNote
 	_ = s.viewDB(ctx, db, func(b *bbolt.Bucket) error {
 		p, conflict, err := currentRev(b.Bucket(bucketDocs), doc)
-		if err != nil || conflict != nil {
-			return nil
+		if err != nil || conflict != nil || (number != nil && p.raw != nil && !p.header.deleted) {
+			return nil // numbers are taken by creates (store.PreparedNote)
 		}
 		doc.Rev = store.NextRev(p.rev, doc.Deleted, doc.Body)
 		ch, err := changeOf(db, p.raw, doc)
@@ -83,7 +90,7 @@ func (s *Store) prepareNote(ctx context.Context, db string, doc store.Doc) *prep
 		if err != nil {
 			return nil
 		}
-		pre = &preparedNote{oldSeq: p.header.seq, rev: doc.Rev, at: at}
+		pre = &preparedNote{oldSeq: p.header.seq, rev: doc.Rev, numbered: number != nil, at: at}
 		return nil
 	})
 	return pre
@@ -115,8 +122,8 @@ func noteTx(n store.Noter, pre *preparedNote, db string, oldRaw []byte, oldSeq, 
 	switch {
 	case n == nil:
 		flags |= logUnnoted
-	case pre != nil && pre.oldSeq == oldSeq && pre.rev == doc.Rev:
-		notes = pre.at(doc.Seq)
+	case pre != nil && pre.oldSeq == oldSeq && (pre.rev == doc.Rev || pre.numbered):
+		notes = pre.at(doc.Seq, doc)
 	default:
 		ch, err := changeOf(db, oldRaw, doc)
 		if err != nil {

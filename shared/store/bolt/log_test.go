@@ -35,11 +35,14 @@ func (testNoter) HistorySeq(id string) (uint64, bool) {
 // preparingNoter also prepares notes before the transaction.
 type preparingNoter struct{ testNoter }
 
-func (preparingNoter) PrepareNote(ch store.Change) (func(uint64) store.ChangeNotes, error) {
+func (preparingNoter) PrepareNote(ch store.Change) (store.PreparedNote, error) {
 	if ch.New.Seq != 0 {
 		return nil, errors.New("prepared with a seq")
 	}
-	return func(seq uint64) store.ChangeNotes { return noteOf(ch, "prepared", seq) }, nil
+	return func(seq uint64, written store.Doc) store.ChangeNotes {
+		ch.New.Rev = written.Rev
+		return noteOf(ch, "prepared", seq)
+	}, nil
 }
 
 func noteOf(ch store.Change, how string, seq uint64) store.ChangeNotes {
@@ -202,7 +205,7 @@ func TestStaleNotePrepared(t *testing.T) {
 	}
 	// Prepared against d1; d2 replaces d1 before the transaction runs.
 	next := store.Doc{ID: "a", Rev: d1.Rev, Body: []byte(`{"n":3}`)}
-	pre := s.prepareNote(ctx, "db", next)
+	pre := s.prepareNote(ctx, "db", next, nil)
 	if pre == nil {
 		t.Fatal("no note prepared")
 	}
@@ -225,5 +228,55 @@ func TestStaleNotePrepared(t *testing.T) {
 	}
 	if body := string(hist[0].Body); !strings.Contains(body, `"old":"`+d2.Rev+`"`) || !strings.Contains(body, `"how":"in the transaction"`) {
 		t.Fatalf("entry %s: want it noted in the transaction against %s", body, d2.Rev)
+	}
+}
+
+// TestNumberedNotePrepared: a numbered create is noted before its
+// transaction, on its body with the number 0, and the note takes the
+// revision written with the number the transaction took; a numbered write
+// over a live revision (numbers are taken by creates) is noted in the
+// transaction.
+func TestNumberedNotePrepared(t *testing.T) {
+	ctx := t.Context()
+	s, err := Open(filepath.Join(t.TempDir(), "log.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.SetNoter(preparingNoter{})
+	if err := s.CreateDB(ctx, "db"); err != nil {
+		t.Fatal(err)
+	}
+	for i, tc := range []struct {
+		id, rev, how string
+	}{
+		{"a", "", "prepared"},
+		{"b", "", "prepared"},
+		{"a", "latest", "in the transaction"},
+	} {
+		rev := ""
+		if tc.rev != "" {
+			cur, err := s.Get(ctx, "db", tc.id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rev = cur.Rev
+		}
+		w := store.DocWrite{Doc: store.Doc{ID: tc.id, Rev: rev, Body: []byte(`{"n":1}`)}, Number: &store.Numbering{Kind: "seq", Key: "db", Field: "number"}}
+		d, err := s.PutDoc(ctx, "db", w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Number.Value != int64(i+1) {
+			t.Fatalf("write %d took number %d", i, w.Number.Value)
+		}
+		hist, err := s.History(ctx, "db", tc.id, 1)
+		if err != nil || len(hist) != 1 {
+			t.Fatalf("History: %v, %v", hist, err)
+		}
+		body := string(hist[0].Body)
+		if !strings.Contains(body, `"rev":"`+d.Rev+`"`) || !strings.Contains(body, `"how":"`+tc.how+`"`) {
+			t.Fatalf("write %d: entry %s, want it %s with rev %s", i, body, tc.how, d.Rev)
+		}
 	}
 }
