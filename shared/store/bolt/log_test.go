@@ -185,20 +185,28 @@ func TestChangeLog(t *testing.T) {
 	check(s)
 }
 
+// openPreparing opens a store whose Noter prepares notes, with a database
+// "db".
+func openPreparing(t *testing.T) *Store {
+	t.Helper()
+	s, err := Open(filepath.Join(t.TempDir(), "log.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	s.SetNoter(preparingNoter{})
+	if err := s.CreateDB(t.Context(), "db"); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // TestStaleNotePrepared: a note prepared against a revision another write
 // replaced before the transaction is not used; the write is noted in the
 // transaction against what it really replaces.
 func TestStaleNotePrepared(t *testing.T) {
 	ctx := t.Context()
-	s, err := Open(filepath.Join(t.TempDir(), "log.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	s.SetNoter(preparingNoter{})
-	if err := s.CreateDB(ctx, "db"); err != nil {
-		t.Fatal(err)
-	}
+	s := openPreparing(t)
 	d1, err := s.Put(ctx, "db", store.Doc{ID: "a", Body: []byte(`{"n":1}`)})
 	if err != nil {
 		t.Fatal(err)
@@ -238,15 +246,7 @@ func TestStaleNotePrepared(t *testing.T) {
 // transaction.
 func TestNumberedNotePrepared(t *testing.T) {
 	ctx := t.Context()
-	s, err := Open(filepath.Join(t.TempDir(), "log.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	s.SetNoter(preparingNoter{})
-	if err := s.CreateDB(ctx, "db"); err != nil {
-		t.Fatal(err)
-	}
+	s := openPreparing(t)
 	for i, tc := range []struct {
 		id, rev, how string
 	}{
