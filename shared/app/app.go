@@ -34,6 +34,7 @@ import (
 	"github.com/oficina/oficina/shared/ratelimit"
 	"github.com/oficina/oficina/shared/schedule"
 	"github.com/oficina/oficina/shared/store"
+	"github.com/oficina/oficina/shared/store/bolt"
 	"github.com/oficina/oficina/shared/stream"
 )
 
@@ -186,7 +187,7 @@ func OpenOn(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Ad
 func Adapters(ctx context.Context, cfg config.Config, log *slog.Logger, over Overrides) (core.Adapters, error) {
 	aws := adapters.NewAWS(func() (aws.Config, error) { return awsconfig.LoadDefaultConfig(ctx) })
 	if over.Store == nil && over.Mail == nil && over.Blobs == nil {
-		ad, err := adapters.All(cfg, log, aws)
+		ad, err := adapters.All(cfg, log, aws, bolt.OpenDir)
 		if err == nil {
 			if ad.Worker, err = Worker(cfg, aws); err != nil {
 				ad.Store.Close()
@@ -198,7 +199,7 @@ func Adapters(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 	var ad core.Adapters
 	var err error
 	if ad.Store = over.Store; ad.Store == nil {
-		if ad.Store, err = adapters.Store(cfg, log, aws); err != nil {
+		if ad.Store, err = adapters.Store(cfg, log, aws, bolt.OpenDir); err != nil {
 			return ad, err
 		}
 	}
