@@ -33,6 +33,7 @@ import (
 	"github.com/oficina/oficina/shared/phones"
 	"github.com/oficina/oficina/shared/ratelimit"
 	"github.com/oficina/oficina/shared/schedule"
+	"github.com/oficina/oficina/shared/schedule/sqsqueue"
 	"github.com/oficina/oficina/shared/store"
 	"github.com/oficina/oficina/shared/store/bolt"
 	"github.com/oficina/oficina/shared/stream"
@@ -158,7 +159,7 @@ func OpenOn(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Ad
 	case cfg.JobsQueueURL != "" && c.AWS == nil:
 		return fail(errors.New("the jobs queue (OFICINA_JOBS_QUEUE_URL) needs an AWS configuration"))
 	case cfg.JobsQueueURL != "":
-		queue = schedule.NewSQSQueue(sqs.NewFromConfig(*c.AWS), cfg.JobsQueueURL)
+		queue = sqsqueue.New(sqs.NewFromConfig(*c.AWS), cfg.JobsQueueURL)
 	default:
 		a.localJobs = schedule.NewLocalQueue(context.WithoutCancel(ctx), a.Worker.Handle, schedule.LocalQueueOptions{Log: log})
 		queue = a.localJobs

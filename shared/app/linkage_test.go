@@ -83,11 +83,13 @@ var functionLinks = map[string][]string{
 	}),
 	// The jobs worker: the modules' write paths and jobs; no HTTP, no
 	// phone numbers (no job writes them), no Lambda client (it is
-	// invoked, it invokes nothing), and no embedded store (it runs on
-	// DynamoDB alone: adapters.All without an opener).
+	// invoked, it invokes nothing), no embedded store (it runs on
+	// DynamoDB alone: adapters.All without an opener), and no SQS client
+	// (Lambda hands it the queue's messages; only the dispatcher sends).
 	"worker": slices.Concat(serveHTTP, numberingMetadata, embeddedStore, []string{
 		pkgApp, modulePath + "shared/wiki/highlight", "github.com/alecthomas/chroma/v2",
 		"github.com/aws/aws-sdk-go-v2/config", lambdaClient,
+		modulePath + "shared/schedule/sqsqueue", "github.com/aws/aws-sdk-go-v2/service/sqs",
 	}),
 	// WebDAV: every module's write path (a file passes the API's rules and
 	// its writes are noted for the stream) and the drive; no mail, no other
