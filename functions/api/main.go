@@ -15,6 +15,7 @@ import (
 	"github.com/oficina/oficina/shared/app/core"
 	"github.com/oficina/oficina/shared/app/runenv"
 	"github.com/oficina/oficina/shared/config"
+	"github.com/oficina/oficina/shared/store/bolt"
 )
 
 // proxyFunc is the Lambda handler signature for HTTP API v2 events.
@@ -41,7 +42,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (proxyFunc, err
 	// The execution role's credentials, not the SDK's default chain
 	// (runenv.LambdaAWS): smaller and faster to start.
 	aws := adapters.LambdaAWS(os.Getenv)
-	ad, err := adapters.All(cfg, log, aws)
+	ad, err := adapters.All(cfg, log, aws, bolt.OpenDir)
 	if err != nil {
 		return nil, err
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/oficina/oficina/shared/app/runenv"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/schedule"
+	"github.com/oficina/oficina/shared/schedule/sqsqueue"
 	"github.com/oficina/oficina/shared/store/dynamo"
 )
 
@@ -69,6 +70,6 @@ func wire(ctx context.Context, getenv func(string) string) (*schedule.Dispatcher
 	})
 	st := dynamo.Open(aws, cfg.Table, cfg.DynamoEndpoint)
 	return schedule.NewDispatcher(schedule.Dispatchable(specs), schedule.DispatchOptions{
-		Queue: schedule.NewSQSQueue(client, cfg.JobsQueueURL), Groups: schedule.StoreGroups(st), Log: runenv.Logger(cfg, os.Stderr),
+		Queue: sqsqueue.New(client, cfg.JobsQueueURL), Groups: schedule.StoreGroups(st), Log: runenv.Logger(cfg, os.Stderr),
 	})
 }

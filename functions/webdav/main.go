@@ -28,6 +28,7 @@ import (
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/dav"
 	"github.com/oficina/oficina/shared/ratelimit"
+	"github.com/oficina/oficina/shared/store/bolt"
 )
 
 func main() {
@@ -96,7 +97,7 @@ func run(ctx context.Context, getenv func(string) string) error {
 // other module's routes.
 func wire(ctx context.Context, cfg config.Config, log *slog.Logger) (*dav.Handler, func() error, error) {
 	aws := adapters.NewAWS(func() (aws.Config, error) { return awsconfig.LoadDefaultConfig(ctx) })
-	st, err := adapters.Store(cfg, log, aws)
+	st, err := adapters.Store(cfg, log, aws, bolt.OpenDir)
 	if err != nil {
 		return nil, nil, err
 	}

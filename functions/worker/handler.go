@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 
 	"github.com/aws/aws-lambda-go/events"
 
@@ -27,16 +26,19 @@ type Handler struct {
 	// (backup.Module.Keep).
 	Backups func(ctx context.Context, payload []byte) ([]byte, error)
 	Log     *slog.Logger
-	// Prepare, when set, runs once, before the first event: work kept out
-	// of the cold start (seeding the plan prices).
-	Prepare  func(ctx context.Context)
-	prepared sync.Once
+	// Prepare, when set, runs before each event and must succeed first:
+	// the work kept out of the cold start (the system databases and the
+	// plan prices, parts.Work.Prepare), done at the first event and then
+	// a lock.
+	Prepare func(ctx context.Context) error
 }
 
 // Invoke tells the events apart by their records' source.
 func (h *Handler) Invoke(ctx context.Context, raw json.RawMessage) (any, error) {
 	if h.Prepare != nil {
-		h.prepared.Do(func() { h.Prepare(ctx) })
+		if err := h.Prepare(ctx); err != nil {
+			return nil, fmt.Errorf("worker: %w", err)
+		}
 	}
 	var probe struct {
 		Records []struct {

@@ -34,14 +34,18 @@ func main() {
 
 // wire builds the handler: every module's write path and jobs
 // (shared/app/parts: no HTTP API, no routes) on the configured DynamoDB
-// table, with mail and files, with the execution role's credentials.
+// table, with mail and files, with the execution role's credentials. It
+// reads nothing: the system databases are made before the first event
+// (parts.Work.Prepare), out of the cold start.
 func wire(ctx context.Context, getenv func(string) string) (*Handler, error) {
 	cfg, err := config.Load(nil, getenv, config.Lambda)
 	if err != nil {
 		return nil, err
 	}
 	log := runenv.Logger(cfg, os.Stderr)
-	ad, err := adapters.All(cfg, log, adapters.LambdaAWS(os.Getenv))
+	// DynamoDB alone (no embedded store opener): a Lambda function's disk
+	// is its own and short-lived.
+	ad, err := adapters.All(cfg, log, adapters.LambdaAWS(os.Getenv), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -54,5 +58,5 @@ func wire(ctx context.Context, getenv func(string) string) (*Handler, error) {
 		c.Close()
 		return nil, err
 	}
-	return &Handler{Worker: w, Suppressions: c.Suppressions, Backups: work.Keep, Log: log, Prepare: func(ctx context.Context) { parts.SeedPrices(ctx, c) }}, nil
+	return &Handler{Worker: w, Suppressions: c.Suppressions, Backups: work.Keep, Log: log, Prepare: work.Prepare}, nil
 }

@@ -24,11 +24,12 @@ import (
 func TestMain(m *testing.M) { os.Exit(apptest.Main(m)) }
 
 // TestWire builds the function as main does, from the environment, against
-// DynamoDB Local, and feeds it the sample batch: the whole-round task runs
-// (the reader's refresh round creates its directory) and releases its
-// lease, the per-Group task of a Group that does not exist is done with
-// nothing to do, and the message that is not a task is the one partial
-// batch failure. The same batch again runs nothing twice.
+// a fresh table of DynamoDB Local, and feeds it the sample batch: the first
+// event makes the system databases, which the cold start left alone; the
+// whole-round task runs (the reader's refresh round creates its directory)
+// and releases its lease, the per-Group task of a Group that does not
+// exist is done with nothing to do, and the message that is not a task is
+// the one partial batch failure. The same batch again runs nothing twice.
 func TestWire(t *testing.T) {
 	h, st := wired(t)
 	raw, err := os.ReadFile(filepath.Join("..", "..", "events", "sqs-jobs-tasks.json"))
@@ -39,6 +40,14 @@ func TestWire(t *testing.T) {
 	if err := json.Unmarshal(raw, &ev); err != nil {
 		t.Fatal(err)
 	}
+	// The cold start read nothing: the first event makes the system
+	// databases on this fresh table before its tasks run.
+	systemDBs := []string{ids.UsersDB, ids.AccountsDB, ids.PricesDB}
+	for _, db := range systemDBs {
+		if _, err := st.DBInfo(t.Context(), db); !errors.Is(err, store.ErrDBNotFound) {
+			t.Fatalf("%s before the first event: %v, want none", db, err)
+		}
+	}
 	for round := range 2 {
 		out, err := h.Invoke(t.Context(), raw)
 		if err != nil {
@@ -47,6 +56,11 @@ func TestWire(t *testing.T) {
 		resp := out.(events.SQSEventResponse)
 		if len(resp.BatchItemFailures) != 1 || resp.BatchItemFailures[0].ItemIdentifier != ev.Records[2].MessageId {
 			t.Fatalf("round %d: failures %+v, want only the message that is not a task", round, resp.BatchItemFailures)
+		}
+	}
+	for _, db := range systemDBs {
+		if _, err := st.DBInfo(t.Context(), db); err != nil {
+			t.Errorf("%s after the first event: %v", db, err)
 		}
 	}
 	if _, err := st.DBInfo(t.Context(), reader.DirectoryDB); err != nil {

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/text/currency"
 
@@ -33,8 +34,9 @@ var serverKeys = []string{"created-by", "created-by-id", "created-at", "confirme
 // server writes: no client, and no restore of a backup, may write it.
 func IsServerKey(key string) bool { return slices.Contains(serverKeys, key) }
 
-// keyRE bounds adjustment keys to the spec's shape (letters, digits, - and _).
-var keyRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$`)
+// keyRE bounds adjustment keys to the spec's shape (letters, digits, - and
+// _), compiled on first use (not at every cold start).
+var keyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$`) })
 
 // Allowed values of the switch-like keys.
 var (
@@ -94,7 +96,7 @@ func (s *Service) adjustmentRule(ctx context.Context, w *docs.Write) error {
 	switch {
 	case !ok || key == "":
 		return invalid("key", fault.CantBeBlank)
-	case !keyRE.MatchString(key):
+	case !keyRE().MatchString(key):
 		return invalid("key", fault.IsInvalid)
 	case w.Old != nil && str(w.Old["key"]) != key:
 		return invalid("key", fault.IsInvalid) // a document keeps its key

@@ -33,7 +33,9 @@ import (
 	"github.com/oficina/oficina/shared/phones"
 	"github.com/oficina/oficina/shared/ratelimit"
 	"github.com/oficina/oficina/shared/schedule"
+	"github.com/oficina/oficina/shared/schedule/sqsqueue"
 	"github.com/oficina/oficina/shared/store"
+	"github.com/oficina/oficina/shared/store/bolt"
 	"github.com/oficina/oficina/shared/stream"
 )
 
@@ -157,7 +159,7 @@ func OpenOn(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Ad
 	case cfg.JobsQueueURL != "" && c.AWS == nil:
 		return fail(errors.New("the jobs queue (OFICINA_JOBS_QUEUE_URL) needs an AWS configuration"))
 	case cfg.JobsQueueURL != "":
-		queue = schedule.NewSQSQueue(sqs.NewFromConfig(*c.AWS), cfg.JobsQueueURL)
+		queue = sqsqueue.New(sqs.NewFromConfig(*c.AWS), cfg.JobsQueueURL)
 	default:
 		a.localJobs = schedule.NewLocalQueue(context.WithoutCancel(ctx), a.Worker.Handle, schedule.LocalQueueOptions{Log: log})
 		queue = a.localJobs
@@ -186,7 +188,7 @@ func OpenOn(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Ad
 func Adapters(ctx context.Context, cfg config.Config, log *slog.Logger, over Overrides) (core.Adapters, error) {
 	aws := adapters.NewAWS(func() (aws.Config, error) { return awsconfig.LoadDefaultConfig(ctx) })
 	if over.Store == nil && over.Mail == nil && over.Blobs == nil {
-		ad, err := adapters.All(cfg, log, aws)
+		ad, err := adapters.All(cfg, log, aws, bolt.OpenDir)
 		if err == nil {
 			if ad.Worker, err = Worker(cfg, aws); err != nil {
 				ad.Store.Close()
@@ -198,7 +200,7 @@ func Adapters(ctx context.Context, cfg config.Config, log *slog.Logger, over Ove
 	var ad core.Adapters
 	var err error
 	if ad.Store = over.Store; ad.Store == nil {
-		if ad.Store, err = adapters.Store(cfg, log, aws); err != nil {
+		if ad.Store, err = adapters.Store(cfg, log, aws, bolt.OpenDir); err != nil {
 			return ad, err
 		}
 	}

@@ -26,7 +26,7 @@ var layers = []layer{
 		"shared/blob", "shared/blob/blobtest", "shared/mail", "shared/mail/ses"}},
 	{"the write path and the module seam", true, []string{
 		"shared/access", "shared/ratelimit", "shared/docs", "shared/schema",
-		"shared/stream", "shared/stream/streamtest", "shared/module", "shared/schedule", "shared/openapi"}},
+		"shared/stream", "shared/stream/streamtest", "shared/module", "shared/schedule", "shared/schedule/sqsqueue", "shared/openapi"}},
 	{"services other modules build on", true, []string{
 		"shared/auth", "shared/accounts", "shared/plans", "shared/drive"}},
 	{"modules and the HTTP API, which know each other only through the seam", false, []string{

@@ -40,6 +40,10 @@ var otherModules = []string{
 // other functions refuse a write that needs them (phonerules.Refusing).
 var numberingMetadata = []string{modulePath + "shared/phones", "github.com/nyaruka/phonenumbers"}
 
+// embeddedStore is bbolt and the store on it: the local server's, and the
+// WebDAV image's when it runs off AWS.
+var embeddedStore = []string{modulePath + "shared/store/bolt", "go.etcd.io/bbolt"}
+
 // functionLinks pins what each deployable under functions/ must not link
 // (go list -deps, with make lambdas' build tags), so that what issue 23.4
 // took out of a function cannot come back unseen: a new import that pulls
@@ -78,11 +82,14 @@ var functionLinks = map[string][]string{
 		modulePath + "shared/store/bolt", "github.com/aws/aws-sdk-go-v2/config", lambdaClient,
 	}),
 	// The jobs worker: the modules' write paths and jobs; no HTTP, no
-	// phone numbers (no job writes them), and no Lambda client (it is
-	// invoked, it invokes nothing).
-	"worker": slices.Concat(serveHTTP, numberingMetadata, []string{
+	// phone numbers (no job writes them), no Lambda client (it is
+	// invoked, it invokes nothing), no embedded store (it runs on
+	// DynamoDB alone: adapters.All without an opener), and no SQS client
+	// (Lambda hands it the queue's messages; only the dispatcher sends).
+	"worker": slices.Concat(serveHTTP, numberingMetadata, embeddedStore, []string{
 		pkgApp, modulePath + "shared/wiki/highlight", "github.com/alecthomas/chroma/v2",
 		"github.com/aws/aws-sdk-go-v2/config", lambdaClient,
+		modulePath + "shared/schedule/sqsqueue", "github.com/aws/aws-sdk-go-v2/service/sqs",
 	}),
 	// WebDAV: every module's write path (a file passes the API's rules and
 	// its writes are noted for the stream) and the drive; no mail, no other

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/accounts"
@@ -232,10 +233,11 @@ func TestPartsRefusePhoneNumbers(t *testing.T) {
 	}
 }
 
-// TestPartsSystemDBs: the worker and the WebDAV server make the system
-// databases at their start, as the api does; the stream function, whose
-// reactions write only Groups' databases, does not read for them at a
-// cold start.
+// TestPartsSystemDBs: the WebDAV server makes the system databases at its
+// start, as the api does; the stream function, whose reactions write only
+// Groups' databases, does not read for them at a cold start, nor does the
+// worker, which makes them before its first event
+// (TestWorkerPreparesOnFirstEvent).
 func TestPartsSystemDBs(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -249,7 +251,7 @@ func TestPartsSystemDBs(t *testing.T) {
 		{"worker", func(cfg config.Config, st store.Store) (*core.Core, error) {
 			c, _, err := parts.Jobs(t.Context(), cfg, nil, core.Adapters{Store: st})
 			return c, err
-		}, true},
+		}, false},
 		{"webdav", func(cfg config.Config, st store.Store) (*core.Core, error) {
 			c, _, err := parts.Drive(t.Context(), cfg, nil, core.Adapters{Store: st})
 			return c, err
@@ -267,6 +269,83 @@ func TestPartsSystemDBs(t *testing.T) {
 				if made := err == nil; made != tc.made || (!made && !errors.Is(err, store.ErrDBNotFound)) {
 					t.Errorf("%s after the %s's start: %v, want made %v", db, tc.name, err, tc.made)
 				}
+			}
+		})
+	}
+}
+
+// TestWorkerPreparesOnFirstEvent: the worker's wiring reads nothing at a
+// cold start; Work.Prepare, which its handler runs before each event,
+// makes the system databases and seeds the plan prices on a fresh store,
+// on both stores. After it every job's round runs on that fresh store,
+// with no Group and then with one, as it did when the databases were made
+// at the start; a second Prepare changes nothing.
+func TestWorkerPreparesOnFirstEvent(t *testing.T) {
+	_, client := ddblocal.Start(t)
+	for name, fresh := range map[string]func(t *testing.T) store.Store{
+		"bolt": func(t *testing.T) store.Store { st, _ := boltAndConfig(t); return st },
+		"dynamo": func(t *testing.T) store.Store {
+			table := ddblocal.TableName(t)
+			if err := dynamo.CreateTable(t.Context(), client, table); err != nil {
+				t.Fatal(err)
+			}
+			return dynamo.New(client, table)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ctx := t.Context()
+			st := fresh(t)
+			_, cfg := boltAndConfig(t)
+			c, work, err := parts.Jobs(ctx, cfg, nil, core.Adapters{Store: st})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			systemDBs := []string{ids.UsersDB, ids.AccountsDB, ids.PricesDB}
+			for _, db := range systemDBs {
+				if _, err := st.DBInfo(ctx, db); !errors.Is(err, store.ErrDBNotFound) {
+					t.Fatalf("%s before the first event: %v, want none", db, err)
+				}
+			}
+			for range 2 {
+				if err := work.Prepare(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, db := range systemDBs {
+				if _, err := st.DBInfo(ctx, db); err != nil {
+					t.Errorf("%s after Prepare: %v", db, err)
+				}
+			}
+			prices, err := st.DBInfo(ctx, ids.PricesDB)
+			if err != nil || prices.DocCount == 0 {
+				t.Fatalf("plan prices after Prepare: %+v %v", prices, err)
+			}
+			runAll := func(when string) {
+				for _, j := range work.Jobs {
+					if err := j.Run(ctx, module.JobEvent{Job: j.Name, Time: time.Now().UTC()}); err != nil {
+						t.Errorf("%s, %s: %v", j.Name, when, err)
+					}
+				}
+			}
+			runAll("no Group")
+			if _, err := c.Auth.Register(ctx, auth.Registration{Email: "ana@example.com", Password: "password1"}); err != nil {
+				t.Fatal(err)
+			}
+			sess, err := c.Auth.Login(ctx, auth.LoginInput{Name: "ana@example.com", Password: "password1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := c.Auth.SessionPrincipal(ctx, sess.Secret)
+			if err != nil || p == nil {
+				t.Fatalf("session: %v", err)
+			}
+			if _, err := c.Accounts.CreateGroup(ctx, p, accounts.NewGroup{Name: "Oficina"}); err != nil {
+				t.Fatal(err)
+			}
+			runAll("one Group")
+			if again, err := st.DBInfo(ctx, ids.PricesDB); err != nil || again.UpdateSeq != prices.UpdateSeq {
+				t.Errorf("prices changed after the first Prepare: %+v → %+v (%v)", prices, again, err)
 			}
 		})
 	}

@@ -28,8 +28,13 @@ import (
 var policy = sync.OnceValue(newPolicy)
 
 // iframeSrc is the allow-list of embedded players (their pages run their
-// own scripts in their own origin, sandboxed).
-var iframeSrc = regexp.MustCompile(`^https://(www\.youtube(-nocookie)?\.com/embed/|player\.vimeo\.com/video/|www\.dailymotion\.com/embed/video/|open\.spotify\.com/embed/|w\.soundcloud\.com/player/|bandcamp\.com/EmbeddedPlayer/)[^\s"'<>]*$`)
+// own scripts in their own origin, sandboxed). It and the wiki's patterns
+// are compiled on first use, as the policy is: their counted repetitions
+// make large programs, and every function linking this package would pay
+// them at its cold start.
+var iframeSrc = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^https://(www\.youtube(-nocookie)?\.com/embed/|player\.vimeo\.com/video/|www\.dailymotion\.com/embed/video/|open\.spotify\.com/embed/|w\.soundcloud\.com/player/|bandcamp\.com/EmbeddedPlayer/)[^\s"'<>]*$`)
+})
 
 var blankLines = regexp.MustCompile(`\n\s*\n`)
 
@@ -78,7 +83,7 @@ func newPolicy() *bluemonday.Policy {
 	p.AllowAttrs("poster").Matching(httpURL).OnElements("video")
 	p.AllowAttrs("controls").Matching(regexp.MustCompile(`^(|controls)$`)).OnElements("video", "audio")
 
-	p.AllowAttrs("src").Matching(iframeSrc).OnElements("iframe")
+	p.AllowAttrs("src").Matching(iframeSrc()).OnElements("iframe")
 	p.AllowAttrs("sandbox").OnElements("iframe") // its tokens filtered below
 	p.AllowAttrs("allowfullscreen").Matching(regexp.MustCompile(`^(|allowfullscreen|true)$`)).OnElements("iframe")
 	p.RequireSandboxOnIFrame(bluemonday.SandboxAllowScripts, bluemonday.SandboxAllowSameOrigin,
@@ -207,7 +212,7 @@ func keep(n *html.Node, base *url.URL) bool {
 			setAttr(n, "loading", "lazy")
 		case atom.Iframe:
 			src := resolve(attr(n, "src"), base)
-			if !iframeSrc.MatchString(src) {
+			if !iframeSrc().MatchString(src) {
 				return false
 			}
 			setAttr(n, "loading", "lazy")

@@ -27,8 +27,11 @@ import (
 //     dropped (there is no base to resolve it against).
 var wikiPolicy = sync.OnceValue(newWikiPolicy)
 
-// WikiClass is the class values wiki HTML may carry.
-var WikiClass = regexp.MustCompile(`^wk-[a-z0-9-]{1,40}( wk-[a-z0-9-]{1,40}){0,7}$`)
+// WikiClass is the class values wiki HTML may carry (compiled on first
+// use, see iframeSrc).
+var WikiClass = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^wk-[a-z0-9-]{1,40}( wk-[a-z0-9-]{1,40}){0,7}$`)
+})
 
 const (
 	dbPattern  = `acc-[0-9a-f]{32}`
@@ -40,10 +43,15 @@ const (
 )
 
 // WikiLinkPath matches the relative links wiki HTML may carry (the db is
-// checked separately); WikiImagePath the relative image sources.
+// checked separately); WikiImagePath the relative image sources (both
+// compiled on first use, see iframeSrc).
 var (
-	WikiLinkPath  = regexp.MustCompile(`^/account/(` + dbPattern + `)/handbooks/(han-` + hexID + `|new\?title=` + titleParam + `)$`)
-	WikiImagePath = regexp.MustCompile(`^/api/(` + dbPattern + `)/_drive/files/fle-` + hexID + `/content` + driveQuery + `$`)
+	WikiLinkPath = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^/account/(` + dbPattern + `)/handbooks/(han-` + hexID + `|new\?title=` + titleParam + `)$`)
+	})
+	WikiImagePath = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^/api/(` + dbPattern + `)/_drive/files/fle-` + hexID + `/content` + driveQuery + `$`)
+	})
 )
 
 func newWikiPolicy() *bluemonday.Policy {
@@ -51,7 +59,7 @@ func newWikiPolicy() *bluemonday.Policy {
 	// Relative URLs pass the policy only after wikiPrepare kept the two
 	// allowed shapes of the page's own Group and dropped every other one.
 	p.AllowRelativeURLs(true)
-	p.AllowAttrs("class").Matching(WikiClass).OnElements("pre", "code", "span", "a", "div", "li", "ul", "ol")
+	p.AllowAttrs("class").Matching(WikiClass()).OnElements("pre", "code", "span", "a", "div", "li", "ul", "ol")
 	p.AllowElements("input")
 	p.AllowAttrs("type").Matching(regexp.MustCompile(`^checkbox$`)).OnElements("input")
 	p.AllowAttrs("checked", "disabled").Matching(regexp.MustCompile(`^(|checked|disabled)$`)).OnElements("input")
@@ -103,7 +111,7 @@ func wikiKeep(n *html.Node, db string) bool {
 			}
 		case atom.Iframe:
 			src := strings.TrimSpace(attr(n, "src"))
-			if !iframeSrc.MatchString(src) {
+			if !iframeSrc().MatchString(src) {
 				return false
 			}
 			setAttr(n, "loading", "lazy")
@@ -144,11 +152,11 @@ func wikiURL(key, v string, el atom.Atom, db string) (string, bool) {
 	}
 	switch {
 	case key == "href" && el == atom.A:
-		if m := WikiLinkPath.FindStringSubmatch(v); m != nil && m[1] == db {
+		if m := WikiLinkPath().FindStringSubmatch(v); m != nil && m[1] == db {
 			return v, true
 		}
 	case key == "src" && el == atom.Img:
-		if m := WikiImagePath.FindStringSubmatch(v); m != nil && m[1] == db {
+		if m := WikiImagePath().FindStringSubmatch(v); m != nil && m[1] == db {
 			return v, true
 		}
 	}

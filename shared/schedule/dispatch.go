@@ -66,7 +66,7 @@ func JobOf(ev events.CloudWatchEvent) (string, error) {
 // ErrUnknownJob: the event names a job no module registered.
 var ErrUnknownJob = errors.New("schedule: unknown job")
 
-// Queue takes the tasks of a firing: SQS on AWS (SQSQueue), goroutines
+// Queue takes the tasks of a firing: SQS on AWS (sqsqueue.Queue), goroutines
 // in the local server (LocalQueue). A task may be delivered more than
 // once; the Worker runs it once.
 type Queue interface {

@@ -17,7 +17,7 @@ import (
 // disabled checkboxes, and links to the Group's own pages and drive files.
 func wikiAllow(db string) xsstest.Allow {
 	return xsstest.Allow{
-		Class:       htmlsafe.WikiClass,
+		Class:       htmlsafe.WikiClass(),
 		Checkbox:    true,
 		RelativeURL: regexp.MustCompile(`^/(account/` + db + `/handbooks/(han-[0-9a-f]{32}|new\?title=[A-Za-z0-9%._~+-]+)|api/` + db + `/_drive/files/fle-[0-9a-f]{32}/content(\?[a-z]+=[A-Za-z0-9._-]+(&[a-z]+=[A-Za-z0-9._-]+)?)?)$`),
 	}

@@ -1,7 +1,7 @@
 // Package adapters makes the outside world a deployable runs on from its
-// settings: the document store (bbolt or DynamoDB), the mail sender (the
-// .eml outbox or SES) with the templates, and the blob stores (the
-// filesystem, S3 or none). Each piece is its own function, so a
+// settings: the document store (bbolt, through the opener the deployable
+// gives, or DynamoDB), the mail sender (the .eml outbox or SES) with the
+// templates, and the blob stores (the filesystem, S3 or none). Each piece is its own function, so a
 // deployable links only the pieces it makes (the WebDAV server sends no
 // mail); the stream and the dispatcher make their DynamoDB store alone.
 package adapters
@@ -9,7 +9,6 @@ package adapters
 import (
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"sync"
 
@@ -24,7 +23,6 @@ import (
 	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/mail/ses"
 	"github.com/oficina/oficina/shared/store"
-	"github.com/oficina/oficina/shared/store/bolt"
 	"github.com/oficina/oficina/shared/store/dynamo"
 )
 
@@ -67,14 +65,20 @@ func LambdaAWS(getenv func(string) string) *AWS {
 	return &AWS{load: func() (aws.Config, error) { return runenv.LambdaAWS(getenv) }}
 }
 
-// Store opens the store cfg names.
-func Store(cfg config.Config, log *slog.Logger, a *AWS) (store.Store, error) {
+// Embedded opens the embedded store kept in a data directory
+// (bolt.OpenDir). A deployable that runs on DynamoDB alone (a Lambda
+// function) gives none, and so links no embedded store.
+type Embedded func(dataDir string, log *slog.Logger) (store.Store, error)
+
+// Store opens the store cfg names; embedded opens the embedded store (nil:
+// this deployable refuses it).
+func Store(cfg config.Config, log *slog.Logger, a *AWS, embedded Embedded) (store.Store, error) {
 	switch cfg.Store {
 	case "bolt":
-		if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
-			return nil, fmt.Errorf("create data dir: %w", err)
+		if embedded == nil {
+			return nil, fmt.Errorf("store %q: this deployable runs on DynamoDB alone", cfg.Store)
 		}
-		st, err := bolt.Open(filepath.Join(cfg.DataDir, "oficina.db"), bolt.Options{Logger: log})
+		st, err := embedded(cfg.DataDir, log)
 		if err != nil {
 			return nil, fmt.Errorf("open embedded store: %w", err)
 		}
@@ -150,17 +154,17 @@ func LiveCloud(cfg config.Config, log *slog.Logger, a *AWS) (*live.CloudOptions,
 	return core.LiveCloud(cfg, log, c), nil
 }
 
-// All makes the store, the sender and templates, and the blob stores cfg
-// names. The AWS configuration, when the settings need one (a queue or a
+// All makes the store (embedded as for Store), the sender and templates,
+// and the blob stores cfg names. The AWS configuration, when the settings need one (a queue or a
 // secret even without AWS adapters), comes with them.
-func All(cfg config.Config, log *slog.Logger, a *AWS) (core.Adapters, error) {
+func All(cfg config.Config, log *slog.Logger, a *AWS, embedded Embedded) (core.Adapters, error) {
 	var ad core.Adapters
 	if cfg.JobsQueueURL != "" || cfg.Stripe.SecretsARN != "" {
 		if _, err := a.Get(); err != nil {
 			return ad, err
 		}
 	}
-	st, err := Store(cfg, log, a)
+	st, err := Store(cfg, log, a, embedded)
 	if err != nil {
 		return ad, err
 	}

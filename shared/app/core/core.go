@@ -71,9 +71,10 @@ type Options struct {
 	Now    func() time.Time // nil: time.Now
 	Argon2 *auth.Argon2Params
 	// SystemDBsMadeElsewhere skips making sure the system databases exist
-	// (one read per start): the api and the worker make them at theirs,
-	// and a function that only reads them (live) or writes only Groups'
-	// databases (stream) has nothing to wait for at a cold start.
+	// (one read per start): the api makes them at its start and the worker
+	// before its first event (parts.Work.Prepare), and a function that
+	// only reads them (live) or writes only Groups' databases (stream) has
+	// nothing to wait for at a cold start.
 	SystemDBsMadeElsewhere bool
 }
 

@@ -13,7 +13,9 @@ package parts
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"sync"
 
 	"github.com/oficina/oficina/shared/accounts"
 	"github.com/oficina/oficina/shared/app/core"
@@ -145,19 +147,35 @@ type Work struct {
 	// Keep serves the api's backup requests (backup.Module.Keep): the
 	// worker alone may write the backups bucket and sign reads of it.
 	Keep backup.Invoke
+	// Prepare must succeed before the worker handles an event: it makes
+	// the system databases when missing (the jobs read the Groups' list
+	// and write prices; a fresh stack's worker may run before its api),
+	// then seeds the plan prices, once. The worker calls it at each event
+	// rather than at its cold start: after it succeeded it costs a lock.
+	// An error fails the event, which is delivered again.
+	Prepare func(ctx context.Context) error
 }
 
 // Jobs is what functions/worker runs: the base on the given adapters,
 // every module's write path, their scheduled jobs and the backups kept
-// for the api; its writes are noted as the API's are.
+// for the api; its writes are noted as the API's are. It reads nothing:
+// the system databases are Work.Prepare's.
 func Jobs(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters) (*core.Core, Work, error) {
-	c, r, set, err := open(ctx, cfg, log, ad, core.Options{})
+	c, r, set, err := open(ctx, cfg, log, ad, core.Options{SystemDBsMadeElsewhere: true})
 	if err != nil {
 		return nil, Work{}, err
 	}
 	set.RegisterJobs(r)
 	consumer(c, r, log)
-	return c, Work{Jobs: r.Jobs(), Keep: set.backup.Keep}, nil
+	var seeded sync.Once
+	prepare := func(ctx context.Context) error {
+		if err := c.Auth.EnsureSystemDBs(ctx); err != nil {
+			return fmt.Errorf("prepare system databases: %w", err)
+		}
+		seeded.Do(func() { SeedPrices(ctx, c) })
+		return nil
+	}
+	return c, Work{Jobs: r.Jobs(), Keep: set.backup.Keep, Prepare: prepare}, nil
 }
 
 // Drive is what the WebDAV server writes through: the base on the given
@@ -174,11 +192,11 @@ func Drive(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Ada
 }
 
 // SeedPrices puts the plan prices in the prices db when missing: the
-// worker does at its first invocation (a fresh stack's pricing section
-// lists them within minutes of the deploy, the worker running every few
-// minutes), outside any cold start. A failure is logged: the pricing
-// section then says it found no plans, and the next environment tries
-// again.
+// worker does at its first invocation (Work.Prepare), outside any cold
+// start (a fresh stack's pricing section lists them within minutes of the
+// deploy, the worker running every few minutes). A failure is logged: the
+// pricing section then says it found no plans, and the next environment
+// tries again.
 func SeedPrices(ctx context.Context, c *core.Core) {
 	n, err := plans.Seed(ctx, c.Docs, plans.WithAmounts(c.Cfg.Stripe.PlanPrices), false)
 	if err != nil {

@@ -95,6 +95,18 @@ var (
 	_ store.ChangeLog    = (*Store)(nil)
 )
 
+// OpenDir opens the store file of a data directory (dir/oficina.db,
+// creating both if needed), as the local server keeps it: the opener a
+// deployable that may run on the embedded store gives
+// shared/app/adapters.Store.
+func OpenDir(dir string, log *slog.Logger) (store.Store, error) {
+	st, err := Open(filepath.Join(dir, "oficina.db"), Options{Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
 // Open opens (creating if needed) the store file at path with mode 0600.
 func Open(path string, opts Options) (*Store, error) {
 	log := opts.Logger

@@ -1,4 +1,4 @@
-package schedule
+package sqsqueue
 
 import (
 	"context"
@@ -9,13 +9,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/oficina/oficina/shared/schedule"
 )
 
 // flakySQS answers SendMessageBatch like SQS, failing the entries listed in
 // refuse (by task Group) on their first send; sender-fault ones for good.
 type flakySQS struct {
 	calls    int
-	bodies   []Task
+	bodies   []schedule.Task
 	refuse   map[string]bool // Group → sender's fault
 	refused  map[string]bool
 	queueURL string
@@ -29,7 +31,7 @@ func (f *flakySQS) SendMessageBatch(_ context.Context, in *sqs.SendMessageBatchI
 	}
 	out := &sqs.SendMessageBatchOutput{}
 	for _, e := range in.Entries {
-		var t Task
+		var t schedule.Task
 		_ = json.Unmarshal([]byte(aws.ToString(e.MessageBody)), &t)
 		if sender, ok := f.refuse[t.Group]; ok && (sender || !f.refused[t.Group]) {
 			f.refused[t.Group] = true
@@ -46,12 +48,12 @@ func (f *flakySQS) SendMessageBatch(_ context.Context, in *sqs.SendMessageBatchI
 // sent again, entries refused as the sender's fault fail the send.
 func TestSQSQueue(t *testing.T) {
 	at := time.Date(2026, 5, 4, 2, 0, 0, 0, time.UTC)
-	tasks := make([]Task, 23)
+	tasks := make([]schedule.Task, 23)
 	for i := range tasks {
-		tasks[i] = Task{Job: "backup.scheduled", Group: string(rune('a' + i)), Time: at}
+		tasks[i] = schedule.Task{Job: "backup.scheduled", Group: string(rune('a' + i)), Time: at}
 	}
 	f := &flakySQS{refuse: map[string]bool{"c": false, "q": false}, refused: map[string]bool{}}
-	q := NewSQSQueue(f, "https://sqs.example/1/jobs")
+	q := New(f, "https://sqs.example/1/jobs")
 	if err := q.Send(context.Background(), tasks); err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +61,7 @@ func TestSQSQueue(t *testing.T) {
 		t.Fatalf("%d tasks sent in %d calls to %s", len(f.bodies), f.calls, f.queueURL)
 	}
 	f = &flakySQS{refuse: map[string]bool{"b": true}, refused: map[string]bool{}}
-	if err := NewSQSQueue(f, "u").Send(context.Background(), tasks); err == nil {
+	if err := New(f, "u").Send(context.Background(), tasks); err == nil {
 		t.Fatal("a sender-fault refusal did not fail the send")
 	}
 }

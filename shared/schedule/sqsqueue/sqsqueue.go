@@ -1,4 +1,8 @@
-package schedule
+// Package sqsqueue is the dispatcher's queue on SQS: the stack's jobs
+// queue, which the worker function consumes. It is apart from
+// shared/schedule so that the worker, which only receives tasks, links no
+// SQS client.
+package sqsqueue
 
 import (
 	"context"
@@ -10,31 +14,38 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/oficina/oficina/shared/schedule"
 )
 
-// SQSAPI is the part of the SQS client SQSQueue uses.
-type SQSAPI interface {
+// API is the part of the SQS client Queue uses.
+type API interface {
 	SendMessageBatch(ctx context.Context, in *sqs.SendMessageBatchInput, optFns ...func(*sqs.Options)) (*sqs.SendMessageBatchOutput, error)
 }
 
-// SQSQueue sends tasks to the stack's jobs queue, which the worker
-// function consumes.
-type SQSQueue struct {
-	client SQSAPI
+// Queue sends tasks to the stack's jobs queue, which the worker function
+// consumes (a schedule.Queue).
+type Queue struct {
+	client API
 	url    string
 }
 
-// NewSQSQueue returns a queue on the SQS queue at url.
-func NewSQSQueue(client SQSAPI, url string) *SQSQueue { return &SQSQueue{client: client, url: url} }
+// New returns a queue on the SQS queue at url.
+func New(client API, url string) *Queue { return &Queue{client: client, url: url} }
+
+var _ schedule.Queue = (*Queue)(nil)
+
+// batch is what SendMessageBatch takes at most.
+const batch = 10
 
 // sendAttempts is how often entries SQS refused for a passing reason are
 // sent again before the dispatch fails (and is retried whole).
 const sendAttempts = 3
 
-// Send implements Queue, ten messages a call.
-func (q *SQSQueue) Send(ctx context.Context, tasks []Task) error {
+// Send implements schedule.Queue, ten messages a call.
+func (q *Queue) Send(ctx context.Context, tasks []schedule.Task) error {
 	for len(tasks) > 0 {
-		n := min(len(tasks), sendBatch)
+		n := min(len(tasks), batch)
 		if err := q.sendBatch(ctx, tasks[:n]); err != nil {
 			return err
 		}
@@ -43,7 +54,7 @@ func (q *SQSQueue) Send(ctx context.Context, tasks []Task) error {
 	return nil
 }
 
-func (q *SQSQueue) sendBatch(ctx context.Context, tasks []Task) error {
+func (q *Queue) sendBatch(ctx context.Context, tasks []schedule.Task) error {
 	entries := make([]types.SendMessageBatchRequestEntry, len(tasks))
 	for i, t := range tasks {
 		body, err := json.Marshal(t)
