@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { BACKUP_DENIED_ACTIONS, BACKUP_RETENTION_DAYS, BACKUP_WRITER_ACTIONS } from '../lib/backups';
 import { ConfigError, configFromContext, DEFAULT_CONCURRENCY } from '../lib/config';
 import { RETIRED_VERSION_GRACE_DAYS } from '../lib/files';
-import { JOBS_QUEUE } from '../lib/schedules';
+import { JOBS_QUEUE, WORKER_GOGC } from '../lib/schedules';
 import { actions, functionRole, logicalIdOf, PROD_CONTEXT, resourcesOfType, roleStatements, type Statement, synth } from './support';
 
 const prod = () => synth({ ...PROD_CONTEXT });
@@ -29,6 +29,9 @@ describe('jobs fan out per Group', () => {
     assert.deepEqual(esm[0][1].Properties!.ScalingConfig, { MaximumConcurrency: DEFAULT_CONCURRENCY.worker });
     const alarm = resourcesOfType(s.json, 'AWS::CloudWatch::Alarm').find(([, a]) => JSON.stringify(a.Properties!.Dimensions ?? []).includes(`"${dlq}"`));
     assert.ok(alarm, 'an alarm on the dead-letter queue');
+    // The worker's cold start runs no collection (functions/internal/coldstart sets the same).
+    assert.equal(s.json.Resources[worker].Properties!.Environment.Variables.GOGC, WORKER_GOGC);
+    assert.equal(s.json.Resources[logicalIdOf(s, s.stack.apiFunction)].Properties!.Environment.Variables.GOGC, undefined);
     // Only the dispatcher sends; it gets no mail, files or backups.
     const dispatcher = roleStatements(s.json, functionRole(s.json, logicalIdOf(s, s.stack.schedules.fn))).flatMap(actions);
     assert.ok(dispatcher.includes('sqs:SendMessage'));

@@ -40,7 +40,8 @@ func functions(tb testing.TB) []function {
 		{name: "schedule", settings: map[string]string{"OFICINA_JOBS_QUEUE_URL": "https://sqs.us-east-1.amazonaws.com/123456789012/oficina-jobs"},
 			event: `{"id":"x","detail-type":"Scheduled Event","source":"aws.events","time":"2026-05-04T09:00:00Z","detail":{"job":"nobody.registered"}}`,
 			fails: "unknown job"},
-		{name: "worker", settings: map[string]string{"OFICINA_MAIL": "outbox"},
+		// GOGC as the stack sets it (infra-cdk/lib/schedules.ts WORKER_GOGC).
+		{name: "worker", settings: map[string]string{"OFICINA_MAIL": "outbox", "GOGC": "200"},
 			event: `{"Records":[{"messageId":"m1","eventSource":"aws:sqs","body":"not a task"}]}`},
 		// $disconnect posts nothing to the management endpoint, which is
 		// not there.
