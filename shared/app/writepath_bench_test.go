@@ -32,7 +32,8 @@ import (
 // rate-limit count (ratelimit: anonymous routes only, never a signed-in
 // write). Besides ns/op it reports what cannot drift unseen with the
 // machine's load: commits/op on the embedded store (durable transactions,
-// each with its fsyncs: a save must stay at 1) and calls/op, RCU/op and
+// each with its fsyncs: a save must stay at 1) and pages/op (the pages
+// those commits wrote, one write call each) and calls/op, RCU/op and
 // WCU/op on DynamoDB Local. A module that adds a read or a commit to every
 // write shows up here as its own stage.
 //
@@ -138,29 +139,32 @@ type writeMeter struct {
 	e             *apptest.Env
 	ops           int
 	commits       int64
+	pages         int64
 	calls         int
 	read, write   float64
-	c0            int64
+	c0, p0        int64
 	calls0        int
 	read0, write0 float64
 }
 
-func (m *writeMeter) now() (commits int64, calls int, read, write float64) {
+func (m *writeMeter) now() (commits, pages int64, calls int, read, write float64) {
 	if st, ok := m.e.Store.(*bolt.Store); ok {
-		commits = st.CommitStats().Commits
+		cs := st.CommitStats()
+		commits, pages = cs.Commits, cs.PageWrites
 	}
 	if m.e.Meter != nil {
 		read, write, calls = m.e.Meter.Totals()
 	}
-	return commits, calls, read, write
+	return commits, pages, calls, read, write
 }
 
-func (m *writeMeter) start() { m.c0, m.calls0, m.read0, m.write0 = m.now() }
+func (m *writeMeter) start() { m.c0, m.p0, m.calls0, m.read0, m.write0 = m.now() }
 
 func (m *writeMeter) stop() {
-	c, calls, read, write := m.now()
+	c, pages, calls, read, write := m.now()
 	m.ops++
 	m.commits += c - m.c0
+	m.pages += pages - m.p0
 	m.calls += calls - m.calls0
 	m.read += read - m.read0
 	m.write += write - m.write0
@@ -178,4 +182,5 @@ func (m *writeMeter) report(b *testing.B) {
 		return
 	}
 	b.ReportMetric(float64(m.commits)/n, "commits/op")
+	b.ReportMetric(float64(m.pages)/n, "pages/op")
 }
