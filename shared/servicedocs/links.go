@@ -32,8 +32,9 @@ import (
 // records' key order instead of each to a random page of it: on the
 // embedded store a burst of new tickets then rewrites one page of the
 // records per commit instead of one per ticket (pages written per commit
-// 86 → 64, new-ticket PUTs 1.10–1.13×, docs/figures.md). Tokens issued before were 20 random bytes (27
-// characters) keyed by their hash alone; they keep working.
+// 86 → 64, new-ticket PUTs 1.10–1.13×, docs/figures.md). Tokens issued
+// before were 20 random bytes (27 characters) keyed by their hash alone;
+// they keep working.
 const (
 	recordKind   = "public-link"
 	kindStatus   = "status"
