@@ -1,9 +1,10 @@
 // Package adapters makes the outside world a deployable runs on from its
 // settings: the document store (bbolt, through the opener the deployable
 // gives, or DynamoDB), the mail sender (the .eml outbox or SES) with the
-// templates, and the blob stores (the filesystem, S3 or none). Each piece is its own function, so a
-// deployable links only the pieces it makes (the WebDAV server sends no
-// mail); the stream and the dispatcher make their DynamoDB store alone.
+// templates, and the blob stores (the filesystem, S3 or none). Each piece
+// is its own function, so a deployable links only the pieces it makes (the
+// WebDAV server sends no mail); the stream and the dispatcher make their
+// DynamoDB store alone, and the worker gives no embedded-store opener.
 package adapters
 
 import (
@@ -155,8 +156,9 @@ func LiveCloud(cfg config.Config, log *slog.Logger, a *AWS) (*live.CloudOptions,
 }
 
 // All makes the store (embedded as for Store), the sender and templates,
-// and the blob stores cfg names. The AWS configuration, when the settings need one (a queue or a
-// secret even without AWS adapters), comes with them.
+// and the blob stores cfg names. The AWS configuration, when the settings
+// need one (a queue or a secret even without AWS adapters), comes with
+// them.
 func All(cfg config.Config, log *slog.Logger, a *AWS, embedded Embedded) (core.Adapters, error) {
 	var ad core.Adapters
 	if cfg.JobsQueueURL != "" || cfg.Stripe.SecretsARN != "" {
