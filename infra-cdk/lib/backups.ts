@@ -11,6 +11,15 @@ import { Construct } from 'constructs';
  * it after that.
  */
 export const BACKUP_RETENTION_DAYS = { free: 91, pro: 57, corp: 15 } as const;
+/**
+ * Days a plan's file contents are locked and kept (shared/backup
+ * ContentDays: three retentions). Backups share each file version's
+ * contents, stored once under backups/<db>/contents/<sha256>; a backup
+ * that would outlive a stored blob writes it again, so a blob in use is
+ * rewritten every two retentions and one no backup names is gone after
+ * three.
+ */
+export const BACKUP_CONTENT_DAYS = { free: 273, pro: 171, corp: 45 } as const;
 /** The object tag the classes go by (shared/blob RetentionTag). */
 export const BACKUP_RETENTION_TAG = 'retention';
 /** The bucket's default lock, for an object written without one. */
@@ -61,8 +70,11 @@ export class Backups extends Construct {
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
       removalPolicy: RemovalPolicy.RETAIN,
       lifecycleRules: [
-        ...Object.entries(BACKUP_RETENTION_DAYS).map(([plan, days]) => ({
-          id: `retention-${plan}`,
+        ...[
+          ...Object.entries(BACKUP_RETENTION_DAYS).map(([plan, days]) => [`retention-${plan}`, days] as const),
+          ...Object.entries(BACKUP_CONTENT_DAYS).map(([plan, days]) => [`contents-${plan}`, days] as const),
+        ].map(([id, days]) => ({
+          id,
           tagFilters: { [BACKUP_RETENTION_TAG]: String(days) },
           expiration: Duration.days(days),
           noncurrentVersionExpiration: Duration.days(BACKUP_NONCURRENT_DAYS),

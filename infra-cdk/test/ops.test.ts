@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BACKUP_DENIED_ACTIONS, BACKUP_RETENTION_DAYS, BACKUP_WRITER_ACTIONS } from '../lib/backups';
+import { BACKUP_CONTENT_DAYS, BACKUP_DENIED_ACTIONS, BACKUP_RETENTION_DAYS, BACKUP_WRITER_ACTIONS } from '../lib/backups';
 import { ConfigError, configFromContext, DEFAULT_CONCURRENCY } from '../lib/config';
 import { RETIRED_VERSION_GRACE_DAYS } from '../lib/files';
 import { JOBS_QUEUE, WORKER_GOGC } from '../lib/schedules';
@@ -48,11 +48,22 @@ describe('backups out of the app reach', () => {
     assert.equal(b.Properties!.ObjectLockConfiguration.Rule.DefaultRetention.Mode, 'GOVERNANCE');
     assert.equal(b.DeletionPolicy, 'Retain');
     const rules = b.Properties!.LifecycleConfiguration.Rules as Array<Record<string, any>>;
-    for (const [plan, days] of Object.entries(BACKUP_RETENTION_DAYS)) {
-      const r = rules.find((x) => x.Id === `retention-${plan}`)!;
+    const classes = [
+      ...Object.entries(BACKUP_RETENTION_DAYS).map(([plan, days]) => [`retention-${plan}`, days] as const),
+      // Shared file contents: three retentions (shared/backup ContentDays).
+      ...Object.entries(BACKUP_CONTENT_DAYS).map(([plan, days]) => [`contents-${plan}`, days] as const),
+    ];
+    for (const [id, days] of classes) {
+      const r = rules.find((x) => x.Id === id)!;
+      assert.ok(r, `no lifecycle rule ${id}`);
       assert.deepEqual(r.TagFilters, [{ Key: 'retention', Value: String(days) }]);
       assert.equal(r.ExpirationInDays, days);
+      assert.equal(r.NoncurrentVersionExpiration.NoncurrentDays, 1);
     }
+    for (const [plan, days] of Object.entries(BACKUP_CONTENT_DAYS)) {
+      assert.equal(days, 3 * BACKUP_RETENTION_DAYS[plan as keyof typeof BACKUP_RETENTION_DAYS], plan);
+    }
+    assert.equal(new Set(classes.map(([, d]) => d)).size, classes.length, 'each class its own tag value');
   });
 
   it('only the worker may write; nobody deletes or bypasses the lock; api, stream and WebDAV cannot even list', () => {

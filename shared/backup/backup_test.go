@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +30,7 @@ import (
 func TestMain(m *testing.M) { os.Exit(billingtest.Main(m)) }
 
 // setPlan moves a Group's confirmed plan as the billing webhook would.
-func setPlan(t *testing.T, e *apptest.Env, db, plan string) {
+func setPlan(t testing.TB, e *apptest.Env, db, plan string) {
 	t.Helper()
 	ctx := context.Background()
 	cur, err := e.App.Accounts.Plan(ctx, db)
@@ -232,7 +233,7 @@ func backupRestore(t *testing.T, e *apptest.Env) {
 			t.Fatalf("list: %v", list)
 		}
 		lines := archive(t, ana, db, id)
-		if lines[0]["oficina_backup"] != float64(1) || lines[0]["db"] != db || lines[len(lines)-1]["end"] == nil {
+		if lines[0]["oficina_backup"] != float64(2) || lines[0]["db"] != db || lines[len(lines)-1]["end"] == nil {
 			t.Fatalf("archive ends: %v … %v", lines[0], lines[len(lines)-1])
 		}
 		var nDocs, nFiles int
@@ -370,6 +371,11 @@ func TestBackupsLocked(t *testing.T) {
 			t.Errorf("%s retention %d days, want %d (infra-cdk/lib/backups.ts BACKUP_RETENTION_DAYS)", plan, got, want)
 		}
 	}
+	for plan, want := range map[string]int{"free": 273, "pro": 171, "corp": 45, "server": 45} {
+		if got := backup.ContentDays(plan); got != want {
+			t.Errorf("%s contents kept %d days, want %d (infra-cdk/lib/backups.ts BACKUP_CONTENT_DAYS)", plan, got, want)
+		}
+	}
 	var first []string
 	for i := range backup.Retention("pro") + 1 {
 		if err := e.App.RunJob(ctx, backup.JobScheduled, e.Clock.Now()); err != nil {
@@ -378,7 +384,7 @@ func TestBackupsLocked(t *testing.T) {
 		if i == 0 {
 			l := ana.Do("GET", "/api/"+db+"/_backups", nil).Expect(t, http.StatusOK)["backups"].([]any)
 			id := l[0].(map[string]any)["id"].(string)
-			first = []string{"backups/" + db + "/" + id + ".ndjson.gz", "backups/" + db + "/" + id + ".files.tar"}
+			first = []string{"backups/" + db + "/" + id + ".ndjson.gz", contentsKey(db, "contents")}
 		}
 		e.Clock.Advance(7 * 24 * time.Hour)
 	}
@@ -391,19 +397,43 @@ func TestBackupsLocked(t *testing.T) {
 	}
 	client := blobtest.NewClient(e.App.Cfg().S3Endpoint)
 	bucket := e.App.Cfg().BackupBucket
-	for _, key := range first {
+	// The archive is locked for the plan's retention, the contents for
+	// three (ContentDays), each tagged with its class.
+	for i, key := range first {
+		days := []int{57, 171}[i]
 		head, err := client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &bucket, Key: &key})
 		if err != nil {
 			t.Fatalf("%s, dropped from the list, is gone from the bucket: %v", key, err)
 		}
 		if head.ObjectLockMode != s3types.ObjectLockModeGovernance || head.ObjectLockRetainUntilDate == nil ||
-			head.ObjectLockRetainUntilDate.Sub(*head.LastModified) < 56*24*time.Hour {
+			head.ObjectLockRetainUntilDate.Sub(*head.LastModified) < time.Duration(days-1)*24*time.Hour {
 			t.Errorf("%s: lock %s until %v (written %v)", key, head.ObjectLockMode, head.ObjectLockRetainUntilDate, head.LastModified)
 		}
 		tags, err := client.GetObjectTagging(ctx, &s3.GetObjectTaggingInput{Bucket: &bucket, Key: &key})
-		if err != nil || len(tags.TagSet) != 1 || aws.ToString(tags.TagSet[0].Value) != "57" {
-			t.Errorf("%s: tags %+v (%v)", key, tags, err)
+		if err != nil || len(tags.TagSet) != 1 || aws.ToString(tags.TagSet[0].Value) != strconv.Itoa(days) {
+			t.Errorf("%s: tags %+v (%v), want retention=%d", key, tags, err, days)
 		}
+	}
+	// Nine weekly backups named the contents; they were written once, as
+	// they outlive each backup's retention. A backup that would outlive
+	// them writes them again: a new locked version of the same bytes.
+	contentVersions := func() int {
+		t.Helper()
+		out, err := client.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: &bucket, Prefix: aws.String(first[1])})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(out.Versions)
+	}
+	if n := contentVersions(); n != 1 {
+		t.Fatalf("the contents written %d times by %d backups, want once", n, backup.Retention("pro")+1)
+	}
+	e.Clock.Advance(50 * 24 * time.Hour) // 113 days after the first: 171 - 57 - 1 left
+	if err := e.App.RunJob(ctx, backup.JobScheduled, e.Clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if n := contentVersions(); n != 2 {
+		t.Fatalf("the contents written %d times once a backup would outlive them, want twice", n)
 	}
 	drive := e.App.Cfg().Bucket
 	out, err := client.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: &drive, Prefix: aws.String("backups/")})

@@ -39,7 +39,8 @@ type Part string
 // The parts of a backup.
 const (
 	PartArchive  Part = "archive"  // the documents and the files' manifest
-	PartContents Part = "contents" // the files' contents (paid plans)
+	PartContents Part = "contents" // the files' contents in a tar (format 1)
+	PartContent  Part = "content"  // one blob of contents, its SHA-256 for the ID (format 2)
 )
 
 // signedFor is how long a signed GET may start: the browser follows the
@@ -49,7 +50,8 @@ const signedFor = 5 * time.Minute
 // KeepRequest is what the api asks the keeper.
 type KeepRequest struct {
 	// Op is "create" (a backup of DB now, made by Trigger) or "sign" (a
-	// GET of Part of backup ID of DB, saved as Name).
+	// GET of Part of backup ID of DB, saved as Name; of PartContent, ID is
+	// the contents' SHA-256).
 	Op      string `json:"op"`
 	DB      string `json:"db"`
 	Trigger string `json:"trigger,omitempty"`
@@ -140,6 +142,11 @@ func partKey(db, id string, part Part) (string, error) {
 		return archiveKey(db, id), nil
 	case PartContents:
 		return contentsKey(db, id), nil
+	case PartContent:
+		if !validSum(id) {
+			return "", fault.New(fault.NotFound, MsgNoBackup)
+		}
+		return contentKey(db, id), nil
 	}
 	return "", fmt.Errorf("backup: unknown part %q", part)
 }

@@ -10,11 +10,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/accounts"
+	"github.com/oficina/oficina/shared/blob"
 	"github.com/oficina/oficina/shared/docs"
 	"github.com/oficina/oficina/shared/drive"
 	"github.com/oficina/oficina/shared/fault"
@@ -69,7 +71,7 @@ func (m *Module) scan(ctx context.Context, db, id string, fn func(line) error) e
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			return fault.Wrap(fault.Conflict, MsgIncomplete, err)
 		}
-		if first && (l.Backup == nil || *l.Backup != 1) {
+		if first && (l.Backup == nil || *l.Backup != formatTar && *l.Backup != formatShared) {
 			return fault.New(fault.Conflict, MsgIncomplete)
 		}
 		first = false
@@ -95,7 +97,18 @@ func (m *Module) Restore(ctx context.Context, p *access.Principal, db string, in
 	if m.blobs == nil {
 		return "", fault.New(fault.BadRequest, MsgNoBlobs)
 	}
-	if err := m.scan(ctx, db, info.ID, func(line) error { return nil }); err != nil {
+	format := formatTar
+	var files []fileVersion // the manifest, in its order
+	err := m.scan(ctx, db, info.ID, func(l line) error {
+		if l.Backup != nil {
+			format = *l.Backup
+		}
+		if l.File != nil {
+			files = append(files, *l.File)
+		}
+		return nil
+	})
+	if err != nil {
 		return "", err
 	}
 	acct, err := m.groups.CreateGroup(ctx, p, accounts.NewGroup{Name: name})
@@ -104,10 +117,15 @@ func (m *Module) Restore(ctx context.Context, p *access.Principal, db string, in
 	}
 	newDB := acct.ID
 	versions := map[string]string{} // file id / old version (hex) → new version id
-	if info.WithContents && info.Files > 0 {
-		if versions, err = m.restoreContents(ctx, db, info.ID, newDB); err != nil {
-			return newDB, err
-		}
+	switch {
+	case !info.WithContents || len(files) == 0:
+	case format == formatShared:
+		versions, err = m.restoreShared(ctx, db, newDB, files)
+	default:
+		versions, err = m.restoreContents(ctx, db, info.ID, newDB)
+	}
+	if err != nil {
+		return newDB, err
 	}
 	own, err := m.adjustments(ctx, newDB)
 	if err != nil {
@@ -232,7 +250,7 @@ func (m *Module) restoreDoc(ctx context.Context, db string, l line, versions map
 					continue
 				}
 				old, _ := vm["id"].(string)
-				if nv, ok := versions[id+"/"+hex.EncodeToString([]byte(old))]; ok {
+				if nv, ok := versions[versionName(id, old)]; ok {
 					vm["id"] = nv
 				}
 			}
@@ -247,6 +265,39 @@ func (m *Module) restoreDoc(ctx context.Context, db string, l line, versions map
 		return nil // written by a restore of the same archive that raced this one
 	}
 	return err
+}
+
+// versionName is how a restore maps a file version to its new id.
+func versionName(fileID, version string) string {
+	return fileID + "/" + hex.EncodeToString([]byte(version))
+}
+
+// restoreShared copies the file versions files lists from the contents
+// the backup names into newDB's blobs, oldest first (the manifest lists
+// each file's newest first), and maps each old version to its new id.
+func (m *Module) restoreShared(ctx context.Context, db, newDB string, files []fileVersion) (map[string]string, error) {
+	out := map[string]string{}
+	for _, f := range slices.Backward(files) {
+		var rc io.ReadCloser
+		err := blob.ErrNotFound
+		if validSum(f.SHA256) {
+			rc, err = m.open(ctx, db, f.SHA256, PartContent)
+		}
+		if errors.Is(err, blob.ErrNotFound) {
+			m.log.WarnContext(ctx, "backup: restore without a version's contents", "db", db, "file", f.ID, "version", f.Version)
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("backup: open the contents of %s/%s: %w", f.ID, f.Version, err)
+		}
+		v, err := m.blobs.Put(ctx, drive.BlobKey(newDB, f.ID), rc)
+		rc.Close()
+		if err != nil {
+			return nil, fmt.Errorf("backup: restore %s/%s: %w", f.ID, f.Version, err)
+		}
+		out[versionName(f.ID, f.Version)] = v.ID
+	}
+	return out, nil
 }
 
 // restoreContents copies the archived file versions into db's blobs,

@@ -65,10 +65,10 @@ type Tenant struct {
 	OldVersions float64
 	// DownloadShare is the share of the drive downloaded a month.
 	DownloadShare float64
-	// BackupBytes is what the retained backups hold; BackupsPerMonth the
-	// archives written.
-	BackupBytes     int64
-	BackupsPerMonth int
+	// BackupBytes is what the retained backups hold; BackupPuts the
+	// objects they write a month (archives, contents).
+	BackupBytes int64
+	BackupPuts  int
 	// ResponseBytes is the average answer on the wire (gzipped); LogBytes
 	// what a request writes to the logs (the function's lines, the access
 	// log); LogMonths how long logs are kept.
@@ -119,8 +119,8 @@ func Month(d Day, t Tenant) []Line {
 		{"CloudFront data out", fmt.Sprintf("(%.0f × %d B + %.0f MB downloads) × $%.3f/GB", req, t.ResponseBytes, downGB*1000, p.CloudFrontGB), outGB * p.CloudFrontGB},
 		{"drive (S3), old versions included", fmt.Sprintf("%.0f MB × (1 + %.0f %%) × $%.3f/GB + %.0f MB read", driveGB*1000, t.OldVersions*100, p.S3GBMonth, downGB*1000),
 			keptGB*p.S3GBMonth + downGB*1000*p.S3Get}, // a download reads about 1 MB a request
-		{"backups (S3)", fmt.Sprintf("%.1f MB kept × $%.3f/GB + %d archives", backupGB*1000, p.S3GBMonth, t.BackupsPerMonth),
-			backupGB*p.S3GBMonth + float64(t.BackupsPerMonth)*2*p.S3Put},
+		{"backups (S3)", fmt.Sprintf("%.1f MB kept × $%.3f/GB + %d objects written", backupGB*1000, p.S3GBMonth, t.BackupPuts),
+			backupGB*p.S3GBMonth + float64(t.BackupPuts)*p.S3Put},
 		{"CloudWatch Logs", fmt.Sprintf("%.1f MB × ($%.2f + %.0f months × $%.2f)/GB", logGB*1000, p.LogsIngestGB, t.LogMonths, p.LogsGBMonth),
 			logGB * (p.LogsIngestGB + t.LogMonths*p.LogsGBMonth)},
 		{"SES", fmt.Sprintf("%d mails × $%.2f/1,000", d.Mails*days, p.Mail*1000), float64(d.Mails*days) * p.Mail},
