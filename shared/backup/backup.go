@@ -350,7 +350,7 @@ func (m *Module) Create(ctx context.Context, db, trigger string) (Info, error) {
 	if keep != nil {
 		// The archive names the contents as stored: a backup is recorded
 		// only once every one of them is.
-		if err := m.storeContents(ctx, db, plan, keep); err != nil {
+		if err := m.storeContents(ctx, db, keep); err != nil {
 			m.deleteBlobs(ctx, db, Info{ID: info.ID})
 			return Info{}, fmt.Errorf("backup: write contents of %s: %w", db, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -151,6 +152,16 @@ func content(t *testing.T, c *apptest.Client, path string) string {
 }
 
 func asList(v any) []any { l, _ := v.([]any); return l }
+
+// versionContents reads every version of file in db, newest first.
+func versionContents(t *testing.T, e *apptest.Env, c *apptest.Client, db, file string) []string {
+	t.Helper()
+	var out []string
+	for _, v := range asList(docsOf(t, e, db)[file]["versions"]) {
+		out = append(out, content(t, c, "/api/"+db+"/_drive/files/"+file+"/content?version="+v.(map[string]any)["id"].(string)))
+	}
+	return out
+}
 
 // archive downloads a backup and returns its lines.
 func archive(t *testing.T, c *apptest.Client, db, id string) []map[string]any {
@@ -313,12 +324,8 @@ func backupRestore(t *testing.T, e *apptest.Env) {
 		if got := content(t, ana, "/api/"+restored2+"/_drive/files/"+file+"/content"); got != "second version" {
 			t.Fatalf("restored content: %q", got)
 		}
-		vs := asList(docsOf(t, e, restored2)[file]["versions"])
-		if len(vs) != 2 {
-			t.Fatalf("restored versions: %v", vs)
-		}
-		if got := content(t, ana, "/api/"+restored2+"/_drive/files/"+file+"/content?version="+vs[1].(map[string]any)["id"].(string)); got != "first" {
-			t.Fatalf("restored old version: %q", got)
+		if got := versionContents(t, e, ana, restored2, file); !slices.Equal(got, []string{"second version", "first"}) {
+			t.Fatalf("restored versions: %q", got)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/oficina/oficina/shared/blob"
@@ -133,37 +132,18 @@ func (c *contents) lasts(k fileVersion) bool {
 }
 
 // storeContents writes the blobs c stores, from the drive's versions.
-func (m *Module) storeContents(ctx context.Context, db, plan string, c *contents) error {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	work := make(chan fileVersion)
-	var wg sync.WaitGroup
-	for range contentWriters {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for f := range work {
-				if err := m.storeContent(ctx, db, c, f); err != nil {
-					cancel(err)
-				}
+func (m *Module) storeContents(ctx context.Context, db string, c *contents) error {
+	return inParallel(ctx, contentWriters, func(_ context.Context, send func(fileVersion) error) error {
+		for _, f := range c.store {
+			if err := send(f); err != nil {
+				return err
 			}
-		}()
-	}
-	for _, f := range c.store {
-		select {
-		case work <- f:
-		case <-ctx.Done():
 		}
-	}
-	close(work)
-	wg.Wait()
-	return context.Cause(ctx)
+		return nil
+	}, func(ctx context.Context, f fileVersion) error { return m.storeContent(ctx, db, c, f) })
 }
 
 func (m *Module) storeContent(ctx context.Context, db string, c *contents, f fileVersion) error {
-	if ctx.Err() != nil {
-		return nil
-	}
 	key := contentKey(db, f.SHA256)
 	if !c.locked {
 		// Named by an older backup still listed: written once is enough.

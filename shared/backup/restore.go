@@ -150,30 +150,40 @@ const restoreWorkers = 64
 // restoreDocs reads archive id of db and hands each document line to write
 // on restoreWorkers goroutines; the first error stops the rest.
 func (m *Module) restoreDocs(ctx context.Context, db, id string, write func(context.Context, line) error) error {
+	return inParallel(ctx, restoreWorkers, func(ctx context.Context, send func(line) error) error {
+		return m.scan(ctx, db, id, func(l line) error {
+			if l.Doc == nil {
+				return nil
+			}
+			return send(l)
+		})
+	}, write)
+}
+
+// inParallel runs do on workers goroutines for each item feed sends; the
+// first error (of do or feed) stops the rest and is returned.
+func inParallel[T any](ctx context.Context, workers int, feed func(ctx context.Context, send func(T) error) error, do func(context.Context, T) error) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	work := make(chan line, restoreWorkers*4)
+	work := make(chan T, workers*4)
 	var wg sync.WaitGroup
-	for range restoreWorkers {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for l := range work {
+			for item := range work {
 				if ctx.Err() != nil {
-					continue // drain: an earlier write failed
+					continue // drain: an earlier item failed
 				}
-				if err := write(ctx, l); err != nil {
+				if err := do(ctx, item); err != nil {
 					cancel(err)
 				}
 			}
 		}()
 	}
-	err := m.scan(ctx, db, id, func(l line) error {
-		if l.Doc == nil {
-			return nil
-		}
+	err := feed(ctx, func(item T) error {
 		select {
-		case work <- l:
+		case work <- item:
 			return nil
 		case <-ctx.Done():
 			return context.Cause(ctx)
