@@ -37,7 +37,7 @@ describe('scheduled jobs', () => {
     assert.ok(jobs.length >= 2);
     assert.deepEqual(
       jobs.map((j) => j.name),
-      ['backup.scheduled', 'billing.usage', 'drive.uploads', 'limits.check', 'limits.digest', 'limits.snapshot', 'reader.refresh', 'reader.retention'],
+      ['backup.scheduled', 'billing.usage', 'docs.rekey', 'drive.uploads', 'limits.check', 'limits.digest', 'limits.snapshot', 'reader.refresh', 'reader.retention'],
     );
     // per_group is for the dispatcher, which reads the same file (Go); the rules need name and schedule.
     const file = JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'functions', 'schedule', 'jobs.json'), 'utf8')) as ScheduledJob[];

@@ -270,7 +270,13 @@ func (m *Module) restoreDoc(ctx context.Context, db string, l line, versions map
 	if err != nil {
 		return err
 	}
-	_, err = m.st.Put(ctx, db, store.Doc{ID: id, Rev: rev, Klass: klass, SortKey: l.Sort, Body: raw})
+	// The key the write path gives the body now: a klass keyed otherwise
+	// since the backup (docs.Service.IndexBy) comes back keyed as today.
+	sortKey := l.Sort
+	if m.deps.Docs != nil {
+		sortKey = m.deps.Docs.SortKey(klass, body)
+	}
+	_, err = m.st.Put(ctx, db, store.Doc{ID: id, Rev: rev, Klass: klass, SortKey: sortKey, Body: raw})
 	if errors.Is(err, store.ErrConflict) {
 		return nil // written by a restore of the same archive that raced this one
 	}

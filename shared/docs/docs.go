@@ -21,6 +21,7 @@ import (
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/ids"
+	"github.com/oficina/oficina/shared/mango"
 	"github.com/oficina/oficina/shared/store"
 )
 
@@ -84,7 +85,9 @@ type Service struct {
 	rules    map[string][]Rule
 	effects  map[string][]Effect
 	sortKeys map[string]SortKeyFunc
-	guards   []Guard
+	// indexBy names the field a klass's index is keyed by (IndexBy).
+	indexBy map[string]string
+	guards  []Guard
 	now      func() time.Time
 }
 
@@ -93,26 +96,45 @@ func New(st store.Store, now func() time.Time) *Service {
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{st: st, rules: map[string][]Rule{}, effects: map[string][]Effect{}, sortKeys: map[string]SortKeyFunc{}, now: now}
+	return &Service{st: st, rules: map[string][]Rule{}, effects: map[string][]Effect{}, sortKeys: map[string]SortKeyFunc{}, indexBy: map[string]string{}, now: now}
 }
 
 // SetSortKey sets how klass is ordered in the klass index (default:
 // created_at, so list pages come back oldest or newest first).
 func (s *Service) SetSortKey(klass string, fn SortKeyFunc) { s.sortKeys[klass] = fn }
 
-// IndexOrder is the field whose value is klass's index key ("created_at",
-// stamped by the server in one format), when no module keys the klass
-// otherwise: a _find sorted by that field alone can read the index in
-// order and stop at the page's end.
-func (s *Service) IndexOrder(klass string) (field string, ok bool) {
-	if s.sortKeys[klass] != nil {
-		return "", false
+// IndexBy keys klass's index by field, a string its index pages sort by
+// (a customer's name), with mango.OrderKey: a _find sorted by that field
+// then reads the index in order and stops at the page's end, and one
+// sorted by created_at reads the whole klass instead.
+func (s *Service) IndexBy(klass, field string) { s.indexBy[klass] = field }
+
+// IndexOrder is the field whose value is klass's index key, when a _find
+// sorted by that field alone can read the index in order and stop at the
+// page's end: "created_at" (stamped by the server in one format) when no
+// module keys the klass otherwise, or the field of IndexBy. byField says
+// it is the latter: documents written before the klass was keyed by it
+// may keep a key of another shape until they are re-keyed (Rekey), so a
+// reader checks first that the index holds none (mango.IsOrderKey).
+func (s *Service) IndexOrder(klass string) (field string, byField, ok bool) {
+	if f, keyed := s.indexBy[klass]; keyed {
+		return f, true, true
 	}
-	return "created_at", true
+	if s.sortKeys[klass] != nil {
+		return "", false, false
+	}
+	return "created_at", false, true
 }
+
+// SortKey is the klass index key of a stored body of klass.
+func (s *Service) SortKey(klass string, body map[string]any) string { return s.sortKey(klass, body) }
 
 // sortKey is the klass index key of a body.
 func (s *Service) sortKey(klass string, body map[string]any) string {
+	if f, ok := s.indexBy[klass]; ok {
+		v, present := body[f]
+		return mango.OrderKey(v, present)
+	}
 	if fn := s.sortKeys[klass]; fn != nil {
 		return fn(body)
 	}

@@ -161,6 +161,7 @@ func (m *Module) RegisterWrites(r *module.Registry) {
 	r.NotRecords(KlassCSV)
 	r.SortKey(KlassIncome, moneySortKey)
 	r.SortKey(KlassOutgo, moneySortKey)
+	r.IndexBy(KlassWallet, "name") // its index page and pickers sort by it
 	for _, k := range MoneyKlasses {
 		r.Rule(k, m.moneyRule)
 		r.Events(k, stateEvents)

@@ -46,10 +46,17 @@ func (s *Server) find(w http.ResponseWriter, r *http.Request) error {
 	history := byKlass && klass == stream.KlassDocumentChange && logged
 	var res mango.Result
 	scanner, scans := s.store.(klassScanner)
+	oneKlass := byKlass && klass != stream.KlassCounter && !history
+	inOrder := false
+	if oneKlass && !scans {
+		if inOrder, err = s.indexOrdered(r, db, klass, q); err != nil {
+			return err
+		}
+	}
 	switch {
-	case scans && byKlass && klass != stream.KlassCounter && !history:
+	case scans && oneKlass:
 		res, err = runScan(r, scanner, db, klass, q)
-	case byKlass && klass != stream.KlassCounter && !history && s.indexOrdered(klass, q):
+	case inOrder:
 		res, err = s.findInIndexOrder(r, db, klass, q)
 	default:
 		var docs []store.Doc
@@ -149,10 +156,24 @@ func runScan(r *http.Request, sc klassScanner, db, klass string, q *mango.Find) 
 
 // indexOrdered reports whether klass's index yields q's order: one sort
 // field, the one the index is keyed by. Both orders are then byte order
-// of the same string, ties broken by _id in the sort's direction.
-func (s *Server) indexOrdered(klass string, q *mango.Find) bool {
-	field, ok := s.docs.IndexOrder(klass)
-	return ok && len(q.Sort) == 1 && q.Sort[0].Field == field
+// of the same string, ties broken by _id in the sort's direction. An
+// index keyed by a field (docs.Service.IndexBy) must hold order keys
+// only: a key of another shape (a document written before the klass was
+// keyed so, not re-keyed yet, or a value no key orders) sorts after every
+// order key, so the index's last key tells (one small read).
+func (s *Server) indexOrdered(r *http.Request, db, klass string, q *mango.Find) (bool, error) {
+	field, byField, ok := s.docs.IndexOrder(klass)
+	if !ok || len(q.Sort) != 1 || q.Sort[0].Field != field {
+		return false, nil
+	}
+	if !byField {
+		return true, nil
+	}
+	last, err := s.store.List(r.Context(), db, store.ListQuery{Klass: klass, Descending: true, Limit: 1})
+	if err != nil {
+		return false, err
+	}
+	return len(last.Docs) == 0 || mango.IsOrderKey(last.Docs[0].SortKey), nil
 }
 
 // findInIndexOrder reads klass in q's order, a page of the index at a

@@ -157,10 +157,14 @@ type Registry struct {
 	actors  map[string]Label
 }
 
+// JobRekey re-keys what each Group wrote before a klass was keyed by a
+// field (docs.Service.Rekey), daily.
+const JobRekey = "docs.rekey"
+
 // NewRegistry returns a registry writing rules onto d. refs resolves
 // reference fields of schemas (ids of the same Group, members); nil makes
-// reference checks fail closed. The core's own count-by-klass view is
-// registered already.
+// reference checks fail closed. The core's own count-by-klass view and
+// re-key job are registered already.
 func NewRegistry(d *docs.Service, refs schema.Refs) *Registry {
 	r := &Registry{
 		docs:    d,
@@ -170,6 +174,13 @@ func NewRegistry(d *docs.Service, refs schema.Refs) *Registry {
 		events:  map[string][]stream.EventRule{},
 		jobs:    map[string]Job{},
 	}
+	// Documents written before their klass was keyed by a field get the
+	// key (docs.Service.Rekey); the index pages read the whole klass until.
+	rekey := func(ctx context.Context, _ JobEvent, db string) error {
+		_, err := d.Rekey(ctx, db)
+		return err
+	}
+	r.Job(Job{Name: JobRekey, Schedule: "cron(45 1 * * ? *)", Group: rekey, Run: EachGroup(d.Store(), rekey)})
 	r.View(CounterView("count-by-klass", "all", func(c stream.Counts) []ViewRow {
 		rows := make([]ViewRow, 0, len(c.Klass))
 		for k, v := range c.Klass {
@@ -228,6 +239,10 @@ func (r *Registry) Schema(ks ...schema.Klass) {
 // index (default: created_at). A module that pages a subset (open tickets
 // on the board) prefixes the key with it and lists with store.ListQuery.Prefix.
 func (r *Registry) SortKey(klass string, fn docs.SortKeyFunc) { r.docs.SetSortKey(klass, fn) }
+
+// IndexBy keys klass's index by field, the string its index pages and
+// pickers sort by (a customer's name): see docs.Service.IndexBy.
+func (r *Registry) IndexBy(klass, field string) { r.docs.IndexBy(klass, field) }
 
 // ---- the change stream ------------------------------------------------------
 

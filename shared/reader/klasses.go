@@ -69,6 +69,9 @@ func (m *Module) registerKlasses(r *module.Registry) {
 	}})
 	r.Rule(KlassItem, m.itemRule)
 	r.SortKey(KlassItem, itemSortKey)
+	// Their index pages sort by these by default.
+	r.IndexBy(KlassLabel, "name")
+	r.IndexBy(KlassSubscription, "title")
 }
 
 // ---- labels -----------------------------------------------------------------

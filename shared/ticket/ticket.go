@@ -95,6 +95,10 @@ func (m *Module) RegisterWrites(r *module.Registry) {
 	r.Rule(KlassTicket, m.ticketRule)
 	r.Effect(KlassTicket, m.ticketEffect)
 	r.SortKey(KlassTicket, sortKey)
+	// Their index pages and pickers sort by these by default.
+	r.IndexBy(KlassCustomer, "name")
+	r.IndexBy(KlassEquipment, "identifier")
+	r.IndexBy(KlassCategory, "name")
 	r.Rule(KlassCategory, m.categoryRule)
 	r.Rule(KlassCustomer, m.customerRule)
 	r.Rule(KlassEquipment, m.equipmentRule)

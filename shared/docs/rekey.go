@@ -1,0 +1,81 @@
+package docs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/oficina/oficina/shared/mango"
+	"github.com/oficina/oficina/shared/store"
+)
+
+// resorter moves a document to another sort key in place: the same
+// revision, no change (store.Resorter on both stores).
+type resorter interface {
+	Resort(ctx context.Context, db, id, rev, sortKey string) error
+}
+
+// rekeyPage is how many documents Rekey reads a call.
+const rekeyPage = 500
+
+// Rekey gives the documents of db's klasses keyed by a field (IndexBy)
+// the key they would be written with now, where the klass's index still
+// holds keys of another shape: documents written before the klass was
+// keyed so. Until then a _find sorted by the field reads the whole klass
+// (it checks the index's last key first). The documents keep their
+// revision and make no change. It returns how many it moved.
+func (s *Service) Rekey(ctx context.Context, db string) (int, error) {
+	rs, ok := s.st.(resorter)
+	if !ok {
+		return 0, nil
+	}
+	moved := 0
+	for _, klass := range slices.Sorted(maps.Keys(s.indexBy)) {
+		last, err := s.st.List(ctx, db, store.ListQuery{Klass: klass, Descending: true, Limit: 1})
+		if err != nil {
+			return moved, fmt.Errorf("docs: rekey %s of %s: %w", klass, db, err)
+		}
+		if len(last.Docs) == 0 || mango.IsOrderKey(last.Docs[0].SortKey) {
+			continue
+		}
+		// Read first, then move: moving keys under a paging cursor would
+		// skip or repeat documents.
+		type move struct{ id, rev, key string }
+		var moves []move
+		q := store.ListQuery{Klass: klass, Limit: rekeyPage}
+		for {
+			page, err := s.st.List(ctx, db, q)
+			if err != nil {
+				return moved, fmt.Errorf("docs: rekey %s of %s: %w", klass, db, err)
+			}
+			for _, d := range page.Docs {
+				var body map[string]any
+				if err := json.Unmarshal(d.Body, &body); err != nil {
+					continue // not an object: no field to key by
+				}
+				if key := s.sortKey(klass, body); key != d.SortKey {
+					moves = append(moves, move{d.ID, d.Rev, key})
+				}
+			}
+			if page.Next == "" {
+				break
+			}
+			q.After = page.Next
+		}
+		for _, m := range moves {
+			err := rs.Resort(ctx, db, m.id, m.rev, m.key)
+			switch {
+			case err == nil:
+				moved++
+			case errors.Is(err, store.ErrConflict), errors.Is(err, store.ErrNotFound):
+				// Written or deleted since: the write gave it its key.
+			default:
+				return moved, fmt.Errorf("docs: rekey %s/%s: %w", db, m.id, err)
+			}
+		}
+	}
+	return moved, nil
+}
