@@ -88,7 +88,7 @@ type Service struct {
 	// indexBy names the field a klass's index is keyed by (IndexBy).
 	indexBy map[string]string
 	guards  []Guard
-	now      func() time.Time
+	now     func() time.Time
 }
 
 // New returns a Service over st. now may be nil (time.Now).
