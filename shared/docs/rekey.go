@@ -12,12 +12,6 @@ import (
 	"github.com/oficina/oficina/shared/store"
 )
 
-// resorter moves a document to another sort key in place: the same
-// revision, no change (store.Resorter on both stores).
-type resorter interface {
-	Resort(ctx context.Context, db, id, rev, sortKey string) error
-}
-
 // rekeyPage is how many documents Rekey reads a call.
 const rekeyPage = 500
 
@@ -28,7 +22,7 @@ const rekeyPage = 500
 // (it checks the index's last key first). The documents keep their
 // revision and make no change. It returns how many it moved.
 func (s *Service) Rekey(ctx context.Context, db string) (int, error) {
-	rs, ok := s.st.(resorter)
+	rs, ok := s.st.(store.Resorter)
 	if !ok {
 		return 0, nil
 	}

@@ -281,6 +281,16 @@ type Versions interface {
 	RecordsVersion(kind string) uint64
 }
 
+// Resorter is implemented by stores that can move a document to another
+// sort key in its klass index in place: the live revision rev of id keeps
+// its revision and seq and makes no change in the feed or the change
+// stream. A stale rev gives ErrConflict, a missing or deleted document
+// ErrNotFound. docs.Service.Rekey uses it when the key a klass is indexed
+// by changes shape.
+type Resorter interface {
+	Resort(ctx context.Context, db, id, rev, sortKey string) error
+}
+
 // Notifier is implemented by stores that can wake long-polling readers of
 // the changes feed as soon as a database changes. Stores without it are polled.
 type Notifier interface {

@@ -19,7 +19,9 @@ import (
 // ChangeOf converts a stream record into a change; ok is false for records
 // that are not a document write. The store only ever writes document
 // items (a delete is a tombstone revision), so a REMOVE is never a
-// document change: it is a TTL expiry of a record.
+// document change: it is a TTL expiry of a record. Nor is a live
+// revision rewritten in place with the same rev (Resort moving its index
+// key): the document did not change.
 func ChangeOf(r events.DynamoDBEventRecord) (ch store.Change, ok bool, err error) {
 	if r.EventName == string(events.DynamoDBOperationTypeRemove) || len(r.Change.NewImage) == 0 {
 		return store.Change{}, false, nil
@@ -44,6 +46,9 @@ func ChangeOf(r events.DynamoDBEventRecord) (ch store.Change, ok bool, err error
 		oldDB, old, ok := DocFromItem(oldItem)
 		if !ok || oldDB != db || old.ID != doc.ID {
 			return store.Change{}, false, errors.New("old image is not the same document")
+		}
+		if old.Rev == doc.Rev && !old.Deleted && !doc.Deleted {
+			return store.Change{}, false, nil
 		}
 		ch.Old = &old
 	}

@@ -41,6 +41,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store) {
 		{"ListPaging", testListPaging},
 		{"ListPrefixPaging", testListPrefixPaging},
 		{"ListMoves", testListMoves},
+		{"Resort", testResort},
 		{"AllDocs", testAllDocs},
 		{"Changes", testChanges},
 		{"ChangesFollow", testChangesFollow},
@@ -878,6 +879,54 @@ func testListMoves(t *testing.T, s store.Store) {
 
 	put(t, s, db, store.Doc{ID: "b", Klass: "task", SortKey: "2024-00", Body: []byte(`{"back":true}`)})
 	check("after re-create", "task", "b", "a")
+}
+
+// testResort: Resort moves a live document within its klass's order in
+// place — the same revision and seq, nothing in the feed — and refuses a
+// stale revision, a tombstone and a missing document.
+func testResort(t *testing.T, s store.Store) {
+	rs, ok := s.(store.Resorter)
+	if !ok {
+		t.Skip("the store does not re-sort in place")
+	}
+	ctx := t.Context()
+	const db = "resort"
+	createDB(t, s, db)
+	d := putAll(t, s, db, []listed{
+		{"a", "task", "2024-01"},
+		{"b", "task", "2024-02"},
+		{"c", "task", "2024-03"},
+	})
+	big := put(t, s, db, store.Doc{ID: "z", Klass: "task", SortKey: "2024-04", Body: bodyOfSize(6000)})
+	before := info(t, s, db)
+
+	if err := rs.Resort(ctx, db, "a", d["a"].Rev, "2024-09"); err != nil {
+		t.Fatalf("Resort a: %v", err)
+	}
+	if err := rs.Resort(ctx, db, "z", big.Rev, "2024-00"); err != nil {
+		t.Fatalf("Resort z: %v", err)
+	}
+	wantIDs(t, "after resort", list(t, s, db, store.ListQuery{Klass: "task"}).Docs, []string{"z", "b", "c", "a"})
+	wantIDs(t, "after resort (desc)", list(t, s, db, store.ListQuery{Klass: "task", Descending: true}).Docs, []string{"a", "c", "b", "z"})
+	moved := d["a"]
+	moved.SortKey = "2024-09"
+	sameDoc(t, "resorted doc", get(t, s, db, "a"), moved)
+	big.SortKey = "2024-00"
+	sameDoc(t, "resorted large doc", list(t, s, db, store.ListQuery{Klass: "task", Limit: 1}).Docs[0], big)
+	wantInfo(t, s, db, before)
+	if got := changes(t, s, db, store.ChangesQuery{Since: before.UpdateSeq}); len(got) != 0 {
+		t.Fatalf("resort made changes: %v", ids(got))
+	}
+
+	wantErr(t, "stale rev", rs.Resort(ctx, db, "b", "1-stale", "2024-10"), store.ErrConflict)
+	wantErr(t, "missing doc", rs.Resort(ctx, db, "nope", "1-x", "2024-10"), store.ErrNotFound)
+	gone := del(t, s, db, "c", d["c"].Rev)
+	wantErr(t, "tombstone", rs.Resort(ctx, db, "c", gone.Rev, "2024-10"), store.ErrNotFound)
+	wantIDs(t, "after refusals", list(t, s, db, store.ListQuery{Klass: "task"}).Docs, []string{"z", "b", "a"})
+
+	// A write after a resort replaces the moved entry, not the old one.
+	put(t, s, db, store.Doc{ID: "a", Rev: d["a"].Rev, Klass: "task", SortKey: "2023-12", Body: []byte(`{"again":1}`)})
+	wantIDs(t, "write after resort", list(t, s, db, store.ListQuery{Klass: "task"}).Docs, []string{"a", "z", "b"})
 }
 
 // ---- all docs ----
