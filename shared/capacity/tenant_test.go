@@ -108,9 +108,13 @@ func shopDay(t testing.TB, e *apptest.Env, c *apptest.Client, db string, tickets
 	for i := range 8 {
 		get("_session")
 		timeline()
-		for j := range 3 {
-			find(map[string]any{"selector": map[string]any{"klass": []string{"Ticket", "Customer", "Equipment"}[j]},
-				"sort": []any{map[string]any{"created_at": "desc"}}, "limit": 25})
+		// The index pages' default orders (web/src): tickets by number,
+		// newest first; customers by name; equipment by identifier.
+		for _, page := range []struct{ klass, field, dir string }{
+			{"Ticket", "number", "desc"}, {"Customer", "name", "asc"}, {"Equipment", "identifier", "asc"},
+		} {
+			find(map[string]any{"selector": map[string]any{"klass": page.klass},
+				"sort": []any{map[string]any{page.field: page.dir}}, "limit": 26})
 		}
 		for j := range 2 {
 			get(db + "/" + tickets[(i*2+j)*7%len(tickets)])

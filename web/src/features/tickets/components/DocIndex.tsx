@@ -46,6 +46,7 @@ export function DocIndex<T extends Doc>({
   icon,
   searchIn,
   order,
+  ascending = false,
   columns,
   filter,
   extraActions,
@@ -56,7 +57,10 @@ export function DocIndex<T extends Doc>({
   klass: DocListInput['klass'];
   icon: IconName;
   searchIn: readonly string[];
+  /** The fields a list may be ordered by, its default first. */
   order: readonly string[];
+  /** The default order reads A→Z (names) rather than newest first (dates). */
+  ascending?: boolean;
   columns: Column<T>[];
   filter?: DocFilter;
   extraActions?: ReactNode;
@@ -68,7 +72,7 @@ export function DocIndex<T extends Doc>({
   const { account_id: db = '' } = useParams();
   const navigate = useNavigate();
   const [sp, setSp] = useLatestSearchParams();
-  const [params, update] = useIndexParams({ orderBy: order[0] ?? 'created_at', direction: 'desc' }, order);
+  const [params, update] = useIndexParams({ orderBy: order[0] ?? 'created_at', direction: ascending ? 'asc' : 'desc' }, order);
   const filterValue = filter ? (sp.get(filter.field) ?? '') : '';
   const selector = filter && filterValue && filter.values.includes(filterValue) ? { [filter.field]: filter.toSelector ? filter.toSelector(filterValue) : filterValue } : undefined;
   const q = useQuery(

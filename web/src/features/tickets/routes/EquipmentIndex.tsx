@@ -22,7 +22,9 @@ export function Component() {
       klass="Equipment"
       icon="equipment"
       searchIn={['identifier', 'maker', 'description', 'search']}
-      order={['created_at', 'identifier', 'maker']}
+      // By identifier, as the server keys Equipment's index (shared/ticket).
+      order={['identifier', 'created_at', 'maker']}
+      ascending
       selection={{
         selected,
         onChange: setSelected,
