@@ -80,7 +80,7 @@ func (m *Module) APIDocs() module.Docs {
 		},
 		"GET /api/{db}/_wiki/highlight.css": {
 			Summary: "The stylesheet of the code highlighting classes",
-			Query:   []module.Param{{Name: "style", About: "a chroma style (github, monokai…)", Example: "github"}},
+			Query:   []module.Param{{Name: "style", About: "github or github-dark (github when unknown)", Example: "github"}},
 			Answer:  module.File{Type: "text/css", About: "the stylesheet", Name: "highlight.css"},
 		},
 		"GET /api/{db}/_design/wiki/_view/linked-by": {

@@ -4,21 +4,55 @@
 // pages without rendering them (the stream function's reactions) does not
 // link chroma and its lexers (issue 23.4); the API wires it in
 // (wiki.Module.WithHighlighter).
+//
+// The styles are the two the SPA's themes ask for, embedded here (copied
+// from chroma's, MIT licence) rather than from chroma's styles package,
+// which parses all of its 74 styles at start: 5.8 ms of the api's cold
+// start for two.
 package highlight
 
 import (
 	"bytes"
+	"embed"
+	"sync"
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 )
 
 // Chroma is the highlighter (wiki.Highlighter).
 type Chroma struct{}
 
 var formatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.ClassPrefix("wk-"), chromahtml.TabWidth(4))
+
+//go:embed styles/*.xml
+var styleFiles embed.FS
+
+// defaultStyle is the light theme's, and the one whose entries decide
+// which token types get a class.
+const defaultStyle = "github"
+
+// styles are parsed on first use.
+var styles = sync.OnceValue(func() map[string]*chroma.Style {
+	out := map[string]*chroma.Style{}
+	for _, name := range []string{"github", "github-dark"} {
+		f, err := styleFiles.Open("styles/" + name + ".xml")
+		if err != nil {
+			panic(err) // embedded: cannot be missing
+		}
+		out[name] = chroma.MustNewXMLStyle(f)
+		_ = f.Close()
+	}
+	return out
+})
+
+func style(name string) *chroma.Style {
+	if s, ok := styles()[name]; ok {
+		return s
+	}
+	return styles()[defaultStyle]
+}
 
 // Code returns code in lang as highlighted HTML, or false when lang is
 // unknown or the code does not lex.
@@ -32,16 +66,16 @@ func (Chroma) Code(lang, code string) (string, bool) {
 		return "", false
 	}
 	var out bytes.Buffer
-	if err := formatter.Format(&out, styles.Get("github"), it); err != nil {
+	if err := formatter.Format(&out, style(defaultStyle), it); err != nil {
 		return "", false
 	}
 	return out.String(), true
 }
 
-// CSS is the stylesheet of the highlighting classes in a chroma style
-// ("github" when unknown).
-func (Chroma) CSS(style string) string {
+// CSS is the stylesheet of the highlighting classes in a style: github or
+// github-dark ("github" when unknown).
+func (Chroma) CSS(name string) string {
 	var b bytes.Buffer
-	_ = formatter.WriteCSS(&b, styles.Get(style))
+	_ = formatter.WriteCSS(&b, style(name))
 	return b.String()
 }
