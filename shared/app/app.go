@@ -130,6 +130,7 @@ func OpenOn(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Ad
 	if err := a.Modules.Add(mods...); err != nil {
 		return fail(err)
 	}
+	a.Modules.RegisterCoreJobs()
 	// The consumer exists from here on: on a store with a change log it notes
 	// every write (history entries, counter deltas), the API's included.
 	// Live updates hear of each batch the consumer applied: the in-process

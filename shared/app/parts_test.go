@@ -98,6 +98,7 @@ func TestPartsRegisterWhatModulesDo(t *testing.T) {
 	if err := reg.Add(app.Modules(full.Deps(), full.Accounts, nil, nil)...); err != nil {
 		t.Fatal(err)
 	}
+	reg.RegisterCoreJobs() // as app.Open does
 	want := wiringOf(full.Docs, reg)
 
 	c := open(t)

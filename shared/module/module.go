@@ -161,10 +161,23 @@ type Registry struct {
 // field (docs.Service.Rekey), daily.
 const JobRekey = "docs.rekey"
 
+// RegisterCoreJobs registers the core's own scheduled jobs where the
+// modules' jobs are registered (the API's registry, the worker's; not the
+// stream's): JobRekey, which gives documents written before their klass
+// was keyed by a field that key (docs.Service.Rekey); until then the
+// klass's index pages read the whole klass.
+func (r *Registry) RegisterCoreJobs() {
+	rekey := func(ctx context.Context, _ JobEvent, db string) error {
+		_, err := r.docs.Rekey(ctx, db)
+		return err
+	}
+	r.Job(Job{Name: JobRekey, Schedule: "cron(45 1 * * ? *)", Group: rekey, Run: EachGroup(r.docs.Store(), rekey)})
+}
+
 // NewRegistry returns a registry writing rules onto d. refs resolves
 // reference fields of schemas (ids of the same Group, members); nil makes
-// reference checks fail closed. The core's own count-by-klass view and
-// re-key job are registered already.
+// reference checks fail closed. The core's own count-by-klass view is
+// registered already; its jobs with RegisterCoreJobs.
 func NewRegistry(d *docs.Service, refs schema.Refs) *Registry {
 	r := &Registry{
 		docs:    d,
@@ -174,13 +187,6 @@ func NewRegistry(d *docs.Service, refs schema.Refs) *Registry {
 		events:  map[string][]stream.EventRule{},
 		jobs:    map[string]Job{},
 	}
-	// Documents written before their klass was keyed by a field get the
-	// key (docs.Service.Rekey); the index pages read the whole klass until.
-	rekey := func(ctx context.Context, _ JobEvent, db string) error {
-		_, err := d.Rekey(ctx, db)
-		return err
-	}
-	r.Job(Job{Name: JobRekey, Schedule: "cron(45 1 * * ? *)", Group: rekey, Run: EachGroup(d.Store(), rekey)})
 	r.View(CounterView("count-by-klass", "all", func(c stream.Counts) []ViewRow {
 		rows := make([]ViewRow, 0, len(c.Klass))
 		for k, v := range c.Klass {

@@ -88,13 +88,15 @@ func (s *Set) RegisterWrites(r *module.Registry) {
 	s.limits.RegisterWrites(r)
 }
 
-// RegisterJobs registers every module's scheduled jobs (module.JobRunner).
+// RegisterJobs registers every module's scheduled jobs (module.JobRunner)
+// and the core's.
 func (s *Set) RegisterJobs(r *module.Registry) {
 	s.reader.RegisterJobs(r)
 	s.drive.RegisterJobs(r)
 	billing.New(s.deps, s.acc).RegisterJobs(r)
 	s.limits.RegisterJobs(r)
 	s.backup.RegisterJobs(r)
+	r.RegisterCoreJobs()
 }
 
 // open wires the base on ad with every module's write path and stream
