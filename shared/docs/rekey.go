@@ -12,6 +12,19 @@ import (
 	"github.com/oficina/oficina/shared/store"
 )
 
+// OrderKeysOnly tells whether the index of klass, keyed by a field
+// (IndexBy), holds order keys only. A key of another shape (a document
+// written before the klass was keyed so, or a value no key orders) sorts
+// after every order key (mango.OrderKey), so the index's last key tells:
+// one small read.
+func (s *Service) OrderKeysOnly(ctx context.Context, db, klass string) (bool, error) {
+	last, err := s.st.List(ctx, db, store.ListQuery{Klass: klass, Descending: true, Limit: 1})
+	if err != nil {
+		return false, err
+	}
+	return len(last.Docs) == 0 || mango.IsOrderKey(last.Docs[0].SortKey), nil
+}
+
 // rekeyPage is how many documents Rekey reads a call.
 const rekeyPage = 500
 
@@ -28,11 +41,11 @@ func (s *Service) Rekey(ctx context.Context, db string) (int, error) {
 	}
 	moved := 0
 	for _, klass := range slices.Sorted(maps.Keys(s.indexBy)) {
-		last, err := s.st.List(ctx, db, store.ListQuery{Klass: klass, Descending: true, Limit: 1})
+		inOrder, err := s.OrderKeysOnly(ctx, db, klass)
 		if err != nil {
 			return moved, fmt.Errorf("docs: rekey %s of %s: %w", klass, db, err)
 		}
-		if len(last.Docs) == 0 || mango.IsOrderKey(last.Docs[0].SortKey) {
+		if inOrder {
 			continue
 		}
 		// Read first, then move: moving keys under a paging cursor would

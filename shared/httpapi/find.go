@@ -157,10 +157,9 @@ func runScan(r *http.Request, sc klassScanner, db, klass string, q *mango.Find) 
 // indexOrdered reports whether klass's index yields q's order: one sort
 // field, the one the index is keyed by. Both orders are then byte order
 // of the same string, ties broken by _id in the sort's direction. An
-// index keyed by a field (docs.Service.IndexBy) must hold order keys
-// only: a key of another shape (a document written before the klass was
-// keyed so, not re-keyed yet, or a value no key orders) sorts after every
-// order key, so the index's last key tells (one small read).
+// index keyed by a field (docs.Service.IndexBy) must hold order keys only
+// (docs.Service.OrderKeysOnly): documents written before the klass was
+// keyed so keep keys of another shape until they are re-keyed.
 func (s *Server) indexOrdered(r *http.Request, db, klass string, q *mango.Find) (bool, error) {
 	field, byField, ok := s.docs.IndexOrder(klass)
 	if !ok || len(q.Sort) != 1 || q.Sort[0].Field != field {
@@ -169,11 +168,7 @@ func (s *Server) indexOrdered(r *http.Request, db, klass string, q *mango.Find) 
 	if !byField {
 		return true, nil
 	}
-	last, err := s.store.List(r.Context(), db, store.ListQuery{Klass: klass, Descending: true, Limit: 1})
-	if err != nil {
-		return false, err
-	}
-	return len(last.Docs) == 0 || mango.IsOrderKey(last.Docs[0].SortKey), nil
+	return s.docs.OrderKeysOnly(r.Context(), db, klass)
 }
 
 // findInIndexOrder reads klass in q's order, a page of the index at a

@@ -1,7 +1,6 @@
 package bolt
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -87,5 +86,5 @@ func withSortKey(raw []byte, h docHeader, sortKey string) []byte {
 	if h.histSeq > 0 {
 		b = binary.AppendUvarint(b, h.histSeq)
 	}
-	return append(b, bytes.Clone(h.body)...)
+	return append(b, h.body...)
 }
