@@ -887,7 +887,7 @@ func testListMoves(t *testing.T, s store.Store) {
 func testResort(t *testing.T, s store.Store) {
 	rs, ok := s.(store.Resorter)
 	if !ok {
-		t.Skip("the store does not re-sort in place")
+		t.Fatal("the store does not implement store.Resorter (docs.rekey needs it)")
 	}
 	ctx := t.Context()
 	const db = "resort"
