@@ -68,7 +68,8 @@ e2e: build web ## end-to-end tests in headless Chromium against the real server
 test: test-go web-test infra-test e2e ## every test of the repo
 
 bench: deps bench-peers ## benchmarks: HTTP on the embedded store side by side with pouchdb-server and an older build, the write path's stages, mango, DynamoDB capacity units, every module's targets; capacity per action, bytes per record, cost per tenant
-	$(GO) test -run '^$$' -bench . -skip 'Peers|WritePath' -benchtime 2s ./shared/...
+	$(GO) test -run '^$$' -bench . -skip 'Peers|WritePath|BackupContentsLocked' -benchtime 2s ./shared/...
+	$(GO) test -run '^$$' -bench BackupContentsLocked -benchtime 120x ./shared/backup/
 	$(GO) test -run '^$$' -bench WritePath -benchtime 200x ./shared/app/
 	$(GO) test -run '^$$' -bench ColdStart -benchtime 20x ./functions/api/
 	$(GO) test -run '^$$' -bench ColdStart -benchtime 20x ./functions/internal/coldstart/

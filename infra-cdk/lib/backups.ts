@@ -12,21 +12,31 @@ import { Construct } from 'constructs';
  */
 export const BACKUP_RETENTION_DAYS = { free: 91, pro: 57, corp: 15 } as const;
 /**
- * Days a plan's file contents are locked and kept (shared/backup
- * ContentDays: three retentions). Backups share each file version's
- * contents, stored once under backups/<db>/contents/<sha256>; a backup
- * that would outlive a stored blob writes it again, so a blob in use is
- * rewritten every two retentions and one no backup names is gone after
- * three.
+ * Days a plan's file contents were locked and kept by earlier builds
+ * (three retentions, written again every two). Their rules stay
+ * until those blobs are gone; a backup writes such a blob again, in the
+ * classes below, once it would outlive it.
  */
 export const BACKUP_CONTENT_DAYS = { free: 273, pro: 171, corp: 45 } as const;
+/**
+ * Classes of shared file contents (shared/backup ContentsClass,
+ * DroppedClass): backups share each file version's contents, stored once
+ * under backups/<db>/contents/<sha256>, locked for a retention and 90 days
+ * and tagged "contents", which only the backstop expires; a backup extends
+ * a lock in place (PutObjectRetention) rather than write the bytes again.
+ * Once no listed backup names a blob it is tagged "dropped": expired after
+ * a day, its version removed once the lock has passed.
+ */
+export const BACKUP_CONTENTS_CLASS = 'contents';
+export const BACKUP_DROPPED_CLASS = 'dropped';
+export const BACKUP_DROPPED_DAYS = 1;
 /** The object tag the classes go by (shared/blob RetentionTag). */
 export const BACKUP_RETENTION_TAG = 'retention';
 /** The bucket's default lock, for an object written without one. */
 export const BACKUP_DEFAULT_LOCK_DAYS = 15;
 /** Days a version lives once noncurrent (its lock has passed by then). */
 export const BACKUP_NONCURRENT_DAYS = 1;
-/** Backstop for anything without a class. */
+/** Backstop for everything, and the only rule of the contents class (shared/backup BackstopDays). */
 export const BACKUP_MAX_DAYS = 400;
 
 /** What the roles that make backups may do there: write locked and tagged, and read. */
@@ -34,6 +44,7 @@ export const BACKUP_WRITER_ACTIONS = [
   's3:PutObject',
   's3:PutObjectRetention',
   's3:PutObjectTagging',
+  's3:PutObjectVersionTagging',
   's3:GetObject',
   's3:GetObjectVersion',
   's3:AbortMultipartUpload',
@@ -73,9 +84,10 @@ export class Backups extends Construct {
         ...[
           ...Object.entries(BACKUP_RETENTION_DAYS).map(([plan, days]) => [`retention-${plan}`, days] as const),
           ...Object.entries(BACKUP_CONTENT_DAYS).map(([plan, days]) => [`contents-${plan}`, days] as const),
-        ].map(([id, days]) => ({
+          [`contents-${BACKUP_DROPPED_CLASS}`, BACKUP_DROPPED_DAYS, BACKUP_DROPPED_CLASS] as const,
+        ].map(([id, days, tag]) => ({
           id,
-          tagFilters: { [BACKUP_RETENTION_TAG]: String(days) },
+          tagFilters: { [BACKUP_RETENTION_TAG]: tag ?? String(days) },
           expiration: Duration.days(days),
           noncurrentVersionExpiration: Duration.days(BACKUP_NONCURRENT_DAYS),
         })),

@@ -6,7 +6,15 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BACKUP_CONTENT_DAYS, BACKUP_DENIED_ACTIONS, BACKUP_RETENTION_DAYS, BACKUP_WRITER_ACTIONS } from '../lib/backups';
+import {
+  BACKUP_CONTENT_DAYS,
+  BACKUP_CONTENTS_CLASS,
+  BACKUP_DENIED_ACTIONS,
+  BACKUP_DROPPED_CLASS,
+  BACKUP_MAX_DAYS,
+  BACKUP_RETENTION_DAYS,
+  BACKUP_WRITER_ACTIONS,
+} from '../lib/backups';
 import { ConfigError, configFromContext, DEFAULT_CONCURRENCY } from '../lib/config';
 import { RETIRED_VERSION_GRACE_DAYS } from '../lib/files';
 import { JOBS_QUEUE, WORKER_GOGC } from '../lib/schedules';
@@ -64,6 +72,23 @@ describe('backups out of the app reach', () => {
       assert.equal(days, 3 * BACKUP_RETENTION_DAYS[plan as keyof typeof BACKUP_RETENTION_DAYS], plan);
     }
     assert.equal(new Set(classes.map(([, d]) => d)).size, classes.length, 'each class its own tag value');
+    // Shared contents (shared/backup contents.go): tagged "contents", which
+    // no rule but the backstop expires (a backup extends their lock in
+    // place), and "dropped" once no listed backup names them: expired after
+    // a day, the version removed once its lock has passed.
+    const tagged = (value: string) => rules.filter((x) => JSON.stringify(x.TagFilters ?? []).includes(`"Value":"${value}"`));
+    assert.deepEqual(tagged(BACKUP_CONTENTS_CLASS), []);
+    const dropped = tagged(BACKUP_DROPPED_CLASS);
+    assert.equal(dropped.length, 1);
+    assert.equal(dropped[0]!.ExpirationInDays, 1);
+    assert.equal(dropped[0]!.NoncurrentVersionExpiration.NoncurrentDays, 1);
+    const backstop = rules.find((x) => x.Id === 'backstop')!;
+    assert.equal(backstop.TagFilters, undefined);
+    assert.equal(backstop.Prefix, undefined);
+    assert.equal(backstop.ExpirationInDays, BACKUP_MAX_DAYS);
+    assert.equal(BACKUP_MAX_DAYS, 400, 'shared/backup BackstopDays');
+    // The worker extends locks and retags the version it looked at.
+    assert.ok(BACKUP_WRITER_ACTIONS.includes('s3:PutObjectRetention') && BACKUP_WRITER_ACTIONS.includes('s3:PutObjectVersionTagging'));
   });
 
   it('only the worker may write; nobody deletes or bypasses the lock; api, stream and WebDAV cannot even list', () => {

@@ -164,7 +164,7 @@ func RetentionDays(plan string) int {
 func (m *Module) putArchive(ctx context.Context, key, plan string, r io.Reader) (blob.Version, error) {
 	if m.locker != nil {
 		days := RetentionDays(plan)
-		return m.locker.PutRetained(ctx, key, r, m.now().Add(time.Duration(days)*24*time.Hour), strconv.Itoa(days))
+		return m.locker.PutRetained(ctx, key, r, blob.Retention{Until: m.now().Add(time.Duration(days) * 24 * time.Hour), Class: strconv.Itoa(days)})
 	}
 	return m.archives.Put(ctx, key, r)
 }
@@ -315,6 +315,9 @@ type fileVersion struct {
 	// (0: until no backup names it): contents.go.
 	Stored   *time.Time `json:"stored,omitempty"`
 	KeepDays int        `json:"keep_days,omitempty"`
+	// LockedUntil is when its lock passes, in a locked bucket (none:
+	// Stored and KeepDays).
+	LockedUntil *time.Time `json:"locked_until,omitempty"`
 }
 
 // Create makes a backup of db now.

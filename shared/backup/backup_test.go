@@ -11,7 +11,6 @@ import (
 	"os"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +22,7 @@ import (
 	"github.com/oficina/oficina/shared/apptest"
 	"github.com/oficina/oficina/shared/backup"
 	"github.com/oficina/oficina/shared/billing/billingtest"
+	"github.com/oficina/oficina/shared/blob"
 	"github.com/oficina/oficina/shared/blob/blobtest"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/store"
@@ -360,14 +360,23 @@ func TestBackupRestoreLockedBucket(t *testing.T) {
 // (nothing under the drive's backups/), locked in governance mode for its
 // plan's RetentionDays and tagged with that class for the lifecycle rules;
 // when the plan's retention drops a backup from the list, its objects stay
-// (no role may delete them: the lifecycle does, after the lock).
+// (no role may delete them: the lifecycle does, after the lock). A file
+// version's contents are written once, locked for ContentLockDays and
+// tagged "contents"; a backup that would outlive the lock extends it in
+// place, one that would outlive the bucket's backstop writes the contents
+// again, and contents no listed backup names are tagged "dropped".
 func TestBackupsLocked(t *testing.T) {
 	e := apptest.New(t, apptest.Bolt, apptest.S3Blobs(t), apptest.S3Backups(t))
 	ctx := context.Background()
 	ana := e.SignUp("ana@example.com")
 	db := e.Group(ana, "Oficina da Ana")
 	file := ana.Do("POST", "/api/"+db, map[string]any{"klass": "CloudFile", "kind": "file", "name": "a.txt", "dir_id": ""}).Expect(t, http.StatusCreated)["id"].(string)
-	ana.Do("PUT", "/api/"+db+"/_drive/files/"+file+"/content", []byte("contents")).Expect(t, http.StatusCreated)
+	put := func(body string) {
+		t.Helper()
+		ana.Do("POST", "/api/_session", map[string]any{"name": "ana@example.com", "password": apptest.Password}).Expect(t, http.StatusOK)
+		ana.Do("PUT", "/api/"+db+"/_drive/files/"+file+"/content", []byte(body)).Expect(t, http.StatusCreated)
+	}
+	put("contents")
 	setPlan(t, e, db, "pro")
 	e.Drain()
 	if got := backup.RetentionDays("pro"); got != 57 {
@@ -378,16 +387,18 @@ func TestBackupsLocked(t *testing.T) {
 			t.Errorf("%s retention %d days, want %d (infra-cdk/lib/backups.ts BACKUP_RETENTION_DAYS)", plan, got, want)
 		}
 	}
-	for plan, want := range map[string]int{"free": 273, "pro": 171, "corp": 45, "server": 45} {
-		if got := backup.ContentDays(plan); got != want {
-			t.Errorf("%s contents kept %d days, want %d (infra-cdk/lib/backups.ts BACKUP_CONTENT_DAYS)", plan, got, want)
+	if backup.BackstopDays != 400 || backup.ContentsClass != "contents" || backup.DroppedClass != "dropped" {
+		t.Errorf("backstop %d, classes %q %q: want 400, contents and dropped (infra-cdk/lib/backups.ts)", backup.BackstopDays, backup.ContentsClass, backup.DroppedClass)
+	}
+	run := func() {
+		t.Helper()
+		if err := e.App.RunJob(ctx, backup.JobScheduled, e.Clock.Now()); err != nil {
+			t.Fatal(err)
 		}
 	}
 	var first []string
 	for i := range backup.Retention("pro") + 1 {
-		if err := e.App.RunJob(ctx, backup.JobScheduled, e.Clock.Now()); err != nil {
-			t.Fatal(err)
-		}
+		run()
 		if i == 0 {
 			l := ana.Do("GET", "/api/"+db+"/_backups", nil).Expect(t, http.StatusOK)["backups"].([]any)
 			id := l[0].(map[string]any)["id"].(string)
@@ -404,43 +415,93 @@ func TestBackupsLocked(t *testing.T) {
 	}
 	client := blobtest.NewClient(e.App.Cfg().S3Endpoint)
 	bucket := e.App.Cfg().BackupBucket
-	// The archive is locked for the plan's retention, the contents for
-	// three (ContentDays), each tagged with its class.
-	for i, key := range first {
-		days := []int{57, 171}[i]
+	lockedFor := func(key string) time.Duration {
+		t.Helper()
 		head, err := client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &bucket, Key: &key})
 		if err != nil {
 			t.Fatalf("%s, dropped from the list, is gone from the bucket: %v", key, err)
 		}
-		if head.ObjectLockMode != s3types.ObjectLockModeGovernance || head.ObjectLockRetainUntilDate == nil ||
-			head.ObjectLockRetainUntilDate.Sub(*head.LastModified) < time.Duration(days-1)*24*time.Hour {
-			t.Errorf("%s: lock %s until %v (written %v)", key, head.ObjectLockMode, head.ObjectLockRetainUntilDate, head.LastModified)
+		if head.ObjectLockMode != s3types.ObjectLockModeGovernance || head.ObjectLockRetainUntilDate == nil {
+			t.Fatalf("%s: lock %s until %v", key, head.ObjectLockMode, head.ObjectLockRetainUntilDate)
 		}
+		return head.ObjectLockRetainUntilDate.Sub(*head.LastModified)
+	}
+	tagOf := func(key string) string {
+		t.Helper()
 		tags, err := client.GetObjectTagging(ctx, &s3.GetObjectTaggingInput{Bucket: &bucket, Key: &key})
-		if err != nil || len(tags.TagSet) != 1 || aws.ToString(tags.TagSet[0].Value) != strconv.Itoa(days) {
-			t.Errorf("%s: tags %+v (%v), want retention=%d", key, tags, err, days)
+		if err != nil || len(tags.TagSet) != 1 || aws.ToString(tags.TagSet[0].Key) != blob.RetentionTag {
+			t.Fatalf("%s: tags %+v (%v)", key, tags, err)
 		}
+		return aws.ToString(tags.TagSet[0].Value)
+	}
+	day := 24 * time.Hour
+	// The archive is locked for the plan's retention and tagged with it;
+	// the contents for ContentLockDays (a retention and 90 days), tagged
+	// "contents".
+	if got, tag := lockedFor(first[0]), tagOf(first[0]); got < 56*day || got > 58*day || tag != "57" {
+		t.Errorf("archive locked %v, tagged %q; want 57 days", got, tag)
+	}
+	if got := backup.ContentLockDays("pro"); got != 147 {
+		t.Errorf("pro contents locked %d days, want 57 + 90", got)
+	}
+	if got, tag := lockedFor(first[1]), tagOf(first[1]); got < 146*day || got > 148*day || tag != backup.ContentsClass {
+		t.Errorf("contents locked %v, tagged %q; want 147 days, contents", got, tag)
 	}
 	// Nine weekly backups named the contents; they were written once, as
-	// they outlive each backup's retention. A backup that would outlive
-	// them writes them again: a new locked version of the same bytes.
-	contentVersions := func() int {
+	// they outlive each backup's retention.
+	contentVersions := func() []s3types.ObjectVersion {
 		t.Helper()
 		out, err := client.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: &bucket, Prefix: aws.String(first[1])})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return len(out.Versions)
+		return out.Versions
 	}
-	if n := contentVersions(); n != 1 {
+	if n := len(contentVersions()); n != 1 {
 		t.Fatalf("the contents written %d times by %d backups, want once", n, backup.Retention("pro")+1)
 	}
-	e.Clock.Advance(50 * 24 * time.Hour) // 113 days after the first: 171 - 57 - 1 left
-	if err := e.App.RunJob(ctx, backup.JobScheduled, e.Clock.Now()); err != nil {
-		t.Fatal(err)
+	// 113 days after the first: the lock (147 days) would pass before this
+	// backup's retention does. It is extended in place, to 147 days from
+	// now: no new version.
+	e.Clock.Advance(50 * day)
+	run()
+	if n := len(contentVersions()); n != 1 {
+		t.Fatalf("the contents written %d times once a backup would outlive their lock, want once (the lock extended)", n)
 	}
-	if n := contentVersions(); n != 2 {
-		t.Fatalf("the contents written %d times once a backup would outlive them, want twice", n)
+	if got := lockedFor(first[1]); got < (113+146)*day {
+		t.Fatalf("contents locked %v after their write, want 113 + 147 days", got)
+	}
+	// 413 days after the first: the bucket's backstop (400 days after the
+	// write) would expire them first. They are written again.
+	e.Clock.Advance(300 * day)
+	run()
+	if vs := contentVersions(); len(vs) != 2 {
+		t.Fatalf("the contents written %d times once the backstop would expire them first, want twice", len(vs))
+	}
+	if tag := tagOf(first[1]); tag != backup.ContentsClass {
+		t.Fatalf("rewritten contents tagged %q", tag)
+	}
+	// The file moves on: "contents" falls out of the drive's three
+	// versions, and once the last backup naming it is dropped, it is
+	// tagged for the lifecycle (its lock still holds it).
+	put("one")
+	put("two")
+	put("three")
+	e.Drain()
+	for i := range backup.Retention("pro") - 1 { // the 413-day backup stays listed
+		e.Clock.Advance(7 * day)
+		run()
+		if tag := tagOf(first[1]); tag != backup.ContentsClass {
+			t.Fatalf("contents tagged %q while a listed backup names them (run %d)", tag, i)
+		}
+	}
+	e.Clock.Advance(7 * day)
+	run()
+	if tag := tagOf(first[1]); tag != backup.DroppedClass {
+		t.Fatalf("contents no listed backup names tagged %q, want %q", tag, backup.DroppedClass)
+	}
+	if tag := tagOf(contentsKey(db, "three")); tag != backup.ContentsClass {
+		t.Fatalf("named contents tagged %q", tag)
 	}
 	drive := e.App.Cfg().Bucket
 	out, err := client.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: &drive, Prefix: aws.String("backups/")})
@@ -449,6 +510,46 @@ func TestBackupsLocked(t *testing.T) {
 	}
 	if len(out.Versions) != 0 {
 		t.Fatalf("%d backup objects in the drive's bucket", len(out.Versions))
+	}
+}
+
+// TestBackupsLockedContentsGone: a backup that would extend the lock of
+// contents whose blob is gone (expired by the lifecycle: a delete marker
+// on the key) writes them again, and the backup restores.
+func TestBackupsLockedContentsGone(t *testing.T) {
+	e := apptest.New(t, apptest.Bolt, apptest.S3Blobs(t), apptest.S3Backups(t))
+	ctx := context.Background()
+	ana := e.SignUp("ana@example.com")
+	db := e.Group(ana, "Oficina da Ana")
+	file := ana.Do("POST", "/api/"+db, map[string]any{"klass": "CloudFile", "kind": "file", "name": "a.txt", "dir_id": ""}).Expect(t, http.StatusCreated)["id"].(string)
+	ana.Do("PUT", "/api/"+db+"/_drive/files/"+file+"/content", []byte("contents")).Expect(t, http.StatusCreated)
+	setPlan(t, e, db, "pro")
+	e.Drain()
+	if err := e.App.RunJob(ctx, backup.JobScheduled, e.Clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	client := blobtest.NewClient(e.App.Cfg().S3Endpoint)
+	bucket, key := e.App.Cfg().BackupBucket, contentsKey(db, "contents")
+	if _, err := client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &bucket, Key: &key}); err != nil {
+		t.Fatal(err)
+	}
+	e.Clock.Advance(100 * 24 * time.Hour) // the 147-day lock would pass before this backup's retention
+	ana.Do("POST", "/api/_session", map[string]any{"name": "ana@example.com", "password": apptest.Password}).Expect(t, http.StatusOK)
+	if err := e.App.RunJob(ctx, backup.JobScheduled, e.Clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	out, err := client.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: &bucket, Prefix: &key})
+	if err != nil || len(out.Versions) != 2 {
+		t.Fatalf("%d versions of the contents (%v), want them written again", len(out.Versions), err)
+	}
+	l, err := backupsOf(e, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored := ana.Do("POST", "/api/"+db+"/_backups/"+l[0].ID+"/restore", map[string]any{"name": "Ana (restored)"}).Expect(t, http.StatusCreated)["db"].(string)
+	e.Drain()
+	if got := content(t, ana, "/api/"+restored+"/_drive/files/"+file+"/content"); got != "contents" {
+		t.Fatalf("restored: %q", got)
 	}
 }
 

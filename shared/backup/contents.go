@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/oficina/oficina/shared/blob"
@@ -18,26 +17,51 @@ import (
 //
 // Which earlier backup it counts on: the newest one in the Group's list.
 // Its manifest says, for each sum, when the blob's current version was
-// written (stored) and for how many days the archives keep it (keep_days):
+// written (stored), for how many days the archives' lifecycle keeps it
+// from then (keep_days), and until when it is locked (locked_until):
 //
 //   - In a bucket with Object Lock (the stack's backups bucket) nobody may
-//     delete, so blobs are never deleted by the module: each is written
-//     locked for ContentDays and tagged with that class, and the bucket's
-//     lifecycle expires it then. A backup names a stored blob only when
-//     the blob outlives the backup's own retention by a day; otherwise it
-//     writes the blob again (a new, locked version of the same bytes).
-//     With ContentDays three retentions, a blob in use is written again
-//     every two retentions (30 days on a daily plan), and a blob no backup
-//     names any more is gone within three.
+//     delete. A blob is written once, locked for ContentLockDays, tagged
+//     ContentsClass (no lifecycle rule expires that class before the
+//     bucket's backstop, BackstopDays after the write), and in Glacier
+//     Instant Retrieval when it is large enough. A backup names a stored
+//     blob that outlives the backup's own retention by a day: when only
+//     the lock falls short, the lock is extended in place (one request, no
+//     bytes); when the backstop would expire it first, it is written
+//     again. Once no listed backup names a blob, the module tags it
+//     DroppedClass, and the lifecycle expires it, removing the version
+//     once its lock has passed.
 //   - Elsewhere (the filesystem locally) blobs live until no backup in the
 //     list names them: dropping a backup deletes the sums only it named
 //     (dropContents).
+//
+// Blobs written by earlier builds (no locked_until) were locked and
+// expired together, three retentions after their write (their keep_days;
+// the stack keeps their lifecycle rules), and were written again every two
+// retentions; a backup now writes such a blob again once, in the form
+// above, when it would not outlive it.
 
-// ContentDays is how long a plan's contents blobs are locked and kept in
-// the backups bucket: three of its RetentionDays. The stack's lifecycle
-// rules (infra-cdk/lib/backups.ts, BACKUP_CONTENT_DAYS) expire them by
-// these classes.
-func ContentDays(plan string) int { return 3 * RetentionDays(plan) }
+// Retention classes of contents blobs in a locked bucket (the stack's
+// lifecycle rules, infra-cdk/lib/backups.ts, go by them).
+const (
+	ContentsClass = "contents"
+	DroppedClass  = "dropped"
+)
+
+// BackstopDays is the backups bucket's rule for every object: expired this
+// many days after its write whatever its class (BACKUP_MAX_DAYS).
+const BackstopDays = 400
+
+// contentLockMargin is how much longer than a backup's retention a
+// contents blob is locked: its lock is extended about this often, and a
+// dropped blob stays at most this long and a retention. 90 days is
+// Glacier Instant Retrieval's minimum storage duration: a blob kept less
+// is billed for it anyway.
+const contentLockMargin = 90
+
+// ContentLockDays is how long a plan's contents blobs are locked when
+// written or extended in a locked bucket.
+func ContentLockDays(plan string) int { return RetentionDays(plan) + contentLockMargin }
 
 // contentWriters store contents concurrently: a round trip to S3 per blob.
 const contentWriters = 4
@@ -61,22 +85,26 @@ func validSum(s string) bool {
 type contents struct {
 	now      time.Time
 	locked   bool
-	keepDays int       // the class of the blobs it writes (0: not locked)
+	keepDays int       // how long the lifecycle keeps the blobs it writes (0: not locked)
+	lockDays int       // how long it locks the blobs it writes or extends
 	mustLast time.Time // a stored blob it names must live past this
 	// known are the sums the newest earlier backup named, as it named them.
 	known map[string]fileVersion
 	// named are the sums this backup names, as it names them; store the
-	// ones it writes, one file version each.
-	named map[string]fileVersion
-	store []fileVersion
-	bytes int64 // the named contents' bytes
+	// ones it writes and extend the ones whose lock it extends, one file
+	// version each.
+	named  map[string]fileVersion
+	store  []fileVersion
+	extend []fileVersion
+	bytes  int64 // the named contents' bytes
 }
 
 // contentsFor prepares a backup of db made now on plan.
 func (m *Module) contentsFor(ctx context.Context, db, plan string, now time.Time) *contents {
 	c := &contents{now: now, locked: m.retained(), known: map[string]fileVersion{}, named: map[string]fileVersion{}}
 	if c.locked {
-		c.keepDays = ContentDays(plan)
+		c.keepDays = BackstopDays
+		c.lockDays = ContentLockDays(plan)
 		c.mustLast = now.AddDate(0, 0, RetentionDays(plan)+1)
 	}
 	l, _, err := m.readIndex(ctx, db)
@@ -104,43 +132,88 @@ func (m *Module) contentsFor(ctx context.Context, db, plan string, now time.Time
 }
 
 // name fills in how f's contents are stored: as an earlier backup stored
-// them when they last long enough, else by this backup.
+// them when they live long enough (their lock extended if it falls
+// short), else by this backup.
 func (c *contents) name(f *fileVersion) {
 	if !validSum(f.SHA256) {
 		return // nothing to name them by: a restore skips them, as a missing blob
 	}
 	if n, ok := c.named[f.SHA256]; ok {
-		f.Stored, f.KeepDays = n.Stored, n.KeepDays
+		f.Stored, f.KeepDays, f.LockedUntil = n.Stored, n.KeepDays, n.LockedUntil
 		return
 	}
 	c.bytes += f.Size
-	if k, ok := c.known[f.SHA256]; ok && c.lasts(k) {
-		f.Stored, f.KeepDays = k.Stored, k.KeepDays
+	if k, ok := c.known[f.SHA256]; ok && c.lives(k) {
+		f.Stored, f.KeepDays, f.LockedUntil = k.Stored, k.KeepDays, k.LockedUntil
+		if c.locked && !lockedUntil(k).After(c.mustLast) {
+			f.LockedUntil = c.lockEnd()
+			c.extend = append(c.extend, *f)
+		}
 	} else {
 		f.Stored, f.KeepDays = &c.now, c.keepDays
+		if c.locked {
+			f.LockedUntil = c.lockEnd()
+		}
 		c.store = append(c.store, *f)
 	}
 	c.named[f.SHA256] = *f
 }
 
-// lasts tells whether a blob an earlier backup stored may be named again.
-func (c *contents) lasts(k fileVersion) bool {
+func (c *contents) lockEnd() *time.Time {
+	t := c.now.AddDate(0, 0, c.lockDays)
+	return &t
+}
+
+// lives tells whether a blob an earlier backup stored may be named again:
+// whether nothing removes it before the backup ends.
+func (c *contents) lives(k fileVersion) bool {
 	if !c.locked {
 		return k.KeepDays == 0 // it lives while a listed backup names it
 	}
 	return k.KeepDays > 0 && k.Stored.AddDate(0, 0, k.KeepDays).After(c.mustLast)
 }
 
-// storeContents writes the blobs c stores, from the drive's versions.
+// lockedUntil is when k's blob may be deleted: blobs written before
+// locked_until was recorded were locked for their keep_days.
+func lockedUntil(k fileVersion) time.Time {
+	if k.LockedUntil != nil {
+		return *k.LockedUntil
+	}
+	return k.Stored.AddDate(0, 0, k.KeepDays)
+}
+
+// storeContents writes the blobs c stores, from the drive's versions, and
+// extends the locks c extends; a lock it cannot extend (the blob is gone)
+// is written again.
 func (m *Module) storeContents(ctx context.Context, db string, c *contents) error {
-	return inParallel(ctx, contentWriters, func(_ context.Context, send func(fileVersion) error) error {
+	return inParallel(ctx, contentWriters, func(_ context.Context, send func(contentWork) error) error {
+		for _, f := range c.extend {
+			if err := send(contentWork{f, true}); err != nil {
+				return err
+			}
+		}
 		for _, f := range c.store {
-			if err := send(f); err != nil {
+			if err := send(contentWork{f, false}); err != nil {
 				return err
 			}
 		}
 		return nil
-	}, func(ctx context.Context, f fileVersion) error { return m.storeContent(ctx, db, c, f) })
+	}, func(ctx context.Context, w contentWork) error {
+		if w.extend {
+			err := m.locker.Extend(ctx, contentKey(db, w.SHA256), *w.LockedUntil)
+			if err == nil {
+				return nil
+			}
+			m.log.WarnContext(ctx, "backup: extend a contents lock; writing the contents again", "db", db, "sum", w.SHA256, "err", err)
+		}
+		return m.storeContent(ctx, db, c, w.fileVersion)
+	})
+}
+
+// contentWork is one blob to store, or to extend the lock of.
+type contentWork struct {
+	fileVersion
+	extend bool
 }
 
 func (m *Module) storeContent(ctx context.Context, db string, c *contents, f fileVersion) error {
@@ -161,7 +234,7 @@ func (m *Module) storeContent(ctx context.Context, db string, c *contents, f fil
 	}
 	defer rc.Close()
 	if c.locked {
-		_, err = m.locker.PutRetained(ctx, key, rc, c.now.AddDate(0, 0, c.keepDays), strconv.Itoa(c.keepDays))
+		_, err = m.locker.PutRetained(ctx, key, rc, blob.Retention{Until: *c.lockEnd(), Class: ContentsClass, Cold: true})
 	} else {
 		_, err = m.archives.Put(ctx, key, rc)
 	}
@@ -176,12 +249,10 @@ func (m *Module) storeContent(ctx context.Context, db string, c *contents, f fil
 // named before.
 const contentsGrace = time.Hour
 
-// dropContents deletes, when the archives are not locked, the blobs that
-// only dropped backups name. A manifest it cannot read keeps every blob.
+// dropContents deletes the blobs that only dropped backups name, or, when
+// the archives are locked, tags them DroppedClass for the lifecycle. A
+// manifest it cannot read keeps every blob.
 func (m *Module) dropContents(ctx context.Context, db string, dropped, kept []Info) {
-	if m.retained() {
-		return
-	}
 	ctx = context.WithoutCancel(ctx)
 	gone := map[string]bool{}
 	for _, d := range dropped {
@@ -210,6 +281,12 @@ func (m *Module) dropContents(ctx context.Context, db string, dropped, kept []In
 			continue
 		}
 		key := contentKey(db, sum)
+		if m.retained() {
+			if _, err := m.locker.Reclass(ctx, key, DroppedClass, m.now().Add(-contentsGrace)); err != nil && !errors.Is(err, blob.ErrNotFound) {
+				m.log.ErrorContext(ctx, "backup: tag contents no backup names", "db", db, "key", key, "err", err)
+			}
+			continue
+		}
 		if vs, err := m.archives.Versions(ctx, key); err != nil || len(vs) == 0 || m.now().Sub(vs[0].Modified) < contentsGrace {
 			continue
 		}

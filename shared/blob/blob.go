@@ -257,5 +257,28 @@ func Live(ctx context.Context, s Store, key string) ([]Version, error) {
 // date (S3 Object Lock, governance mode): the backups' store. Deleting is
 // then the bucket lifecycle's work, by the version's retention class.
 type Retainer interface {
-	PutRetained(ctx context.Context, key string, r io.Reader, until time.Time, class string) (Version, error)
+	PutRetained(ctx context.Context, key string, r io.Reader, rt Retention) (Version, error)
+	// Extend moves the lock of key's current version to until. A lock
+	// cannot be shortened: an until before the version's lock fails.
+	Extend(ctx context.Context, key string, until time.Time) error
+	// Reclass tags key's current version with class (the lifecycle rule
+	// it falls under), unless that version was written at or after
+	// writtenBefore; it reports whether it did.
+	Reclass(ctx context.Context, key, class string, writtenBefore time.Time) (bool, error)
 }
+
+// Retention is how a retained version is kept: locked until Until and
+// tagged RetentionTag=Class, the tag the bucket's lifecycle rules expire
+// versions by. Cold versions that are large enough go to an archive class
+// read in milliseconds but billed less to keep (S3 Glacier Instant
+// Retrieval): bytes kept for months and read only to restore.
+type Retention struct {
+	Until time.Time
+	Class string
+	Cold  bool
+}
+
+// ColdMinSize is the smallest version written cold: Glacier Instant
+// Retrieval bills each object at least 128 KiB, so a smaller one costs
+// less in S3 Standard.
+const ColdMinSize = 128 << 10

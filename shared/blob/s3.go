@@ -104,20 +104,64 @@ func (s *S3) Put(ctx context.Context, key string, r io.Reader) (Version, error) 
 }
 
 // PutRetained implements Retainer: the version is written under S3 Object
-// Lock in governance mode until until (the bucket must have Object Lock
-// on), and tagged retention=<class>, the tag its lifecycle rules expire it
-// by once the lock has passed.
-func (s *S3) PutRetained(ctx context.Context, key string, r io.Reader, until time.Time, class string) (Version, error) {
-	if until.IsZero() || class == "" {
+// Lock in governance mode until rt.Until (the bucket must have Object Lock
+// on), tagged retention=<rt.Class>, the tag its lifecycle rules expire it
+// by once the lock has passed, and in Glacier Instant Retrieval when cold
+// and at least ColdMinSize.
+func (s *S3) PutRetained(ctx context.Context, key string, r io.Reader, rt Retention) (Version, error) {
+	if rt.Until.IsZero() || rt.Class == "" {
 		return Version{}, fmt.Errorf("blob: put %q: a retained version needs a date and a class", key)
 	}
-	return s.put(ctx, key, r, retention{until: until.UTC(), tagging: url.Values{RetentionTag: {class}}.Encode()})
+	return s.put(ctx, key, r, retention{until: rt.Until.UTC(), tagging: url.Values{RetentionTag: {rt.Class}}.Encode(), cold: rt.Cold})
 }
 
-// retention is how a version is locked and tagged (zero: neither).
+// Extend implements Retainer with PutObjectRetention on the current
+// version: S3 refuses a date before the version's lock in governance mode
+// without the bypass permission, which no role of the stack holds.
+func (s *S3) Extend(ctx context.Context, key string, until time.Time) error {
+	if err := ValidateKey(key); err != nil {
+		return err
+	}
+	_, err := s.client.PutObjectRetention(ctx, &s3.PutObjectRetentionInput{
+		Bucket: &s.bucket, Key: &key,
+		Retention: &types.ObjectLockRetention{Mode: types.ObjectLockRetentionModeGovernance, RetainUntilDate: aws.Time(until.UTC())},
+	})
+	if err != nil {
+		return s.fail("extend", key, "", err)
+	}
+	return nil
+}
+
+// Reclass implements Retainer: a HEAD names the current version and its
+// time, and the tag goes on that version, so a version written meanwhile
+// keeps its own.
+func (s *S3) Reclass(ctx context.Context, key, class string, writtenBefore time.Time) (bool, error) {
+	if err := ValidateKey(key); err != nil {
+		return false, err
+	}
+	head, err := s.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &s.bucket, Key: &key})
+	if err != nil {
+		return false, s.fail("reclass", key, "", err)
+	}
+	if !modified(head.LastModified).Before(writtenBefore) {
+		return false, nil
+	}
+	_, err = s.client.PutObjectTagging(ctx, &s3.PutObjectTaggingInput{
+		Bucket: &s.bucket, Key: &key, VersionId: head.VersionId,
+		Tagging: &types.Tagging{TagSet: []types.Tag{{Key: aws.String(RetentionTag), Value: aws.String(class)}}},
+	})
+	if err != nil {
+		return false, s.fail("reclass", key, aws.ToString(head.VersionId), err)
+	}
+	return true, nil
+}
+
+// retention is how a version is locked and tagged (zero: neither), and
+// whether it may go to the archive class.
 type retention struct {
 	until   time.Time
 	tagging string
+	cold    bool
 }
 
 func (rt retention) lock() (types.ObjectLockMode, *time.Time, *string) {
@@ -125,6 +169,15 @@ func (rt retention) lock() (types.ObjectLockMode, *time.Time, *string) {
 		return "", nil, nil
 	}
 	return types.ObjectLockModeGovernance, aws.Time(rt.until), aws.String(rt.tagging)
+}
+
+// class is the storage class of a version of size bytes ("": the
+// bucket's default, S3 Standard).
+func (rt retention) class(size int64) types.StorageClass {
+	if rt.cold && size >= ColdMinSize {
+		return types.StorageClassGlacierIr
+	}
+	return ""
 }
 
 func (s *S3) put(ctx context.Context, key string, r io.Reader, rt retention) (Version, error) {
@@ -157,6 +210,7 @@ func (s *S3) put(ctx context.Context, key string, r io.Reader, rt retention) (Ve
 			ObjectLockMode:            mode,
 			ObjectLockRetainUntilDate: until,
 			Tagging:                   tagging,
+			StorageClass:              rt.class(int64(n)),
 		})
 		if perr != nil {
 			return Version{}, s.fail("put", key, "", perr)
@@ -199,6 +253,7 @@ func (s *S3) putMultipart(ctx context.Context, key string, first []byte, body io
 	mode, until, tagging := rt.lock()
 	created, err := s.client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{
 		Bucket: &s.bucket, Key: &key, ObjectLockMode: mode, ObjectLockRetainUntilDate: until, Tagging: tagging,
+		StorageClass: rt.class(int64(len(first))), // a multipart body is larger than a part
 	})
 	if err != nil {
 		return nil, s.fail("put", key, "", err)

@@ -115,7 +115,7 @@ func TestS3PutRetained(t *testing.T) {
 	for _, size := range []int64{1 << 10, 11 << 20} {
 		key := fmt.Sprintf("backups/g1/b-%d.ndjson.gz", size)
 		body := blobtest.Body{Seed: 3, Size: size}
-		v, err := s.PutRetained(ctx, key, body.Reader(), until, "15")
+		v, err := s.PutRetained(ctx, key, body.Reader(), blob.Retention{Until: until, Class: "15"})
 		if err != nil {
 			t.Fatalf("%d bytes: %v", size, err)
 		}
@@ -149,8 +149,103 @@ func TestS3PutRetained(t *testing.T) {
 	if err := s.DeleteVersion(ctx, "plain", v.ID); err != nil {
 		t.Fatalf("a version put without retention could not be deleted: %v", err)
 	}
-	if _, err := s.PutRetained(ctx, "k", bytes.NewReader(nil), time.Time{}, "15"); err == nil {
+	if _, err := s.PutRetained(ctx, "k", bytes.NewReader(nil), blob.Retention{Class: "15"}); err == nil {
 		t.Fatal("a retained put without a date was accepted")
+	}
+}
+
+// TestS3RetainedCold: a cold retained version goes to Glacier Instant
+// Retrieval when it is at least blob.ColdMinSize (single part and
+// multipart), and stays in S3 Standard when smaller or not cold. The
+// gateway stores every class alike, so the test reads the class off the
+// requests.
+func TestS3RetainedCold(t *testing.T) {
+	ctx := t.Context()
+	plain, _ := blobtest.StartS3(t)
+	bucket := blobtest.BucketName(t) + "-lock"
+	if err := blobtest.CreateLockedBucket(ctx, plain, bucket); err != nil {
+		t.Fatal(err)
+	}
+	client, rec := blobtest.Recording(plain)
+	s := blob.NewS3(client, bucket, nil).WithPartSize(5<<20, 2)
+	until := time.Now().Add(time.Hour)
+	for _, c := range []struct {
+		name string
+		size int64
+		cold bool
+		want string
+	}{
+		{"small-cold", blob.ColdMinSize - 1, true, ""},
+		{"large-cold", blob.ColdMinSize, true, "GLACIER_IR"},
+		{"multipart-cold", 11 << 20, true, "GLACIER_IR"},
+		{"large-warm", 1 << 20, false, ""},
+	} {
+		if _, err := s.PutRetained(ctx, c.name, blobtest.Body{Seed: 1, Size: c.size}.Reader(), blob.Retention{Until: until, Class: "contents", Cold: c.cold}); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		got, ok := rec.Class(c.name)
+		if !ok || got != c.want {
+			t.Errorf("%s: storage class %q (sent: %v), want %q", c.name, got, ok, c.want)
+		}
+	}
+}
+
+// TestS3ExtendAndReclass: a retained version's lock moves later in place
+// (no new version) and cannot move earlier; Reclass retags the current
+// version unless it was written at or after the given time; a missing key
+// is ErrNotFound-like for both.
+func TestS3ExtendAndReclass(t *testing.T) {
+	ctx := t.Context()
+	client, _ := blobtest.StartS3(t)
+	bucket := blobtest.BucketName(t) + "-lock"
+	if err := blobtest.CreateLockedBucket(ctx, client, bucket); err != nil {
+		t.Fatal(err)
+	}
+	s := blob.NewS3(client, bucket, nil)
+	until := time.Now().Add(48 * time.Hour).UTC().Truncate(time.Second)
+	v, err := s.PutRetained(ctx, "c/sum", bytes.NewReader([]byte("contents")), blob.Retention{Until: until, Class: "contents"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := until.Add(90 * 24 * time.Hour)
+	if err := s.Extend(ctx, "c/sum", later); err != nil {
+		t.Fatal(err)
+	}
+	got, err := client.GetObjectRetention(ctx, &s3.GetObjectRetentionInput{Bucket: &bucket, Key: aws.String("c/sum"), VersionId: &v.ID})
+	if err != nil || !aws.ToTime(got.Retention.RetainUntilDate).Equal(later) {
+		t.Fatalf("retention %+v (%v), want until %v", got, err, later)
+	}
+	if err := s.Extend(ctx, "c/sum", until); err == nil {
+		t.Fatal("a lock was moved earlier")
+	}
+	if vs, err := s.Versions(ctx, "c/sum"); err != nil || len(vs) != 1 {
+		t.Fatalf("versions %v (%v), want the one", vs, err)
+	}
+	tag := func() string {
+		t.Helper()
+		out, err := client.GetObjectTagging(ctx, &s3.GetObjectTaggingInput{Bucket: &bucket, Key: aws.String("c/sum"), VersionId: &v.ID})
+		if err != nil || len(out.TagSet) != 1 {
+			t.Fatalf("tags %+v (%v)", out, err)
+		}
+		return aws.ToString(out.TagSet[0].Value)
+	}
+	if done, err := s.Reclass(ctx, "c/sum", "dropped", time.Now().Add(-time.Hour)); err != nil || done {
+		t.Fatalf("a version written just now was retagged (%v, %v)", done, err)
+	}
+	if got := tag(); got != "contents" {
+		t.Fatalf("tag %q, want contents", got)
+	}
+	if done, err := s.Reclass(ctx, "c/sum", "dropped", time.Now().Add(time.Minute)); err != nil || !done {
+		t.Fatalf("reclass: %v, %v", done, err)
+	}
+	if got := tag(); got != "dropped" {
+		t.Fatalf("tag %q, want dropped", got)
+	}
+	if _, err := s.Reclass(ctx, "c/none", "dropped", time.Now()); err == nil {
+		t.Fatal("a missing key was retagged")
+	}
+	if err := s.Extend(ctx, "c/none", later); err == nil {
+		t.Fatal("a missing key's lock was extended")
 	}
 }
 
