@@ -19,17 +19,20 @@ const PricesDate = "July 2025, AWS us-east-1 on-demand list prices, free tiers l
 
 // Prices are the unit prices, in US dollars.
 var Prices = struct {
-	ReadUnit, WriteUnit       float64 // DynamoDB on-demand, per request unit
-	TableGBMonth              float64 // DynamoDB Standard storage
-	PITRGBMonth               float64 // DynamoDB point-in-time recovery
-	LambdaGBSecond            float64 // Arm
-	LambdaRequest             float64 //
-	HTTPAPIRequest            float64 // API Gateway HTTP API, first 300 M a month
-	CloudFrontRequest         float64 // HTTPS, US and Europe edges
-	CloudFrontFunction        float64 // per invocation (the viewer-address function on /api)
-	CloudFrontGB              float64 // data out, first 10 TB
-	S3GBMonth                 float64 // S3 Standard
-	S3Put, S3Get              float64 // per request
+	ReadUnit, WriteUnit float64 // DynamoDB on-demand, per request unit
+	TableGBMonth        float64 // DynamoDB Standard storage
+	PITRGBMonth         float64 // DynamoDB point-in-time recovery
+	LambdaGBSecond      float64 // Arm
+	LambdaRequest       float64 //
+	HTTPAPIRequest      float64 // API Gateway HTTP API, first 300 M a month
+	CloudFrontRequest   float64 // HTTPS, US and Europe edges
+	CloudFrontFunction  float64 // per invocation (the viewer-address function on /api)
+	CloudFrontGB        float64 // data out, first 10 TB
+	S3GBMonth           float64 // S3 Standard
+	S3Put, S3Get        float64 // per request
+	// S3 Glacier Instant Retrieval: the backups' file contents. Each
+	// write, lock extension or retag is priced as one of its PUTs.
+	S3ColdGBMonth, S3ColdPut  float64
 	LogsIngestGB, LogsGBMonth float64 // CloudWatch Logs
 	Mail                      float64 // SES, per message
 	Alarm                     float64 // CloudWatch standard alarm, a month
@@ -41,6 +44,7 @@ var Prices = struct {
 	HTTPAPIRequest:    1.00e-6,
 	CloudFrontRequest: 0.0100 / 10_000, CloudFrontFunction: 0.10e-6, CloudFrontGB: 0.085,
 	S3GBMonth: 0.023, S3Put: 0.005 / 1000, S3Get: 0.0004 / 1000,
+	S3ColdGBMonth: 0.004, S3ColdPut: 0.02 / 1000,
 	LogsIngestGB: 0.50, LogsGBMonth: 0.03,
 	Mail:   0.10 / 1000,
 	Alarm:  0.10,
@@ -65,10 +69,16 @@ type Tenant struct {
 	OldVersions float64
 	// DownloadShare is the share of the drive downloaded a month.
 	DownloadShare float64
-	// BackupBytes is what the retained backups hold; BackupPuts the
-	// objects they write a month (archives, contents).
+	// BackupBytes is what the retained backups hold in S3 Standard;
+	// BackupPuts the objects they write there a month (archives, and
+	// contents before they went cold).
 	BackupBytes int64
 	BackupPuts  int
+	// BackupColdBytes is the file contents the backups keep in Glacier
+	// Instant Retrieval; BackupColdRequests their writes, lock
+	// extensions and retags a month.
+	BackupColdBytes    int64
+	BackupColdRequests int
 	// ResponseBytes is the average answer on the wire (gzipped); LogBytes
 	// what a request writes to the logs (the function's lines, the access
 	// log); LogMonths how long logs are kept.
@@ -103,7 +113,6 @@ func Month(d Day, t Tenant) []Line {
 	downGB := driveGB * t.DownloadShare
 	outGB := req*float64(t.ResponseBytes)/gb + downGB
 	logGB := req * float64(t.LogBytes) / gb
-	backupGB := float64(t.BackupBytes) / gb
 	return []Line{
 		{"DynamoDB reads", fmt.Sprintf("%.0f RRU × $%.3f/M", reads, p.ReadUnit*1e6), reads * p.ReadUnit},
 		{"DynamoDB writes", fmt.Sprintf("%.0f WRU × $%.3f/M", writes, p.WriteUnit*1e6), writes * p.WriteUnit},
@@ -119,12 +128,25 @@ func Month(d Day, t Tenant) []Line {
 		{"CloudFront data out", fmt.Sprintf("(%.0f × %d B + %.0f MB downloads) × $%.3f/GB", req, t.ResponseBytes, downGB*1000, p.CloudFrontGB), outGB * p.CloudFrontGB},
 		{"drive (S3), old versions included", fmt.Sprintf("%.0f MB × (1 + %.0f %%) × $%.3f/GB + %.0f MB read", driveGB*1000, t.OldVersions*100, p.S3GBMonth, downGB*1000),
 			keptGB*p.S3GBMonth + downGB*1000*p.S3Get}, // a download reads about 1 MB a request
-		{"backups (S3)", fmt.Sprintf("%.1f MB kept × $%.3f/GB + %d objects written", backupGB*1000, p.S3GBMonth, t.BackupPuts),
-			backupGB*p.S3GBMonth + float64(t.BackupPuts)*p.S3Put},
+		backups(t),
 		{"CloudWatch Logs", fmt.Sprintf("%.1f MB × ($%.2f + %.0f months × $%.2f)/GB", logGB*1000, p.LogsIngestGB, t.LogMonths, p.LogsGBMonth),
 			logGB * (p.LogsIngestGB + t.LogMonths*p.LogsGBMonth)},
 		{"SES", fmt.Sprintf("%d mails × $%.2f/1,000", d.Mails*days, p.Mail*1000), float64(d.Mails*days) * p.Mail},
 	}
+}
+
+// backups prices what the retained backups keep and write.
+func backups(t Tenant) Line {
+	p := Prices
+	warmGB, coldGB := float64(t.BackupBytes)/gb, float64(t.BackupColdBytes)/gb
+	l := Line{Item: "backups (S3)",
+		Arithmetic: fmt.Sprintf("%.1f MB kept × $%.3f/GB + %d objects written", warmGB*1000, p.S3GBMonth, t.BackupPuts),
+		Dollars:    warmGB*p.S3GBMonth + float64(t.BackupPuts)*p.S3Put}
+	if t.BackupColdBytes > 0 || t.BackupColdRequests > 0 {
+		l.Arithmetic += fmt.Sprintf("; Glacier IR: %.1f MB kept × $%.3f/GB + %d requests × $%.2f/1,000", coldGB*1000, p.S3ColdGBMonth, t.BackupColdRequests, p.S3ColdPut*1000)
+		l.Dollars += coldGB*p.S3ColdGBMonth + float64(t.BackupColdRequests)*p.S3ColdPut
+	}
+	return l
 }
 
 // Fixed is what a deployment pays whatever its tenants.
