@@ -159,10 +159,11 @@ func (m *Module) RegisterWrites(r *module.Registry) {
 	r.Schema(schemas...)
 	r.Labels(labels...)
 	r.NotRecords(KlassCSV)
-	r.SortKey(KlassIncome, moneySortKey)
-	r.SortKey(KlassOutgo, moneySortKey)
 	r.IndexBy(KlassWallet, "name") // its index page and pickers sort by it
 	for _, k := range MoneyKlasses {
+		// Their index pages open newest first by date; the import finds a
+		// date's records with one prefix read (deduper.onDate).
+		r.IndexBy(k, "posted_at")
 		r.Rule(k, m.moneyRule)
 		r.Events(k, stateEvents)
 	}

@@ -2,9 +2,12 @@ package finance_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +15,9 @@ import (
 
 	"github.com/oficina/oficina/shared/apptest"
 	"github.com/oficina/oficina/shared/finance"
+	"github.com/oficina/oficina/shared/mango"
+	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/store"
 )
 
 // Sample statements in the shapes banks export.
@@ -327,5 +333,64 @@ func TestMappingPreview(t *testing.T) {
 		draft["kind_of_watch"] = "sounds_like"
 		b.ana.Do("POST", "/api/"+b.db+"/_finance/mappings/preview", map[string]any{"mapping": draft}).ExpectFields(t, "kind_of_watch", "not in allowed list")
 		b.ana.Do("POST", "/api/"+b.db+"/_finance/mappings/preview", "{not json").ExpectError(t, http.StatusBadRequest, "")
+	})
+}
+
+// TestImportDuplicatesAcrossKeys: money records are keyed by posted_at in
+// their klass index (their list pages open newest first); the import's
+// duplicate check reads a date's records with one prefix read and keeps
+// the wallet's. A record written before the klasses were keyed so (its key
+// wallet_id|posted_at|created_at, moved by the daily re-key) is still
+// found; a record of another wallet on the same date is not a duplicate.
+func TestImportDuplicatesAcrossKeys(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, e *apptest.Env) {
+		ctx := context.Background()
+		b := newBooks(t, e)
+		typed := b.create(t, map[string]any{"klass": "Outgo", "description": "tarifa pacote serviços", "value": 3990, "posted_at": "2026-03-28", "wallet_id": b.brl2})
+		b.create(t, map[string]any{"klass": "Outgo", "description": "COMPRA CARTÃO POSTO SHELL", "value": 23045, "posted_at": "2026-03-15", "wallet_id": b.brl})
+		e.Drain()
+		d, err := e.Store.Get(ctx, b.db, typed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mango.IsOrderKey(d.SortKey) || d.SortKey != mango.OrderKey("2026-03-28", true) {
+			t.Fatalf("an Outgo keyed %q, want its posted_at's order key", d.SortKey)
+		}
+		var body map[string]any
+		if err := json.Unmarshal(d.Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		old := b.brl2 + "|2026-03-28|" + body["created_at"].(string)
+		if err := e.Store.(store.Resorter).Resort(ctx, b.db, typed, d.Rev, old); err != nil {
+			t.Fatal(err)
+		}
+		check := func(when string) {
+			t.Helper()
+			chk := b.check(t, b.brl2, brazilCSV)
+			if num(chk["duplicates"]) != 1 || num(chk["new"]) != 2 {
+				t.Fatalf("%s: check %v, want the typed fee as the one duplicate", when, chk)
+			}
+		}
+		check("keyed as before")
+		if err := e.App.RunJob(ctx, module.JobRekey, e.Clock.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if d, err := e.Store.Get(ctx, b.db, typed); err != nil || d.SortKey != mango.OrderKey("2026-03-28", true) {
+			t.Fatalf("after the re-key: %q (%v)", d.SortKey, err)
+		}
+		check("re-keyed")
+
+		// The list page reads the index newest first.
+		for i := range 30 {
+			b.create(t, map[string]any{"klass": "Outgo", "description": fmt.Sprint("compra ", i), "value": 100 + i, "posted_at": fmt.Sprintf("2026-%02d-%02d", 1+i%12, 1+i%28), "wallet_id": b.brl})
+		}
+		res := b.ana.Do("POST", "/api/"+b.db+"/_find", map[string]any{"selector": map[string]any{"klass": "Outgo"}, "sort": []any{map[string]any{"posted_at": "desc"}}, "limit": 10}).Expect(t, http.StatusOK)
+		var dates []string
+		for _, d := range res["docs"].([]any) {
+			dates = append(dates, d.(map[string]any)["posted_at"].(string))
+		}
+		if len(dates) != 10 || dates[0] != "2026-12-24" || !slices.IsSortedFunc(dates, func(a, b string) int { return strings.Compare(b, a) }) {
+			t.Fatalf("first page newest first: %v", dates)
+		}
 	})
 }

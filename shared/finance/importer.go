@@ -21,6 +21,7 @@ import (
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/httpjson"
 	"github.com/oficina/oficina/shared/ids"
+	"github.com/oficina/oficina/shared/mango"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/store"
 )
@@ -596,6 +597,7 @@ type deduper struct {
 }
 
 type existing struct {
+	WalletID    string `json:"wallet_id"`
 	Klass       string `json:"klass"`
 	Value       int64  `json:"value"`
 	Description string `json:"description"`
@@ -648,8 +650,12 @@ func sameText(a, b string) bool {
 	return strings.EqualFold(strings.Join(strings.Fields(a), " "), strings.Join(strings.Fields(b), " "))
 }
 
-// onDate lists the wallet's incomes and expenses of a date (by the klass
-// index's sort key, wallet_id|posted_at).
+// onDate lists the wallet's incomes and expenses of a date: the klass
+// index is keyed by posted_at (IndexBy), so one prefix read finds the
+// date's records of every wallet. Records written before the klasses were
+// keyed so keep their old key (wallet_id|posted_at|created_at) until the
+// daily re-key moves them; while a klass's index holds any, they are read
+// by that prefix too.
 func (d *deduper) onDate(ctx context.Context, date string) ([]existing, error) {
 	d.mu.Lock()
 	got, ok := d.dates[date]
@@ -659,22 +665,32 @@ func (d *deduper) onDate(ctx context.Context, date string) ([]existing, error) {
 	}
 	var out []existing
 	for _, k := range []string{KlassIncome, KlassOutgo} {
-		q := store.ListQuery{Klass: k, Prefix: d.j.wallet + "|" + date + "|", Limit: 500}
-		for {
-			page, err := d.m.deps.Store.List(ctx, d.j.db, q)
-			if err != nil {
-				return nil, fmt.Errorf("finance: list %s on %s: %w", k, date, err)
-			}
-			for _, doc := range page.Docs {
-				var e existing
-				if err := json.Unmarshal(doc.Body, &e); err == nil {
-					out = append(out, e)
+		prefixes := []string{mango.OrderKey(date, true)}
+		rekeyed, err := d.m.deps.Docs.OrderKeysOnly(ctx, d.j.db, k)
+		if err != nil {
+			return nil, fmt.Errorf("finance: list %s on %s: %w", k, date, err)
+		}
+		if !rekeyed {
+			prefixes = append(prefixes, d.j.wallet+"|"+date+"|")
+		}
+		for _, prefix := range prefixes {
+			q := store.ListQuery{Klass: k, Prefix: prefix, Limit: 500}
+			for {
+				page, err := d.m.deps.Store.List(ctx, d.j.db, q)
+				if err != nil {
+					return nil, fmt.Errorf("finance: list %s on %s: %w", k, date, err)
 				}
+				for _, doc := range page.Docs {
+					var e existing
+					if err := json.Unmarshal(doc.Body, &e); err == nil && e.WalletID == d.j.wallet {
+						out = append(out, e)
+					}
+				}
+				if page.Next == "" {
+					break
+				}
+				q.After = page.Next
 			}
-			if page.Next == "" {
-				break
-			}
-			q.After = page.Next
 		}
 	}
 	d.mu.Lock()
@@ -684,12 +700,6 @@ func (d *deduper) onDate(ctx context.Context, date string) ([]existing, error) {
 	d.dates[date] = out
 	d.mu.Unlock()
 	return out, nil
-}
-
-// moneySortKey orders incomes and expenses by wallet, then date, in the
-// klass index: the import finds a wallet's records of a day in one read.
-func moneySortKey(body map[string]any) string {
-	return str(body["wallet_id"]) + "|" + str(body["posted_at"]) + "|" + str(body["created_at"])
 }
 
 // profileID is the wallet's import profile's id.
