@@ -87,8 +87,10 @@ type Service struct {
 	sortKeys map[string]SortKeyFunc
 	// indexBy names the field a klass's index is keyed by (IndexBy).
 	indexBy map[string]string
-	guards  []Guard
-	now     func() time.Time
+	// tops read a klass's first documents by a field (TopBy).
+	tops   map[string]top
+	guards []Guard
+	now    func() time.Time
 }
 
 // New returns a Service over st. now may be nil (time.Now).
@@ -96,7 +98,7 @@ func New(st store.Store, now func() time.Time) *Service {
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{st: st, rules: map[string][]Rule{}, effects: map[string][]Effect{}, sortKeys: map[string]SortKeyFunc{}, indexBy: map[string]string{}, now: now}
+	return &Service{st: st, rules: map[string][]Rule{}, effects: map[string][]Effect{}, sortKeys: map[string]SortKeyFunc{}, indexBy: map[string]string{}, tops: map[string]top{}, now: now}
 }
 
 // SetSortKey sets how klass is ordered in the klass index (default:
@@ -108,6 +110,29 @@ func (s *Service) SetSortKey(klass string, fn SortKeyFunc) { s.sortKeys[klass] =
 // then reads the index in order and stops at the page's end, and one
 // sorted by created_at reads the whole klass instead.
 func (s *Service) IndexBy(klass, field string) { s.indexBy[klass] = field }
+
+// Top reads, from db, documents of one klass among which are the n first
+// in the descending order of a field (ties by _id): every one of those n,
+// and possibly more. ok false: it cannot tell cheaply; the caller reads
+// the whole klass.
+type Top func(ctx context.Context, db string, n int) (docs []store.Doc, ok bool, err error)
+
+type top struct {
+	field string
+	read  Top
+}
+
+// TopBy lets a module whose klass index is keyed otherwise (tickets: open
+// ones first, for the board) serve a _find of the whole klass sorted by
+// field descending (the ticket list, newest number first) from a bounded
+// read: see Top.
+func (s *Service) TopBy(klass, field string, read Top) { s.tops[klass] = top{field, read} }
+
+// TopOf is the field and reader TopBy registered for klass.
+func (s *Service) TopOf(klass string) (field string, read Top, ok bool) {
+	t, ok := s.tops[klass]
+	return t.field, t.read, ok
+}
 
 // IndexOrder is the field whose value is klass's index key, when a _find
 // sorted by that field alone can read the index in order and stop at the

@@ -21,7 +21,10 @@ const findPageSize = 500
 // decoding only the fields it needs. On a store read page by page
 // (DynamoDB), a query sorted by the klass index's own field (an index
 // page's newest or oldest first) reads the index in that order and stops
-// at the page's end instead of reading the whole klass.
+// at the page's end instead of reading the whole klass; one of a whole
+// klass sorted by a field its module serves (docs.Service.TopBy: the
+// ticket list by number) reads what the module says the page's rows come
+// from.
 func (s *Server) find(w http.ResponseWriter, r *http.Request) error {
 	db, _, err := s.dbAccess(r, access.Read)
 	if err != nil {
@@ -48,9 +51,16 @@ func (s *Server) find(w http.ResponseWriter, r *http.Request) error {
 	scanner, scans := s.store.(klassScanner)
 	oneKlass := byKlass && klass != stream.KlassCounter && !history
 	inOrder := false
+	var top []store.Doc
+	topped := false
 	if oneKlass && !scans {
 		if inOrder, err = s.indexOrdered(r, db, klass, q); err != nil {
 			return err
+		}
+		if !inOrder {
+			if top, topped, err = s.topDocs(r, db, klass, q); err != nil {
+				return err
+			}
 		}
 	}
 	switch {
@@ -63,6 +73,8 @@ func (s *Server) find(w http.ResponseWriter, r *http.Request) error {
 		switch {
 		case byKlass && klass == stream.KlassCounter:
 			docs, err = s.counterDocs(r.Context(), db) // virtual documents, views.go
+		case topped:
+			docs = top
 		case history:
 			// Kept in the store's log rows, found by the item they are about.
 			item, _ := q.Equality("item_id")
@@ -169,6 +181,24 @@ func (s *Server) indexOrdered(r *http.Request, db, klass string, q *mango.Find) 
 		return true, nil
 	}
 	return s.docs.OrderKeysOnly(r.Context(), db, klass)
+}
+
+// maxTop is the deepest page a module's Top serves (skip + limit): past
+// it, a page reads the whole klass as any other.
+const maxTop = 1000
+
+// topDocs reads, for a _find of every document of klass sorted by one
+// field descending that a module serves (docs.Service.TopBy), the
+// documents its first skip+limit rows come from; mango sorts and pages
+// them as it would the whole klass. topped false: read the whole klass.
+func (s *Server) topDocs(r *http.Request, db, klass string, q *mango.Find) ([]store.Doc, bool, error) {
+	field, read, ok := s.docs.TopOf(klass)
+	n := q.Skip + q.Limit
+	if !ok || len(q.Sort) != 1 || q.Sort[0].Field != field || !q.Sort[0].Desc || q.Bookmark != "" ||
+		!q.Selector.Sole("klass") || q.Limit <= 0 || n > maxTop {
+		return nil, false, nil
+	}
+	return read(r.Context(), db, n)
 }
 
 // findInIndexOrder reads klass in q's order, a page of the index at a

@@ -135,6 +135,25 @@ func (s *Selector) Equality(field string) (string, bool) {
 	return s.root.equality(path)
 }
 
+// Sole reports whether the selector's only condition is field's $eq of a
+// string (alone, or the one kid of a top-level $and): every document
+// holding that value matches.
+func (s *Selector) Sole(field string) bool {
+	path, err := parseField(field)
+	if err != nil {
+		return false
+	}
+	n := s.root
+	if n.op == opAnd && len(n.kids) == 1 {
+		n = n.kids[0]
+	}
+	if n.op != opField {
+		return false
+	}
+	_, ok := n.equality(path)
+	return ok
+}
+
 func (n *node) equality(path []string) (string, bool) {
 	switch n.op {
 	case opAnd:

@@ -308,3 +308,32 @@ func TestEquality(t *testing.T) {
 		}
 	}
 }
+
+func TestSole(t *testing.T) {
+	tests := []struct {
+		sel  string
+		want bool
+	}{
+		{`{"klass":"Ticket"}`, true},
+		{`{"klass":{"$eq":"Ticket"}}`, true},
+		{`{"$and":[{"klass":"Ticket"}]}`, true},
+		{`{"$not":{"klass":{"$ne":"Ticket"}}}`, true},
+		{`{"klass":"Ticket","status":"open"}`, false},
+		{`{"klass":"Ticket","$and":[{"$or":[{"title":"x"}]}]}`, false},
+		{`{"klass":"Ticket","number":{"$gt":0}}`, false},
+		{`{"klass":{"$in":["Ticket"]}}`, false},
+		{`{"$or":[{"klass":"Ticket"}]}`, false},
+		{`{"status":"open"}`, false},
+		{`{"klass":1}`, false},
+		{`{}`, false},
+	}
+	for _, tt := range tests {
+		f, err := ParseFind([]byte(`{"selector":` + tt.sel + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.Selector.Sole("klass"); got != tt.want {
+			t.Errorf("%s Sole(klass) = %v, want %v", tt.sel, got, tt.want)
+		}
+	}
+}

@@ -250,6 +250,10 @@ func (r *Registry) SortKey(klass string, fn docs.SortKeyFunc) { r.docs.SetSortKe
 // pickers sort by (a customer's name): see docs.Service.IndexBy.
 func (r *Registry) IndexBy(klass, field string) { r.docs.IndexBy(klass, field) }
 
+// TopBy serves a _find of klass's every document sorted by field
+// descending from read, a bounded read of the klass index (docs.Top).
+func (r *Registry) TopBy(klass, field string, read docs.Top) { r.docs.TopBy(klass, field, read) }
+
 // ---- the change stream ------------------------------------------------------
 
 // Tally adds a count the change stream keeps exact (see stream.Tally).

@@ -95,6 +95,7 @@ func (m *Module) RegisterWrites(r *module.Registry) {
 	r.Rule(KlassTicket, m.ticketRule)
 	r.Effect(KlassTicket, m.ticketEffect)
 	r.SortKey(KlassTicket, sortKey)
+	r.TopBy(KlassTicket, "number", m.topByNumber) // the ticket list's default order (top.go)
 	// Their index pages and pickers sort by these by default.
 	r.IndexBy(KlassCustomer, "name")
 	r.IndexBy(KlassEquipment, "identifier")
