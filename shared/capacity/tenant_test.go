@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/oficina/oficina/shared/apptest"
 	"github.com/oficina/oficina/shared/capacity"
@@ -25,7 +26,9 @@ const (
 
 // seedShop fills a Group with the shop's 2,000 records: 1,200 tickets (100
 // open), 300 customers (1 KB each), 300 pieces of equipment, 200 comments.
-func seedShop(t testing.TB, c *apptest.Client, db string) (tickets, customers []string) {
+// The tickets come 50 at a time, later called between (a year's tickets:
+// the clock moves on).
+func seedShop(t testing.TB, c *apptest.Client, db string, later func()) (tickets, customers []string) {
 	t.Helper()
 	var docs []any
 	for i := range 300 {
@@ -60,8 +63,13 @@ func seedShop(t testing.TB, c *apptest.Client, db string) (tickets, customers []
 			ids[r.ID[:3]] = append(ids[r.ID[:3]], r.ID)
 		}
 	}
-	for start := 0; start < len(docs); start += 500 {
-		bulk(docs[start:min(start+500, len(docs))])
+	records := docs[:600]
+	for start := 0; start < len(records); start += 500 {
+		bulk(records[start:min(start+500, len(records))])
+	}
+	for start := len(records); start < len(docs); start += 50 {
+		later()
+		bulk(docs[start:min(start+50, len(docs))])
 	}
 	var comments []any
 	for i := range 200 {
@@ -184,7 +192,10 @@ func BenchmarkCostPerTenant(b *testing.B) {
 	e := apptest.New(b, apptest.Dynamo)
 	c := e.SignUp("shop@example.com")
 	db := e.Group(c, "Oficina do Zé")
-	tickets, customers := seedShop(b, c, db)
+	tickets, customers := seedShop(b, c, db, func() {
+		e.Clock.Advance(15 * 24 * time.Hour)
+		c.Do("POST", "/api/_session", map[string]any{"name": "shop@example.com", "password": apptest.Password}).Expect(b, http.StatusOK)
+	})
 	e.Drain()
 	e.Meter.Rules = &ddblocal.WriteRules{Images: ddblocal.NewClient(e.DynamoEndpoint)}
 	before := storedBytes(b, e)
