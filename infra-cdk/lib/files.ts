@@ -40,6 +40,17 @@ export const BACKUPS_PREFIX = 'backups/';
 export const BACKUP_NONCURRENT_DAYS = 1;
 export const BACKUP_MAX_DAYS = 400;
 
+/**
+ * Files of 128 KiB and more (and their old versions) go to S3
+ * Intelligent-Tiering the day they are written: untouched for 30 days they
+ * are billed $0.0125/GB, for 90 days $0.004/GB (Archive Instant Access),
+ * read in milliseconds with no retrieval fee, and back to $0.023/GB once
+ * read. Its monitoring costs $0.0025 per 1,000 objects a month, which is
+ * why smaller files (and what S3 would not move anyway) stay in Standard.
+ * The opt-in archive tiers (hours to read) are not enabled.
+ */
+export const TIERING_MIN_BYTES = 128 * 1024;
+
 /** The actions the drive's blob store (shared/blob S3) needs on its bucket. */
 export const BLOB_OBJECT_ACTIONS = [
   's3:GetObject',
@@ -91,6 +102,12 @@ export class Files extends Construct {
           noncurrentVersionExpiration: Duration.days(RETIRED_VERSION_GRACE_DAYS),
         },
         { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(ABORT_UPLOAD_DAYS) },
+        {
+          id: 'intelligent-tiering',
+          objectSizeGreaterThan: TIERING_MIN_BYTES - 1,
+          transitions: [{ storageClass: s3.StorageClass.INTELLIGENT_TIERING, transitionAfter: Duration.days(0) }],
+          noncurrentVersionTransitions: [{ storageClass: s3.StorageClass.INTELLIGENT_TIERING, transitionAfter: Duration.days(0) }],
+        },
         {
           id: 'backups',
           prefix: BACKUPS_PREFIX,

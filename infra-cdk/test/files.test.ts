@@ -7,7 +7,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Match } from 'aws-cdk-lib/assertions';
-import { ABORT_UPLOAD_DAYS, BACKUP_MAX_DAYS, BACKUP_NONCURRENT_DAYS, BACKUPS_PREFIX, BLOB_BUCKET_ACTIONS, BLOB_OBJECT_ACTIONS, NONCURRENT_DAYS, NONCURRENT_VERSIONS_KEPT } from '../lib/files';
+import {
+  ABORT_UPLOAD_DAYS,
+  BACKUP_MAX_DAYS,
+  BACKUP_NONCURRENT_DAYS,
+  BACKUPS_PREFIX,
+  BLOB_BUCKET_ACTIONS,
+  BLOB_OBJECT_ACTIONS,
+  NONCURRENT_DAYS,
+  NONCURRENT_VERSIONS_KEPT,
+  TIERING_MIN_BYTES,
+} from '../lib/files';
 import { OUTPUTS } from '../lib/oficina-stack';
 import { actions, functionRole, logicalIdOf, PROD_CONTEXT, roleStatements, synth } from './support';
 
@@ -43,6 +53,16 @@ describe("the drive's bucket", () => {
     assert.deepEqual(versions.NoncurrentVersionExpiration, { NoncurrentDays: NONCURRENT_DAYS, NewerNoncurrentVersions: NONCURRENT_VERSIONS_KEPT });
     assert.ok(NONCURRENT_VERSIONS_KEPT >= 99, 'a file may keep 100 versions: the backstop must not cut below that');
     assert.equal(versions.ExpiredObjectDeleteMarker, true);
+    // Files of 128 KiB and more, and their old versions, go to Intelligent-Tiering when written
+    // (shared/capacity prices the drive so); no opt-in archive tier, whose reads take hours.
+    const tiering = rules.find((r) => r.Id === 'intelligent-tiering');
+    assert.ok(tiering, 'no intelligent-tiering rule');
+    assert.equal(tiering.Status, 'Enabled');
+    assert.equal(tiering.ObjectSizeGreaterThan, TIERING_MIN_BYTES - 1);
+    assert.equal(TIERING_MIN_BYTES, 128 * 1024);
+    assert.deepEqual(tiering.Transitions, [{ StorageClass: 'INTELLIGENT_TIERING', TransitionInDays: 0 }]);
+    assert.deepEqual(tiering.NoncurrentVersionTransitions, [{ StorageClass: 'INTELLIGENT_TIERING', TransitionInDays: 0 }]);
+    assert.equal(s.json.Resources[logicalIdOf(s, s.stack.files.bucket)]!.Properties!.IntelligentTieringConfigurations, undefined);
     const aborts = rules.find((r) => r.Id === 'abort-incomplete-uploads');
     assert.deepEqual(aborts?.AbortIncompleteMultipartUpload, { DaysAfterInitiation: ABORT_UPLOAD_DAYS });
     // Backups: under their own prefix (never a drive key: those start with the Group's db),

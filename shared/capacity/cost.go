@@ -32,11 +32,16 @@ var Prices = struct {
 	S3Put, S3Get        float64 // per request
 	// S3 Glacier Instant Retrieval: the backups' file contents. Each
 	// write, lock extension or retag is priced as one of its PUTs.
-	S3ColdGBMonth, S3ColdPut  float64
-	LogsIngestGB, LogsGBMonth float64 // CloudWatch Logs
-	Mail                      float64 // SES, per message
-	Alarm                     float64 // CloudWatch standard alarm, a month
-	Secret                    float64 // Secrets Manager, a month
+	S3ColdGBMonth, S3ColdPut float64
+	// S3 Intelligent-Tiering: the drive's files of 128 KiB and more. Its
+	// tiers' storage (frequent is Standard's price), its monitoring per
+	// object a month, the lifecycle's transition into it per object.
+	S3InfrequentGBMonth, S3ArchiveInstantGBMonth float64
+	S3TieringMonitor, S3TieringTransition        float64
+	LogsIngestGB, LogsGBMonth                    float64 // CloudWatch Logs
+	Mail                                         float64 // SES, per message
+	Alarm                                        float64 // CloudWatch standard alarm, a month
+	Secret                                       float64 // Secrets Manager, a month
 }{
 	ReadUnit: 0.125e-6, WriteUnit: 0.625e-6,
 	TableGBMonth: 0.25, PITRGBMonth: 0.20,
@@ -45,6 +50,8 @@ var Prices = struct {
 	CloudFrontRequest: 0.0100 / 10_000, CloudFrontFunction: 0.10e-6, CloudFrontGB: 0.085,
 	S3GBMonth: 0.023, S3Put: 0.005 / 1000, S3Get: 0.0004 / 1000,
 	S3ColdGBMonth: 0.004, S3ColdPut: 0.02 / 1000,
+	S3InfrequentGBMonth: 0.0125, S3ArchiveInstantGBMonth: 0.004,
+	S3TieringMonitor: 0.0025 / 1000, S3TieringTransition: 0.01 / 1000,
 	LogsIngestGB: 0.50, LogsGBMonth: 0.03,
 	Mail:   0.10 / 1000,
 	Alarm:  0.10,
@@ -69,6 +76,12 @@ type Tenant struct {
 	OldVersions float64
 	// DownloadShare is the share of the drive downloaded a month.
 	DownloadShare float64
+	// DriveTiers, when set, is how the drive's bytes (old versions
+	// included) spread over Intelligent-Tiering's tiers; DriveObjects the
+	// objects it monitors, DriveNewObjects those it takes in a month.
+	// Unset: all in S3 Standard.
+	DriveTiers                    *Tiers
+	DriveObjects, DriveNewObjects int
 	// BackupBytes is what the retained backups hold in S3 Standard;
 	// BackupPuts the objects they write there a month (archives, and
 	// contents before they went cold).
@@ -89,6 +102,11 @@ type Tenant struct {
 	APISeconds, APIMemoryGB       float64
 	StreamSeconds, StreamMemoryGB float64
 }
+
+// Tiers are shares of bytes (summing to 1) in Intelligent-Tiering's
+// frequent, infrequent (30 days untouched) and archive instant (90 days)
+// tiers.
+type Tiers struct{ Frequent, Infrequent, ArchiveInstant float64 }
 
 // Line is one item of a bill: what it is, its arithmetic, its cost.
 type Line struct {
@@ -126,13 +144,31 @@ func Month(d Day, t Tenant) []Line {
 		{"CloudFront requests and viewer function", fmt.Sprintf("%.0f × ($%.2f + $%.2f)/M", req, p.CloudFrontRequest*1e6, p.CloudFrontFunction*1e6),
 			req * (p.CloudFrontRequest + p.CloudFrontFunction)},
 		{"CloudFront data out", fmt.Sprintf("(%.0f × %d B + %.0f MB downloads) × $%.3f/GB", req, t.ResponseBytes, downGB*1000, p.CloudFrontGB), outGB * p.CloudFrontGB},
-		{"drive (S3), old versions included", fmt.Sprintf("%.0f MB × (1 + %.0f %%) × $%.3f/GB + %.0f MB read", driveGB*1000, t.OldVersions*100, p.S3GBMonth, downGB*1000),
-			keptGB*p.S3GBMonth + downGB*1000*p.S3Get}, // a download reads about 1 MB a request
+		drive(t, driveGB, keptGB, downGB),
 		backups(t),
 		{"CloudWatch Logs", fmt.Sprintf("%.1f MB × ($%.2f + %.0f months × $%.2f)/GB", logGB*1000, p.LogsIngestGB, t.LogMonths, p.LogsGBMonth),
 			logGB * (p.LogsIngestGB + t.LogMonths*p.LogsGBMonth)},
 		{"SES", fmt.Sprintf("%d mails × $%.2f/1,000", d.Mails*days, p.Mail*1000), float64(d.Mails*days) * p.Mail},
 	}
+}
+
+// drive prices the drive's files: kept (old versions included) in S3
+// Standard or spread over Intelligent-Tiering, and read (a download reads
+// about 1 MB a request).
+func drive(t Tenant, driveGB, keptGB, downGB float64) Line {
+	p := Prices
+	reads := downGB * 1000 * p.S3Get
+	if t.DriveTiers == nil {
+		return Line{"drive (S3), old versions included", fmt.Sprintf("%.0f MB × (1 + %.0f %%) × $%.3f/GB + %.0f MB read", driveGB*1000, t.OldVersions*100, p.S3GBMonth, downGB*1000),
+			keptGB*p.S3GBMonth + reads}
+	}
+	tr := *t.DriveTiers
+	perGB := tr.Frequent*p.S3GBMonth + tr.Infrequent*p.S3InfrequentGBMonth + tr.ArchiveInstant*p.S3ArchiveInstantGBMonth
+	return Line{"drive (S3 Intelligent-Tiering), old versions included",
+		fmt.Sprintf("%.0f MB × (%.0f %% × $%.3f + %.0f %% × $%.4f + %.0f %% × $%.3f)/GB + %d objects monitored × $%.4f/1,000 + %d moved in × $%.2f/1,000 + %.0f MB read",
+			keptGB*1000, tr.Frequent*100, p.S3GBMonth, tr.Infrequent*100, p.S3InfrequentGBMonth, tr.ArchiveInstant*100, p.S3ArchiveInstantGBMonth,
+			t.DriveObjects, p.S3TieringMonitor*1000, t.DriveNewObjects, p.S3TieringTransition*1000, downGB*1000),
+		keptGB*perGB + float64(t.DriveObjects)*p.S3TieringMonitor + float64(t.DriveNewObjects)*p.S3TieringTransition + reads}
 }
 
 // backups prices what the retained backups keep and write.

@@ -240,6 +240,13 @@ func BenchmarkCostPerTenant(b *testing.B) {
 	// retagged once later.
 	newVersions := float64(driveBytes) / 10
 	built := shop
+	// The drive as built (infra-cdk/lib/files.ts): files of 128 KiB and
+	// more in Intelligent-Tiering, about 1 MB each, a tenth new a month
+	// and a tenth downloaded: about a fifth of the bytes touched in the
+	// last 30 days, a fifth 30 to 90 days ago, the rest (old versions
+	// with them) longer ago.
+	built.DriveTiers = &capacity.Tiers{Frequent: 0.2, Infrequent: 0.2, ArchiveInstant: 0.6}
+	built.DriveObjects, built.DriveNewObjects = int(kept/1e6), int(newVersions/1e6)
 	built.BackupBytes, built.BackupPuts = records, 30
 	built.BackupColdBytes = int64(kept + newVersions*105/30)
 	built.BackupColdRequests = 2*int(newVersions/1e6) + int(kept/1e6*30/90)
@@ -253,6 +260,10 @@ func BenchmarkCostPerTenant(b *testing.B) {
 	fmt.Fprintf(&out, "\nA small shop's day on DynamoDB Local: %d requests (%d writes), %.0f RCU and %.0f WCU (API and change stream); table %.1f MB, +%.0f KB a day\n",
 		requests, writes, reads, wcu, float64(before)/1e6, float64(after-before)/1e3)
 	fmt.Fprintf(&out, "Prices: %s\n\nAs built (each file version's contents stored once, in Glacier IR, its lock extended in place):\n\n%s", capacity.PricesDate, capacity.Table(capacity.Month(day, built)))
+	standard := built
+	standard.DriveTiers = nil
+	month := capacity.Month(day, standard)
+	fmt.Fprintf(&out, "\nWith the drive all in S3 Standard (as the stack kept it at 222639f): %s, $%.4f; total $%.4f\n", month[8].Arithmetic, month[8].Dollars, capacity.Total(month))
 	for _, alt := range []struct {
 		what string
 		t    capacity.Tenant
@@ -273,7 +284,10 @@ func BenchmarkCostPerTenant(b *testing.B) {
 	if got := capacity.Total(capacity.Month(day, shop)[:3]); got > 0.02 {
 		b.Errorf("a small shop's DynamoDB costs $%.4f a month, want ≤ $0.02", got)
 	}
-	month := capacity.Month(day, built)
+	month = capacity.Month(day, built)
+	if i := slices.IndexFunc(month, func(l capacity.Line) bool { return strings.HasPrefix(l.Item, "drive") }); month[i].Dollars > 0.008 {
+		b.Errorf("a small shop's drive costs $%.4f a month, want ≤ $0.008 (Intelligent-Tiering)", month[i].Dollars)
+	}
 	if i := slices.IndexFunc(month, func(l capacity.Line) bool { return strings.HasPrefix(l.Item, "backups") }); month[i].Dollars > 0.012 {
 		b.Errorf("a small shop's backups cost $%.4f a month, want ≤ $0.012 (each file version stored once, cold, its lock extended in place)", month[i].Dollars)
 	}
