@@ -366,19 +366,13 @@ func TestBackupRestoreLockedBucket(t *testing.T) {
 // place, one that would outlive the bucket's backstop writes the contents
 // again, and contents no listed backup names are tagged "dropped".
 func TestBackupsLocked(t *testing.T) {
-	e := apptest.New(t, apptest.Bolt, apptest.S3Blobs(t), apptest.S3Backups(t))
+	e, ana, db, file := lockedShop(t)
 	ctx := context.Background()
-	ana := e.SignUp("ana@example.com")
-	db := e.Group(ana, "Oficina da Ana")
-	file := ana.Do("POST", "/api/"+db, map[string]any{"klass": "CloudFile", "kind": "file", "name": "a.txt", "dir_id": ""}).Expect(t, http.StatusCreated)["id"].(string)
 	put := func(body string) {
 		t.Helper()
 		ana.Do("POST", "/api/_session", map[string]any{"name": "ana@example.com", "password": apptest.Password}).Expect(t, http.StatusOK)
 		ana.Do("PUT", "/api/"+db+"/_drive/files/"+file+"/content", []byte(body)).Expect(t, http.StatusCreated)
 	}
-	put("contents")
-	setPlan(t, e, db, "pro")
-	e.Drain()
 	if got := backup.RetentionDays("pro"); got != 57 {
 		t.Fatalf("pro retention %d days, want 8 weekly backups and a day (57)", got)
 	}
@@ -517,14 +511,8 @@ func TestBackupsLocked(t *testing.T) {
 // contents whose blob is gone (expired by the lifecycle: a delete marker
 // on the key) writes them again, and the backup restores.
 func TestBackupsLockedContentsGone(t *testing.T) {
-	e := apptest.New(t, apptest.Bolt, apptest.S3Blobs(t), apptest.S3Backups(t))
+	e, ana, db, file := lockedShop(t)
 	ctx := context.Background()
-	ana := e.SignUp("ana@example.com")
-	db := e.Group(ana, "Oficina da Ana")
-	file := ana.Do("POST", "/api/"+db, map[string]any{"klass": "CloudFile", "kind": "file", "name": "a.txt", "dir_id": ""}).Expect(t, http.StatusCreated)["id"].(string)
-	ana.Do("PUT", "/api/"+db+"/_drive/files/"+file+"/content", []byte("contents")).Expect(t, http.StatusCreated)
-	setPlan(t, e, db, "pro")
-	e.Drain()
 	if err := e.App.RunJob(ctx, backup.JobScheduled, e.Clock.Now()); err != nil {
 		t.Fatal(err)
 	}
@@ -551,6 +539,20 @@ func TestBackupsLockedContentsGone(t *testing.T) {
 	if got := content(t, ana, "/api/"+restored+"/_drive/files/"+file+"/content"); got != "contents" {
 		t.Fatalf("restored: %q", got)
 	}
+}
+
+// lockedShop is a pro Group whose backups go to a bucket with Object Lock,
+// with one file in its drive holding "contents".
+func lockedShop(t *testing.T) (*apptest.Env, *apptest.Client, string, string) {
+	t.Helper()
+	e := apptest.New(t, apptest.Bolt, apptest.S3Blobs(t), apptest.S3Backups(t))
+	ana := e.SignUp("ana@example.com")
+	db := e.Group(ana, "Oficina da Ana")
+	file := ana.Do("POST", "/api/"+db, map[string]any{"klass": "CloudFile", "kind": "file", "name": "a.txt", "dir_id": ""}).Expect(t, http.StatusCreated)["id"].(string)
+	ana.Do("PUT", "/api/"+db+"/_drive/files/"+file+"/content", []byte("contents")).Expect(t, http.StatusCreated)
+	setPlan(t, e, db, "pro")
+	e.Drain()
+	return e, ana, db, file
 }
 
 // backupsOf reads db's backup list as the module keeps it.

@@ -29,14 +29,7 @@ func BenchmarkBackupContentsLocked(b *testing.B) {
 	ana := e.SignUp("ana@example.com")
 	db := e.Group(ana, "Oficina da Ana")
 	setPlan(b, e, db, "corp")
-	body := make([]byte, 256<<10)
-	files := make([]string, 100)
-	for i := range files {
-		files[i] = ana.Do("POST", "/api/"+db, map[string]any{"klass": "CloudFile", "kind": "file", "name": fmt.Sprintf("f%03d.bin", i), "dir_id": ""}).Expect(b, http.StatusCreated)["id"].(string)
-		binary.BigEndian.PutUint64(body, uint64(i))
-		ana.Do("PUT", "/api/"+db+"/_drive/files/"+files[i]+"/content", body).Expect(b, http.StatusCreated)
-	}
-	e.Drain()
+	files, body := driveFiles(b, e, ana, db, 100, 256<<10)
 	plain, _ := blobtest.StartS3(b)
 	bucket := blobtest.BucketName(b) + "-locked"
 	if err := blobtest.CreateLockedBucket(b.Context(), plain, bucket); err != nil {
@@ -79,4 +72,19 @@ func BenchmarkBackupContentsLocked(b *testing.B) {
 	b.ReportMetric(float64(retentions)*month, "extensions/month")
 	b.ReportMetric(float64(taggings)*month, "retags/month")
 	b.ReportMetric(float64(cold), "cold-blobs")
+}
+
+// driveFiles puts n files of size bytes, each with its own contents, in
+// db's drive; it returns their ids and a buffer of that size to write new
+// versions from.
+func driveFiles(b *testing.B, e *apptest.Env, ana *apptest.Client, db string, n, size int) ([]string, []byte) {
+	body := make([]byte, size)
+	files := make([]string, n)
+	for i := range files {
+		files[i] = ana.Do("POST", "/api/"+db, map[string]any{"klass": "CloudFile", "kind": "file", "name": fmt.Sprintf("f%03d.bin", i), "dir_id": ""}).Expect(b, http.StatusCreated)["id"].(string)
+		binary.BigEndian.PutUint64(body, uint64(i))
+		ana.Do("PUT", "/api/"+db+"/_drive/files/"+files[i]+"/content", body).Expect(b, http.StatusCreated)
+	}
+	e.Drain()
+	return files, body
 }

@@ -94,14 +94,7 @@ func BenchmarkBackupContents(b *testing.B) {
 	ana := e.SignUp("ana@example.com")
 	db := e.Group(ana, "Oficina da Ana")
 	setPlan(b, e, db, "corp")
-	body := make([]byte, 64<<10)
-	files := make([]string, 200)
-	for i := range files {
-		files[i] = ana.Do("POST", "/api/"+db, map[string]any{"klass": "CloudFile", "kind": "file", "name": fmt.Sprintf("f%03d.bin", i), "dir_id": ""}).Expect(b, http.StatusCreated)["id"].(string)
-		binary.BigEndian.PutUint64(body, uint64(i))
-		ana.Do("PUT", "/api/"+db+"/_drive/files/"+files[i]+"/content", body).Expect(b, http.StatusCreated)
-	}
-	e.Drain()
+	files, body := driveFiles(b, e, ana, db, 200, 64<<10)
 	archives := &countingStore{Store: e.App.Blobs}
 	m := backup.New(module.Deps{Store: e.Store, Docs: e.App.Docs, Blobs: e.App.Blobs, Groups: e.App.Accounts, Now: e.Clock.Now}, e.App.Accounts).WithArchives(archives)
 	ctx := context.Background()
