@@ -1,6 +1,7 @@
 package ticket_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"github.com/oficina/oficina/shared/apptest"
+	"github.com/oficina/oficina/shared/module"
+	"github.com/oficina/oficina/shared/ticket"
 )
 
 // TestListByNumber: the ticket list's default page (every ticket, newest
@@ -77,6 +80,27 @@ func TestListByNumber(t *testing.T) {
 		}
 		if got := page(all, 0, 3); !slices.Equal(got, []string{ids[89], ids[88], ids[87]}) {
 			t.Fatalf("first rows %v, want the newest numbers", got)
+		}
+		// The read itself, on either store: it holds the first n rows and
+		// far fewer than the klass's 290 tickets.
+		top := ticket.TopByNumber(ticket.New(module.Deps{Store: e.Store}))
+		for _, n := range []int{1, 5, 26, 105} {
+			docs, ok, err := top(context.Background(), s.db, n)
+			if err != nil || !ok {
+				t.Fatalf("top %d: %v, %v", n, ok, err)
+			}
+			read := map[string]bool{}
+			for _, d := range docs {
+				read[d.ID] = true
+			}
+			for _, id := range page(whole, 0, n) {
+				if !read[id] {
+					t.Fatalf("top %d: %s, among the first %d by number, was not read (%d read)", n, id, n, len(docs))
+				}
+			}
+			if n <= 26 && len(docs) > 150 {
+				t.Fatalf("top %d read %d tickets of 290", n, len(docs))
+			}
 		}
 		if e.Meter != nil {
 			reads := func(sel map[string]any) float64 {
