@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Membership } from './memberships';
-import { decideStartup } from './startup';
+import { accountInPath, decideStartup } from './startup';
 
 const m = (id: string, extra: Partial<Membership> = {}): Membership => ({
   _id: `mem-${id}`,
@@ -16,6 +16,13 @@ describe('decideStartup (SPEC §4)', () => {
     for (const r of ['account#new', 'checkout', 'icons', 'subscription#checkout', 'user#profile', 'invite']) {
       expect(decideStartup({ activeDb: null, routeName: r, memberships: [m('a')] })).toEqual({ kind: 'stay' });
     }
+  });
+  it("stays on an address naming a Group, even one the tab does not take (the refusal page)", () => {
+    expect(decideStartup({ activeDb: null, routeDb: 'acc-closed', routeName: 'tickets#index', memberships: [m('a')] })).toEqual({ kind: 'stay' });
+    expect(accountInPath('/account/acc-1/tickets/new')).toBe('acc-1');
+    expect(accountInPath('/account/acc-1')).toBe('acc-1');
+    expect(accountInPath('/ticket-board')).toBeNull();
+    expect(accountInPath('/accounts')).toBeNull();
   });
   it('goes to the only bookmarked Group', () => {
     expect(decideStartup({ activeDb: null, routeName: 'home', memberships: [m('a'), m('b', { bookmark: true }), m('c')] })).toEqual({

@@ -35,13 +35,19 @@ export type StartupDecision = { kind: 'stay' } | { kind: 'dashboard'; accountId:
 
 export function decideStartup(input: {
   activeDb: string | null;
+  /**
+   * The Group the address names (/account/{id}/…), which SPEC §2 makes the
+   * active one. It is not made the tab's Group when the user may not use it
+   * (the refusal page shows), yet the user chose it: stay there.
+   */
+  routeDb?: string | null;
   routeName: string;
   memberships: Membership[];
   /** The session is past the email-confirmation deadline (SPEC §9). */
   confirmationExpired?: boolean;
 }): StartupDecision {
   if (input.confirmationExpired) return CONFIRM_ROUTES.has(input.routeName) ? { kind: 'stay' } : { kind: 'confirm' };
-  if (input.activeDb || STARTUP_EXEMPT.has(input.routeName)) return { kind: 'stay' };
+  if (input.activeDb || input.routeDb || STARTUP_EXEMPT.has(input.routeName)) return { kind: 'stay' };
   const accepted = input.memberships.filter((m) => !isPendingMembership(m) && accountOf(m));
   const bookmarked = accepted.filter((m) => m.bookmark === true);
   const only = bookmarked.length === 1 ? bookmarked[0] : accepted.length === 1 ? accepted[0] : undefined;
@@ -68,4 +74,10 @@ export function useMultipleAccounts(): boolean {
     () => multiple,
     () => multiple,
   );
+}
+
+/** accountInPath is the Group an address names (/account/{id}/…), or null. */
+export function accountInPath(pathname: string): string | null {
+  const m = /^\/account\/([^/]+)/.exec(pathname);
+  return m ? decodeURIComponent(m[1]!) : null;
 }

@@ -11,7 +11,7 @@ import { applyLocale } from '../../lib/i18n';
 import { membershipsQuery, type Membership } from '../../lib/memberships';
 import { paths } from '../../lib/paths';
 import { useSession } from '../../lib/session';
-import { decideStartup, setMultipleAccounts } from '../../lib/startup';
+import { accountInPath, decideStartup, setMultipleAccounts } from '../../lib/startup';
 
 export function useStartup(): void {
   const session = useSession();
@@ -43,7 +43,12 @@ export function useStartup(): void {
       .catch((): Membership[] => [])
       .then((memberships) => {
         if (cancelled) return;
-        const decision = decideStartup({ activeDb: getActiveDb(), routeName: currentRouteName(), memberships });
+        const decision = decideStartup({
+          activeDb: getActiveDb(),
+          routeDb: accountInPath(window.location.pathname),
+          routeName: currentRouteName(),
+          memberships,
+        });
         if (decision.kind === 'dashboard') {
           setMultipleAccounts(false);
           navigate(paths.dashboard(decision.accountId), { replace: true });
