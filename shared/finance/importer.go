@@ -594,6 +594,9 @@ type deduper struct {
 	j     *job
 	mu    sync.Mutex
 	dates map[string][]existing
+	// oldKeys says, per klass, whether its index still held keys written
+	// before it was keyed by posted_at when the import first looked.
+	oldKeys map[string]bool
 }
 
 type existing struct {
@@ -605,7 +608,7 @@ type existing struct {
 }
 
 func (m *Module) newDeduper(j *job) *deduper {
-	return &deduper{m: m, j: j, dates: map[string][]existing{}}
+	return &deduper{m: m, j: j, dates: map[string][]existing{}, oldKeys: map[string]bool{}}
 }
 
 // id is the row's deterministic id.
@@ -666,11 +669,11 @@ func (d *deduper) onDate(ctx context.Context, date string) ([]existing, error) {
 	var out []existing
 	for _, k := range []string{KlassIncome, KlassOutgo} {
 		prefixes := []string{mango.OrderKey(date, true)}
-		rekeyed, err := d.m.deps.Docs.OrderKeysOnly(ctx, d.j.db, k)
+		old, err := d.holdsOldKeys(ctx, k)
 		if err != nil {
 			return nil, fmt.Errorf("finance: list %s on %s: %w", k, date, err)
 		}
-		if !rekeyed {
+		if old {
 			prefixes = append(prefixes, d.j.wallet+"|"+date+"|")
 		}
 		for _, prefix := range prefixes {
@@ -700,6 +703,25 @@ func (d *deduper) onDate(ctx context.Context, date string) ([]existing, error) {
 	d.dates[date] = out
 	d.mu.Unlock()
 	return out, nil
+}
+
+// holdsOldKeys tells whether klass's index holds keys written before it
+// was keyed by posted_at, read once an import.
+func (d *deduper) holdsOldKeys(ctx context.Context, klass string) (bool, error) {
+	d.mu.Lock()
+	old, ok := d.oldKeys[klass]
+	d.mu.Unlock()
+	if ok {
+		return old, nil
+	}
+	rekeyed, err := d.m.deps.Docs.OrderKeysOnly(ctx, d.j.db, klass)
+	if err != nil {
+		return false, err
+	}
+	d.mu.Lock()
+	d.oldKeys[klass] = !rekeyed
+	d.mu.Unlock()
+	return !rekeyed, nil
 }
 
 // profileID is the wallet's import profile's id.
