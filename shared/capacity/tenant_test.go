@@ -262,18 +262,17 @@ func BenchmarkCostPerTenant(b *testing.B) {
 	fmt.Fprintf(&out, "Prices: %s\n\nAs built (each file version's contents stored once, in Glacier IR, its lock extended in place):\n\n%s", capacity.PricesDate, capacity.Table(capacity.Month(day, built)))
 	standard := built
 	standard.DriveTiers = nil
-	month := capacity.Month(day, standard)
-	fmt.Fprintf(&out, "\nWith the drive all in S3 Standard (as the stack kept it at 222639f): %s, $%.4f; total $%.4f\n", month[8].Arithmetic, month[8].Dollars, capacity.Total(month))
 	for _, alt := range []struct {
-		what string
-		t    capacity.Tenant
+		what, item string
+		t          capacity.Tenant
 	}{
-		{"as 56826fb made them (contents rewritten every 30 days, S3 Standard)", rewritten},
-		{"as made before 2026-11-28 (file contents in every daily archive)", copied},
+		{"the drive all in S3 Standard (as the stack kept it at 222639f)", "drive", standard},
+		{"backups as 56826fb made them (contents rewritten every 30 days, S3 Standard)", "backups", rewritten},
+		{"backups as made before 2026-11-28 (file contents in every daily archive)", "backups", copied},
 	} {
 		month := capacity.Month(day, alt.t)
-		i := slices.IndexFunc(month, func(l capacity.Line) bool { return strings.HasPrefix(l.Item, "backups") })
-		fmt.Fprintf(&out, "\nWith backups %s: %s, $%.4f; total $%.4f\n", alt.what, month[i].Arithmetic, month[i].Dollars, capacity.Total(month))
+		l := lineOf(month, alt.item)
+		fmt.Fprintf(&out, "\nWith %s: %s, $%.4f; total $%.4f\n", alt.what, l.Arithmetic, l.Dollars, capacity.Total(month))
 	}
 	fmt.Fprintf(&out, "\nFixed per deployment, whatever its tenants:\n\n%s", capacity.Table(capacity.Fixed(21, 3)))
 	b.Log(out.String())
@@ -284,11 +283,16 @@ func BenchmarkCostPerTenant(b *testing.B) {
 	if got := capacity.Total(capacity.Month(day, shop)[:3]); got > 0.02 {
 		b.Errorf("a small shop's DynamoDB costs $%.4f a month, want ≤ $0.02", got)
 	}
-	month = capacity.Month(day, built)
-	if i := slices.IndexFunc(month, func(l capacity.Line) bool { return strings.HasPrefix(l.Item, "drive") }); month[i].Dollars > 0.008 {
-		b.Errorf("a small shop's drive costs $%.4f a month, want ≤ $0.008 (Intelligent-Tiering)", month[i].Dollars)
+	month := capacity.Month(day, built)
+	if l := lineOf(month, "drive"); l.Dollars > 0.008 {
+		b.Errorf("a small shop's drive costs $%.4f a month, want ≤ $0.008 (Intelligent-Tiering)", l.Dollars)
 	}
-	if i := slices.IndexFunc(month, func(l capacity.Line) bool { return strings.HasPrefix(l.Item, "backups") }); month[i].Dollars > 0.012 {
-		b.Errorf("a small shop's backups cost $%.4f a month, want ≤ $0.012 (each file version stored once, cold, its lock extended in place)", month[i].Dollars)
+	if l := lineOf(month, "backups"); l.Dollars > 0.012 {
+		b.Errorf("a small shop's backups cost $%.4f a month, want ≤ $0.012 (each file version stored once, cold, its lock extended in place)", l.Dollars)
 	}
+}
+
+// lineOf is the bill's line whose item starts with prefix.
+func lineOf(month []capacity.Line, prefix string) capacity.Line {
+	return month[slices.IndexFunc(month, func(l capacity.Line) bool { return strings.HasPrefix(l.Item, prefix) })]
 }
