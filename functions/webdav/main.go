@@ -23,7 +23,7 @@ import (
 
 	"github.com/oficina/oficina/shared/app/adapters"
 	"github.com/oficina/oficina/shared/app/core"
-	"github.com/oficina/oficina/shared/app/parts"
+	"github.com/oficina/oficina/shared/app/davparts"
 	"github.com/oficina/oficina/shared/app/runenv"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/dav"
@@ -93,7 +93,7 @@ func run(ctx context.Context, getenv func(string) string) error {
 // the SDK's default credential chain (the same image runs on Lambda, App
 // Runner or Fargate): the base with every module's write path, so a file's
 // write passes what the API's does and is noted for the change stream
-// (shared/app/parts.Drive), and the drive. It sends no mail and serves no
+// (shared/app/davparts), and the drive. It sends no mail and serves no
 // other module's routes.
 func wire(ctx context.Context, cfg config.Config, log *slog.Logger) (*dav.Handler, func() error, error) {
 	aws := adapters.NewAWS(func() (aws.Config, error) { return awsconfig.LoadDefaultConfig(ctx) })
@@ -106,7 +106,7 @@ func wire(ctx context.Context, cfg config.Config, log *slog.Logger) (*dav.Handle
 		st.Close()
 		return nil, nil, err
 	}
-	c, d, err := parts.Drive(ctx, cfg, log, core.Adapters{Store: st, Blobs: blobs, AWS: aws.Loaded()})
+	c, d, err := davparts.Drive(ctx, cfg, log, core.Adapters{Store: st, Blobs: blobs, AWS: aws.Loaded()})
 	if err != nil {
 		return nil, nil, err
 	}

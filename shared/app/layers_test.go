@@ -34,7 +34,7 @@ var layers = []layer{
 		"shared/wiki", "shared/wiki/highlight", "shared/links", "shared/billing", "shared/specfields", "shared/limits", "shared/backup", "shared/dav"}},
 	{"live updates, which reuse the API's access decisions", true, []string{"shared/live"}},
 	{"test helpers of modules", true, []string{"shared/billing/billingtest"}},
-	{"wiring", true, []string{"shared/app", "shared/app/core", "shared/app/parts", "shared/app/liveapi", "shared/app/adapters", "shared/app/runenv"}},
+	{"wiring", true, []string{"shared/app", "shared/app/core", "shared/app/parts", "shared/app/davparts", "shared/app/liveapi", "shared/app/adapters", "shared/app/runenv"}},
 	{"the whole product in a test", true, []string{"shared/apptest"}},
 	{"the functions' cold-start harness (tests and benchmarks only)", true, []string{
 		"functions/internal/runtimeapi", "functions/internal/coldstart"}},

@@ -91,11 +91,12 @@ var functionLinks = map[string][]string{
 		"github.com/aws/aws-sdk-go-v2/config", lambdaClient,
 		modulePath + "shared/schedule/sqsqueue", "github.com/aws/aws-sdk-go-v2/service/sqs",
 	}),
-	// WebDAV: every module's write path (a file passes the API's rules and
-	// its writes are noted for the stream) and the drive; no mail, no other
-	// routes, no phone numbers (a file is not a customer nor a setting).
-	"webdav": slices.Concat(numberingMetadata, []string{
-		pkgApp, modulePath + "shared/httpapi", modulePath + "shared/openapi", modulePath + "shared/spa",
+	// WebDAV: the drive and the write paths a file's write reaches (it
+	// passes the API's rules and guards and is noted for the stream:
+	// shared/app/davparts); no other module, no mail, no other routes, no
+	// phone numbers (a file is not a customer nor a setting).
+	"webdav": slices.Concat(otherModules, numberingMetadata, []string{
+		pkgApp, pkgParts, modulePath + "shared/httpapi", modulePath + "shared/openapi", modulePath + "shared/spa",
 		modulePath + "shared/wiki/highlight", "github.com/alecthomas/chroma/v2", lambdaClient,
 	}),
 }

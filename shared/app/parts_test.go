@@ -14,10 +14,12 @@ import (
 	"github.com/oficina/oficina/shared/accounts"
 	"github.com/oficina/oficina/shared/app"
 	"github.com/oficina/oficina/shared/app/core"
+	"github.com/oficina/oficina/shared/app/davparts"
 	"github.com/oficina/oficina/shared/app/parts"
 	"github.com/oficina/oficina/shared/auth"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/docs"
+	"github.com/oficina/oficina/shared/drive"
 	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/phonerules"
@@ -83,25 +85,10 @@ func boltAndConfig(t *testing.T) (store.Store, config.Config) {
 // stream or a job would skip a rule. A module added to app.Modules and
 // not to parts fails here.
 func TestPartsRegisterWhatModulesDo(t *testing.T) {
-	open := func(t *testing.T) *core.Core {
-		st, cfg := boltAndConfig(t)
-		c, err := core.Open(t.Context(), cfg, nil, core.Adapters{Store: st}, core.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		return c
-	}
-
-	full := open(t)
-	reg := full.Registry()
-	if err := reg.Add(app.Modules(full.Deps(), full.Accounts, nil, nil)...); err != nil {
-		t.Fatal(err)
-	}
-	reg.RegisterCoreJobs() // as app.Open does
+	full, reg := fullRegistry(t)
 	want := wiringOf(full.Docs, reg)
 
-	c := open(t)
+	c := openCore(t)
 	r := c.Registry()
 	set := parts.New(c.Deps(), c.Accounts, nil)
 	set.RegisterWrites(r)
@@ -132,6 +119,86 @@ func TestPartsRegisterWhatModulesDo(t *testing.T) {
 	}
 }
 
+// openCore is the base on a fresh embedded store, closed at the test's end.
+func openCore(t *testing.T) *core.Core {
+	t.Helper()
+	st, cfg := boltAndConfig(t)
+	c, err := core.Open(t.Context(), cfg, nil, core.Adapters{Store: st}, core.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// fullRegistry is a base with every module registered as app.Open does.
+func fullRegistry(t *testing.T) (*core.Core, *module.Registry) {
+	t.Helper()
+	full := openCore(t)
+	reg := full.Registry()
+	if err := reg.Add(app.Modules(full.Deps(), full.Accounts, nil, nil)...); err != nil {
+		t.Fatal(err)
+	}
+	reg.RegisterCoreJobs()
+	return full, reg
+}
+
+// klassWiring is what a registry holds for the writes of one klass: what
+// they pass (rules, effects, every klass's guards, the sort key) and how
+// they are noted and followed (tallies, timeline events, reactions, the
+// record count, history, labels).
+type klassWiring struct {
+	Rules, Effects, Guards int
+	SortKey                bool
+	Tallies, Reactions     []string
+	Events                 int
+	NotRecord, NoHistory   bool
+	Words                  module.KlassWords
+}
+
+func klassWiringOf(d *docs.Service, r *module.Registry, klass string) klassWiring {
+	w := wiringOf(d, r)
+	o := r.StreamOptions()
+	kw := klassWiring{Rules: w.writes.Rules[klass], Effects: w.writes.Effects[klass], Guards: w.writes.Guards,
+		SortKey: slices.Contains(w.writes.SortKeys, klass), Events: w.events[klass],
+		NotRecord: slices.Contains(w.notRecords, klass), NoHistory: slices.Contains(w.noHistory, klass), Words: w.vocabulary.Klasses[klass]}
+	for _, t := range o.Tallies {
+		if slices.Contains(t.Klasses, klass) {
+			kw.Tallies = append(kw.Tallies, t.Name)
+		}
+	}
+	for _, re := range o.Reactions {
+		if slices.Contains(re.Klasses, klass) {
+			kw.Reactions = append(kw.Reactions, re.Name)
+		}
+	}
+	return kw
+}
+
+// TestDavPartsCoverTheDrive: the WebDAV server registers only the write
+// paths a drive file's write reaches (shared/app/davparts), so it links
+// no other module. A file written over WebDAV must still pass everything
+// the API's registry has for the drive's klass — every rule and effect,
+// every guard of every klass, the sort key — and be noted with the same
+// tallies, timeline events and labels. A module that adds any of these
+// for the drive's klass, or a guard, fails here until davparts registers
+// it.
+func TestDavPartsCoverTheDrive(t *testing.T) {
+	full, reg := fullRegistry(t)
+	want := klassWiringOf(full.Docs, reg, drive.Klass)
+
+	c := openCore(t)
+	r := c.Registry()
+	davparts.Register(c, r)
+	got := klassWiringOf(c.Docs, r, drive.Klass)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the drive's klass over WebDAV:\n got %+v\nwant %+v", got, want)
+	}
+	if want.Rules == 0 || want.Effects == 0 || want.Guards == 0 || len(want.Tallies) == 0 || want.Events == 0 {
+		t.Fatalf("the full registry has little for the drive's klass: %+v", want)
+	}
+}
+
 // TestPartsNoteTheirWrites: on DynamoDB every write must carry the change
 // stream's notes (its history entry and counter change), or the stream
 // refuses to fold the log. The worker and the WebDAV server write without
@@ -148,7 +215,7 @@ func TestPartsNoteTheirWrites(t *testing.T) {
 			return c, err
 		},
 		"webdav": func(st store.Store) (*core.Core, error) {
-			c, _, err := parts.Drive(t.Context(), cfg, nil, core.Adapters{Store: st})
+			c, _, err := davparts.Drive(t.Context(), cfg, nil, core.Adapters{Store: st})
 			return c, err
 		},
 	} {
@@ -254,7 +321,7 @@ func TestPartsSystemDBs(t *testing.T) {
 			return c, err
 		}, false},
 		{"webdav", func(cfg config.Config, st store.Store) (*core.Core, error) {
-			c, _, err := parts.Drive(t.Context(), cfg, nil, core.Adapters{Store: st})
+			c, _, err := davparts.Drive(t.Context(), cfg, nil, core.Adapters{Store: st})
 			return c, err
 		}, true},
 	} {

@@ -2,8 +2,9 @@
 // mail sender behind the suppression list, the blob stores, users, the
 // document write path and Groups. shared/app builds the whole product on
 // it (the API, the local server, the tests); the Lambda functions that
-// serve no HTTP build only their part on it (shared/app/parts), so each
-// links what it runs and no more (issue 23.4).
+// serve no HTTP build only their part on it (shared/app/parts), and the
+// WebDAV server the drive's (shared/app/davparts), so each links what it
+// runs and no more (issue 23.4).
 package core
 
 import (
@@ -29,6 +30,7 @@ import (
 	"github.com/oficina/oficina/shared/phonerules"
 	"github.com/oficina/oficina/shared/store"
 	"github.com/oficina/oficina/shared/store/dynamo"
+	"github.com/oficina/oficina/shared/stream"
 )
 
 // Adapters are the outside world a deployable was given: its store, its
@@ -194,6 +196,21 @@ func (c *Core) Deps() module.Deps {
 // references through the store and Groups.
 func (c *Core) Registry() *module.Registry {
 	return module.NewRegistry(c.Docs, module.Refs(c.Store, c.Accounts))
+}
+
+// Consumer is the change-stream consumer with the tallies, timeline events
+// and reactions r holds, telling live updates of each batch when the base
+// has them. Every deployable that writes must build it: it becomes the
+// store's Noter (both stores keep a change log), which gives each write
+// its history entry and counter change, and the stream refuses to fold a
+// write made without them.
+func (c *Core) Consumer(r *module.Registry) *stream.Consumer {
+	opts := r.StreamOptions()
+	opts.Logger = c.Log
+	if c.LiveCloud != nil {
+		opts.Observer = c.LiveCloud // notices of each applied batch to the WebSocket connections
+	}
+	return stream.New(c.Store, opts)
 }
 
 // Close closes the store.

@@ -113,21 +113,6 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adap
 	return c, r, set, nil
 }
 
-// consumer is the change-stream consumer with every module's tallies,
-// timeline events and reactions, telling live updates of each batch when
-// the base has them. Every deployable that writes must build it: it
-// becomes the store's Noter (both stores keep a change log), which gives
-// each write its history entry and counter change, and the stream refuses
-// to fold a write made without them.
-func consumer(c *core.Core, r *module.Registry, log *slog.Logger) *stream.Consumer {
-	opts := r.StreamOptions()
-	opts.Logger = log
-	if c.LiveCloud != nil {
-		opts.Observer = c.LiveCloud // notices of each applied batch to the WebSocket connections
-	}
-	return stream.New(c.Store, opts)
-}
-
 // Stream is the change-stream consumer of functions/stream: the base on
 // the given adapters, every module's write path (reactions write
 // documents through it) and its tallies, timeline events and reactions,
@@ -139,7 +124,7 @@ func Stream(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Ad
 	if err != nil {
 		return nil, nil, err
 	}
-	return c, consumer(c, r, log), nil
+	return c, c.Consumer(r), nil
 }
 
 // Work is what functions/worker runs besides the base.
@@ -168,7 +153,7 @@ func Jobs(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adap
 		return nil, Work{}, err
 	}
 	set.RegisterJobs(r)
-	consumer(c, r, log)
+	c.Consumer(r)
 	var seeded sync.Once
 	prepare := func(ctx context.Context) error {
 		if err := c.Auth.EnsureSystemDBs(ctx); err != nil {
@@ -178,19 +163,6 @@ func Jobs(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adap
 		return nil
 	}
 	return c, Work{Jobs: r.Jobs(), Keep: set.backup.Keep, Prepare: prepare}, nil
-}
-
-// Drive is what the WebDAV server writes through: the base on the given
-// adapters, every module's write path (a file's write passes every rule
-// and guard the API's does, the plan limits' included) and the drive;
-// its writes are noted as the API's are.
-func Drive(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters) (*core.Core, *drive.Module, error) {
-	c, r, set, err := open(ctx, cfg, log, ad, core.Options{})
-	if err != nil {
-		return nil, nil, err
-	}
-	consumer(c, r, log)
-	return c, set.drive, nil
 }
 
 // SeedPrices puts the plan prices in the prices db when missing: the
