@@ -39,6 +39,9 @@ var Prices = struct {
 	S3InfrequentGBMonth, S3ArchiveInstantGBMonth float64
 	S3TieringMonitor, S3TieringTransition        float64
 	LogsIngestGB, LogsGBMonth                    float64 // CloudWatch Logs
+	// API Gateway's WebSocket API (live updates): per message, either
+	// way, in 32 KB units; per connection-minute.
+	WebSocketMessage, WebSocketMinute float64
 	Mail                                         float64 // SES, per message
 	Alarm                                        float64 // CloudWatch standard alarm, a month
 	Secret                                       float64 // Secrets Manager, a month
@@ -53,6 +56,7 @@ var Prices = struct {
 	S3InfrequentGBMonth: 0.0125, S3ArchiveInstantGBMonth: 0.004,
 	S3TieringMonitor: 0.0025 / 1000, S3TieringTransition: 0.01 / 1000,
 	LogsIngestGB: 0.50, LogsGBMonth: 0.03,
+	WebSocketMessage: 1.00e-6, WebSocketMinute: 0.25e-6,
 	Mail:   0.10 / 1000,
 	Alarm:  0.10,
 	Secret: 0.40,
@@ -101,6 +105,24 @@ type Tenant struct {
 	// functions' memory (the stack's: 1 GB and 0.5 GB).
 	APISeconds, APIMemoryGB       float64
 	StreamSeconds, StreamMemoryGB float64
+	// Live is a day of live updates (measured); zero: none.
+	Live Live
+	// LiveSeconds is the live function's average invocation, at
+	// LiveMemoryGB (the stack's: 0.25 GB).
+	LiveSeconds, LiveMemoryGB float64
+}
+
+// Live is a tenant's day of live updates in the cloud: the live
+// function's invocations ($connect, messages, $disconnect), the messages
+// API Gateway carries each way (the client's subscriptions and
+// keep-alives; the acknowledgements and notices posted to it), the
+// connections' minutes, and the capacity units the live function and the
+// stream's notices take.
+type Live struct {
+	Invocations                    int
+	ClientMessages, ServerMessages int
+	ConnectionMinutes              int
+	Reads, Writes                  float64
 }
 
 // Tiers are shares of bytes (summing to 1) in Intelligent-Tiering's
@@ -149,7 +171,25 @@ func Month(d Day, t Tenant) []Line {
 		{"CloudWatch Logs", fmt.Sprintf("%.1f MB × ($%.2f + %.0f months × $%.2f)/GB", logGB*1000, p.LogsIngestGB, t.LogMonths, p.LogsGBMonth),
 			logGB * (p.LogsIngestGB + t.LogMonths*p.LogsGBMonth)},
 		{"SES", fmt.Sprintf("%d mails × $%.2f/1,000", d.Mails*days, p.Mail*1000), float64(d.Mails*days) * p.Mail},
+		live(t),
 	}
+}
+
+// live prices a month of the tenant's live updates: the WebSocket API's
+// messages and connection-minutes, the live function, and the capacity
+// units of the connections' items and the notices.
+func live(t Tenant) Line {
+	p := Prices
+	l := t.Live
+	msgs := float64((l.ClientMessages + l.ServerMessages) * days)
+	mins := float64(l.ConnectionMinutes * days)
+	calls := float64(l.Invocations * days)
+	reads, writes := l.Reads*days, l.Writes*days
+	return Line{"live updates (WebSocket API)",
+		fmt.Sprintf("%.0f messages × $%.2f/M + %.0f connection-minutes × $%.2f/M + %.0f invocations × (%.0f ms × %.2f GB × $%.7f/GB-s + $0.20/M) + %.0f RRU + %.0f WRU",
+			msgs, p.WebSocketMessage*1e6, mins, p.WebSocketMinute*1e6, calls, t.LiveSeconds*1000, t.LiveMemoryGB, p.LambdaGBSecond, reads, writes),
+		msgs*p.WebSocketMessage + mins*p.WebSocketMinute + calls*(t.LiveSeconds*t.LiveMemoryGB*p.LambdaGBSecond+p.LambdaRequest) +
+			reads*p.ReadUnit + writes*p.WriteUnit}
 }
 
 // drive prices the drive's files: kept (old versions included) in S3

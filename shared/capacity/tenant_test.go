@@ -82,9 +82,10 @@ func seedShop(t testing.TB, c *apptest.Client, db string, later func()) (tickets
 // shopDay is the day's 200 requests, 40 of them writes, as the SPA makes
 // them: 8 starts (the session), 40 record screens (22 of them before an
 // edit), 24 list pages, 10 boards, 10 timelines (the db's info, then its
-// last changes), 10 history panels, 48 polls of the open-ticket counter
-// while the app is open (every 180 s); then 12 new tickets, 16 ticket
-// status changes, 6 customer edits and 6 comments.
+// last changes), 10 history panels, 48 reads of the open-ticket counter
+// (the SPA refetches it when a live notice tells of a ticket change; it
+// polled it every 180 s before live updates); then 12 new tickets, 16
+// ticket status changes, 6 customer edits and 6 comments.
 func shopDay(t testing.TB, e *apptest.Env, c *apptest.Client, db string, tickets, customers []string, units map[string]float64) (requests, writes int) {
 	t.Helper()
 	do := func(method, path string, body any, want int) map[string]any {
@@ -201,9 +202,11 @@ func BenchmarkCostPerTenant(b *testing.B) {
 	before := storedBytes(b, e)
 	e.Meter.Reset()
 	units := map[string]float64{}
+	applied := len(e.Applied())
 	requests, writes := shopDay(b, e, c, db, tickets, customers, units)
 	reads, wcu, _ := e.Meter.Totals()
 	after := storedBytes(b, e)
+	liveDay := measureLiveDay(b, e, c, db, e.Applied()[applied:])
 	if requests != shopRequests || writes != shopWrites {
 		b.Fatalf("the scripted day made %d requests, %d writes; want %d and %d", requests, writes, shopRequests, shopWrites)
 	}
@@ -214,6 +217,7 @@ func BenchmarkCostPerTenant(b *testing.B) {
 		DriveBytes: driveBytes, OldVersions: 0.2, DownloadShare: 0.1,
 		ResponseBytes: 2000, LogBytes: 900, LogMonths: 3,
 		APISeconds: 0.030, APIMemoryGB: 1, StreamSeconds: 0.100, StreamMemoryGB: 0.5,
+		Live: liveDay, LiveSeconds: 0.020, LiveMemoryGB: 0.25,
 	}
 	// Backups on a daily plan (corp): 14 kept, the records gzipped (about
 	// a third of the table's bytes) in each archive.
@@ -259,6 +263,8 @@ func BenchmarkCostPerTenant(b *testing.B) {
 	}
 	fmt.Fprintf(&out, "\nA small shop's day on DynamoDB Local: %d requests (%d writes), %.0f RCU and %.0f WCU (API and change stream); table %.1f MB, +%.0f KB a day\n",
 		requests, writes, reads, wcu, float64(before)/1e6, float64(after-before)/1e3)
+	fmt.Fprintf(&out, "Live updates, %d tabs open %d h (a connection every %d h, a keep-alive every %d min) on DynamoDB Local: %d live function invocations, %d messages from the clients and %d to them, %.1f RCU and %.1f WCU a day (the stream's notices of the day's %d changes included)\n",
+		liveTabs, liveHours, liveConnHours, liveKeepaliveMins, liveDay.Invocations, liveDay.ClientMessages, liveDay.ServerMessages, liveDay.Reads, liveDay.Writes, len(e.Applied())-applied)
 	fmt.Fprintf(&out, "Prices: %s\n\nAs built (each file version's contents stored once, in Glacier IR, its lock extended in place):\n\n%s", capacity.PricesDate, capacity.Table(capacity.Month(day, built)))
 	standard := built
 	standard.DriveTiers = nil
@@ -286,6 +292,9 @@ func BenchmarkCostPerTenant(b *testing.B) {
 	month := capacity.Month(day, built)
 	if l := lineOf(month, "drive"); l.Dollars > 0.008 {
 		b.Errorf("a small shop's drive costs $%.4f a month, want ≤ $0.008 (Intelligent-Tiering)", l.Dollars)
+	}
+	if l := lineOf(month, "live updates"); l.Dollars > 0.019 {
+		b.Errorf("a small shop's live updates cost $%.4f a month, want ≤ $0.019 (keep-alives unanswered, re-decided without the seq)", l.Dollars)
 	}
 	if l := lineOf(month, "backups"); l.Dollars > 0.012 {
 		b.Errorf("a small shop's backups cost $%.4f a month, want ≤ $0.012 (each file version stored once, cold, its lock extended in place)", l.Dollars)

@@ -256,10 +256,10 @@ func (c *Cloud) Message(ctx context.Context, id string, body []byte) error {
 	default:
 		// The client's keep-alive: decide its subscriptions again too (the
 		// local hub does so on a timer; here nothing runs between messages).
-		if err := c.recheck(ctx, conn); err != nil {
-			return err
-		}
-		return c.send(ctx, conn, encode(pongMsg{m.Ping}))
+		// No pong: it would be a second billed message, and the client
+		// waits for none (API Gateway closes a silent connection, and this
+		// ping is what it hears).
+		return c.recheck(ctx, conn)
 	}
 	return nil
 }
@@ -328,7 +328,7 @@ func (c *Cloud) recheck(ctx context.Context, conn connection) error {
 		return c.end(ctx, conn)
 	}
 	for _, db := range slices.Clone(conn.DBs) {
-		_, refusal, err := c.decide(ctx, p, db)
+		refusal, err := c.allowed(ctx, p, db)
 		if err != nil {
 			c.log.ErrorContext(ctx, "live: re-deciding a subscription failed", "db", db, "err", err)
 			continue

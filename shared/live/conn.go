@@ -171,7 +171,7 @@ func (c *conn) recheck(ctx context.Context) {
 	h.mu.RUnlock()
 	slices.Sort(dbs)
 	for _, db := range dbs {
-		_, refusal, err := h.decide(ctx, p, db)
+		refusal, err := h.allowed(ctx, p, db)
 		if err != nil {
 			h.log.Error("live: re-deciding a subscription failed", "db", db, "err", err)
 			continue

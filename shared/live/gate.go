@@ -61,21 +61,8 @@ func (g gate) principal(ctx context.Context, c Credential) (*access.Principal, e
 // exist). It returns the db's update seq, or the refusal's reason; err is
 // a failure to decide at all.
 func (g gate) decide(ctx context.Context, p *access.Principal, db string) (seq uint64, refusal string, err error) {
-	switch {
-	case !ids.ValidDBName(db):
-		return 0, fmt.Sprintf("invalid database name %q", truncate(db, 80)), nil
-	case !liveDB(db):
-		return 0, MsgNotLiveDB, nil
-	case p == nil:
-		return 0, MsgSessionEnded, nil
-	case p.ConfirmExpired:
-		return 0, access.MsgConfirmExpired, nil
-	}
-	if err := access.Check(ctx, g.st, p, db, access.Read); err != nil {
-		if fe, ok := fault.As(err); ok && fe.Kind != fault.Internal {
-			return 0, fe.Reason, nil
-		}
-		return 0, "", err
+	if refusal, err := g.allowed(ctx, p, db); refusal != "" || err != nil {
+		return 0, refusal, err
 	}
 	info, err := g.st.DBInfo(ctx, db)
 	if errors.Is(err, store.ErrDBNotFound) {
@@ -85,6 +72,29 @@ func (g gate) decide(ctx context.Context, p *access.Principal, db string) (seq u
 		return 0, "", err
 	}
 	return info.UpdateSeq, "", nil
+}
+
+// allowed is decide without the database's seq: the refusal's reason, or
+// "" when p may read db. A subscription decided again needs no seq, and a
+// database deleted since sends no more notices.
+func (g gate) allowed(ctx context.Context, p *access.Principal, db string) (refusal string, err error) {
+	switch {
+	case !ids.ValidDBName(db):
+		return fmt.Sprintf("invalid database name %q", truncate(db, 80)), nil
+	case !liveDB(db):
+		return MsgNotLiveDB, nil
+	case p == nil:
+		return MsgSessionEnded, nil
+	case p.ConfirmExpired:
+		return access.MsgConfirmExpired, nil
+	}
+	if err := access.Check(ctx, g.st, p, db, access.Read); err != nil {
+		if fe, ok := fault.As(err); ok && fe.Kind != fault.Internal {
+			return fe.Reason, nil
+		}
+		return "", err
+	}
+	return "", nil
 }
 
 // accessChanges lists whose access a batch may have changed, so the

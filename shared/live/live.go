@@ -10,6 +10,10 @@
 //	         {"unsubscribed": "acc-…"}          {"pong": any}   {"error": "…"}
 //	         {"db": "acc-…", "seq": 42, "id": "tck-…", "klass": "Ticket", "deleted": false}
 //
+// but for the keep-alive's answer: the local Hub answers {"pong"}, the
+// Cloud nothing. API Gateway bills every message both ways, and a ping
+// needs no answer to keep its connection open; the client reads none.
+//
 // Each database is decided as _changes decides it (access.Check, read).
 // seq is the change's _changes seq, so after a reconnect a client catches
 // up with GET /api/{db}/_changes?since=<last seq>.

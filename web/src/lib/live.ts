@@ -33,7 +33,7 @@ export const RETRY_SOCKET_MS = 2 * 60_000;
 /**
  * The client's own keep-alive: API Gateway closes a connection silent for 10 minutes (the local server pings
  * every 30 s by itself). Eight minutes leaves room for a hidden tab's timers, which browsers delay by up to a
- * minute, and costs two messages (ping, pong) per 8 minutes in the cloud.
+ * minute, and costs one message per 8 minutes in the cloud (it is not answered there; locally it gets a pong).
  */
 export const KEEPALIVE_MS = 8 * 60_000;
 
