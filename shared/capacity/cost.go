@@ -42,9 +42,9 @@ var Prices = struct {
 	// API Gateway's WebSocket API (live updates): per message, either
 	// way, in 32 KB units; per connection-minute.
 	WebSocketMessage, WebSocketMinute float64
-	Mail                                         float64 // SES, per message
-	Alarm                                        float64 // CloudWatch standard alarm, a month
-	Secret                                       float64 // Secrets Manager, a month
+	Mail                              float64 // SES, per message
+	Alarm                             float64 // CloudWatch standard alarm, a month
+	Secret                            float64 // Secrets Manager, a month
 }{
 	ReadUnit: 0.125e-6, WriteUnit: 0.625e-6,
 	TableGBMonth: 0.25, PITRGBMonth: 0.20,
