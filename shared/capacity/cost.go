@@ -123,6 +123,21 @@ type Live struct {
 	ClientMessages, ServerMessages int
 	ConnectionMinutes              int
 	Reads, Writes                  float64
+	// KeepaliveReads and KeepaliveWrites are one keep-alive's capacity
+	// units (its re-decision), for OpenTab.
+	KeepaliveReads, KeepaliveWrites float64
+}
+
+// OpenTab prices a month of one tab holding its connection h hours a day
+// with nothing changing: the connection's minutes and a keep-alive every
+// keepaliveMinutes (a message, an invocation of the live function, its
+// re-decision's capacity units as l measured them).
+func OpenTab(t Tenant, l Live, h, keepaliveMinutes float64) float64 {
+	p := Prices
+	mins := h * 60 * days
+	pings := mins / keepaliveMinutes
+	return mins*p.WebSocketMinute + pings*(p.WebSocketMessage+t.LiveSeconds*t.LiveMemoryGB*p.LambdaGBSecond+p.LambdaRequest+
+		l.KeepaliveReads*p.ReadUnit+l.KeepaliveWrites*p.WriteUnit)
 }
 
 // Tiers are shares of bytes (summing to 1) in Intelligent-Tiering's

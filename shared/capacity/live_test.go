@@ -62,6 +62,8 @@ func measureLiveDay(t testing.TB, e *apptest.Env, c *apptest.Client, db string, 
 		Config: httpapi.Config{BaseURL: apptest.BaseURL, OriginSecret: liveOriginSecret}})
 	fn := live.Lambda{API: api, Cloud: cloud}
 	var day capacity.Live
+	// A keep-alive's share, for a tab left open: its reads and writes.
+	var keepaliveReads, keepaliveWrites float64
 	invoke := func(ev events.APIGatewayWebsocketProxyRequest) {
 		day.Invocations++
 		res, err := fn.Handle(ctx, ev)
@@ -109,7 +111,10 @@ func measureLiveDay(t testing.TB, e *apptest.Env, c *apptest.Client, db string, 
 		}
 		for range pings {
 			for tab := range liveTabs {
+				k0, kw0, _ := e.Meter.Totals()
 				message(fmt.Sprintf("tab%d-%d", tab, n), map[string]any{"ping": 1})
+				k1, kw1, _ := e.Meter.Totals()
+				keepaliveReads, keepaliveWrites = keepaliveReads+k1-k0, keepaliveWrites+kw1-kw0
 			}
 		}
 		for tab := range liveTabs {
@@ -120,5 +125,7 @@ func measureLiveDay(t testing.TB, e *apptest.Env, c *apptest.Client, db string, 
 	day.ServerMessages = posts.posts
 	day.ConnectionMinutes = liveTabs * liveHours * 60
 	day.Reads, day.Writes = r1-r0, w1-w0
+	n := float64(conns * pings * liveTabs)
+	day.KeepaliveReads, day.KeepaliveWrites = keepaliveReads/n, keepaliveWrites/n
 	return day
 }

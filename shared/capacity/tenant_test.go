@@ -265,6 +265,8 @@ func BenchmarkCostPerTenant(b *testing.B) {
 		requests, writes, reads, wcu, float64(before)/1e6, float64(after-before)/1e3)
 	fmt.Fprintf(&out, "Live updates, %d tabs open %d h (a connection every %d h, a keep-alive every %d min) on DynamoDB Local: %d live function invocations, %d messages from the clients and %d to them, %.1f RCU and %.1f WCU a day (the stream's notices of the day's %d changes included)\n",
 		liveTabs, liveHours, liveConnHours, liveKeepaliveMins, liveDay.Invocations, liveDay.ClientMessages, liveDay.ServerMessages, liveDay.Reads, liveDay.Writes, len(e.Applied())-applied)
+	fmt.Fprintf(&out, "A keep-alive: %.1f RCU, %.1f WCU; a tab left open and hidden 16 h a day would cost $%.4f a month (the SPA closes a hidden tab's socket after 5 min)\n",
+		liveDay.KeepaliveReads, liveDay.KeepaliveWrites, capacity.OpenTab(shop, liveDay, 16, liveKeepaliveMins))
 	fmt.Fprintf(&out, "Prices: %s\n\nAs built (each file version's contents stored once, in Glacier IR, its lock extended in place):\n\n%s", capacity.PricesDate, capacity.Table(capacity.Month(day, built)))
 	standard := built
 	standard.DriveTiers = nil

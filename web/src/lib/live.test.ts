@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { backoff, BLOCKED_AFTER, KEEPALIVE_MS, LiveChannel, liveUrl, POLL_MS, RETRY_SOCKET_MS, type LiveNotice, type LiveOptions, type LiveStatus } from './live';
+import { backoff, BLOCKED_AFTER, HIDDEN_CLOSE_MS, KEEPALIVE_MS, LiveChannel, liveUrl, POLL_MS, RETRY_SOCKET_MS, type LiveNotice, type LiveOptions, type LiveStatus } from './live';
 
 /** FakeSocket stands in for the browser's WebSocket: the test opens, feeds and closes it. */
 class FakeSocket {
@@ -108,6 +108,60 @@ describe('LiveChannel', () => {
     t.last().open();
     t.last().receive({ subscribed: 'acc-1', seq: 12 });
     expect(t.changes).toHaveBeenCalledTimes(1);
+  });
+
+  it('closes a hidden tab\'s socket after HIDDEN_CLOSE_MS and reopens it, caught up, when visible', async () => {
+    const t = setup({ changes: vi.fn(async () => ({ rows: 1, lastSeq: 9 })) });
+    t.ch.follow(['acc-1', 'usr-1']);
+    t.last().open();
+    t.last().receive({ subscribed: 'acc-1', seq: 3 });
+    t.last().receive({ subscribed: 'usr-1', seq: 2 });
+    t.last().receive(notice('acc-1', 5));
+    t.setVisible(false);
+    t.ch.visibilityChanged();
+    vi.advanceTimersByTime(HIDDEN_CLOSE_MS - 1);
+    expect(t.last().closedWith).toBeNull();
+    vi.advanceTimersByTime(1);
+    expect(t.last().closedWith).toBe(1000);
+    expect(t.ch.currentStatus).toBe('paused');
+    const sent = t.last().sent.length;
+    vi.advanceTimersByTime(12 * 60 * 60_000); // a night: no keep-alive, no reconnect
+    expect(t.sockets).toHaveLength(1);
+    expect(t.last().sent).toHaveLength(sent);
+    t.setVisible(true);
+    t.ch.visibilityChanged();
+    expect(t.sockets).toHaveLength(2);
+    t.last().open();
+    expect(t.last().sent).toEqual([{ subscribe: ['acc-1', 'usr-1'] }]);
+    t.last().receive({ subscribed: 'acc-1', seq: 9 });
+    t.last().receive({ subscribed: 'usr-1', seq: 2 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(t.changes).toHaveBeenCalledTimes(1);
+    expect(t.changes).toHaveBeenCalledWith('acc-1', 5);
+    expect(t.changed.at(-1)).toEqual(['acc-1', null]);
+    expect(t.ch.currentStatus).toBe('live');
+  });
+
+  it('keeps the socket of a tab hidden for less than HIDDEN_CLOSE_MS, and of one opened hidden until its time', () => {
+    const t = setup();
+    t.ch.follow(['acc-1']);
+    t.last().open();
+    t.setVisible(false);
+    t.ch.visibilityChanged();
+    vi.advanceTimersByTime(HIDDEN_CLOSE_MS - 60_000);
+    t.setVisible(true);
+    t.ch.visibilityChanged();
+    vi.advanceTimersByTime(HIDDEN_CLOSE_MS * 3);
+    expect(t.sockets).toHaveLength(1);
+    expect(t.last().closedWith).toBeNull();
+
+    const bg = setup();
+    bg.setVisible(false);
+    bg.ch.follow(['acc-1']);
+    bg.last().open();
+    vi.advanceTimersByTime(HIDDEN_CLOSE_MS);
+    expect(bg.last().closedWith).toBe(1000);
+    expect(bg.ch.currentStatus).toBe('paused');
   });
 
   it('falls back to polling _changes every 15 s while visible when the socket never opens', async () => {

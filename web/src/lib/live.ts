@@ -8,7 +8,7 @@
 import { API_BASE } from './api';
 import { readCookie } from './cookies';
 
-export type LiveStatus = 'connecting' | 'live' | 'polling' | 'refused' | 'off';
+export type LiveStatus = 'connecting' | 'live' | 'polling' | 'refused' | 'paused' | 'off';
 
 /** A change the server tells of: which document, at which _changes seq. */
 export interface LiveNotice {
@@ -36,6 +36,12 @@ export const RETRY_SOCKET_MS = 2 * 60_000;
  * minute, and costs one message per 8 minutes in the cloud (it is not answered there; locally it gets a pong).
  */
 export const KEEPALIVE_MS = 8 * 60_000;
+/**
+ * A tab hidden this long closes its socket ('paused'): in the cloud a connection is billed by the minute and
+ * its keep-alives by the message and the invocation, and a tab left open overnight would pay them all night.
+ * Visible again, it reconnects and catches up with _changes?since=<last seq>, as after a dropped socket.
+ */
+export const HIDDEN_CLOSE_MS = 5 * 60_000;
 
 /** A server's close code for "stop": the session ended (policy). */
 const CLOSE_POLICY = 1008;
@@ -82,7 +88,9 @@ export class LiveChannel {
   private pollFailures = 0;
   private status: LiveStatus = 'off';
   private stopped = true;
-  private timers = { reconnect: 0, poll: 0, keepalive: 0, retrySocket: 0 };
+  private timers = { reconnect: 0, poll: 0, keepalive: 0, retrySocket: 0, rest: 0 };
+  /** The socket was closed because the tab stayed hidden (HIDDEN_CLOSE_MS); visible again, it reconnects. */
+  private resting = false;
   private pings = 0;
 
   constructor(opts: LiveOptions) {
@@ -129,6 +137,7 @@ export class LiveChannel {
   /** stop closes the socket and every timer. */
   stop(): void {
     this.stopped = true;
+    this.resting = false;
     this.clearTimers();
     this.polling = false;
     if (this.ws) {
@@ -151,12 +160,49 @@ export class LiveChannel {
     else this.refusedDbs.clear();
   }
 
-  /** visibilityChanged polls at once when a polling tab becomes visible again. */
+  /**
+   * visibilityChanged polls at once when a polling tab becomes visible again; a hidden tab's socket closes after
+   * HIDDEN_CLOSE_MS, and reopens when the tab is visible again.
+   */
   visibilityChanged(): void {
-    if (this.polling && this.o.visible()) {
+    if (!this.o.visible()) {
+      this.armRest();
+      return;
+    }
+    window.clearTimeout(this.timers.rest);
+    if (this.resting) {
+      this.resting = false;
+      this.connect();
+      return;
+    }
+    if (this.polling) {
       window.clearTimeout(this.timers.poll);
       void this.poll();
     }
+  }
+
+  /** armRest starts the hidden tab's countdown to closing its socket (polls already pause while hidden). */
+  private armRest(): void {
+    window.clearTimeout(this.timers.rest);
+    if (this.stopped || this.polling || this.resting) return;
+    this.timers.rest = window.setTimeout(() => this.rest(), HIDDEN_CLOSE_MS);
+  }
+
+  /** rest closes the socket of a tab still hidden, and any reconnect pending. */
+  private rest(): void {
+    if (this.stopped || this.polling || this.o.visible()) return;
+    window.clearTimeout(this.timers.reconnect);
+    window.clearTimeout(this.timers.keepalive);
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+      ws.close(1000);
+    }
+    this.opened = false;
+    this.subscribed.clear();
+    this.resting = true;
+    this.setStatus('paused');
   }
 
   private clearTimers(): void {
@@ -167,7 +213,7 @@ export class LiveChannel {
   }
 
   private connect(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.resting) return;
     const url = this.o.url();
     if (!url) {
       this.startPolling();
@@ -190,6 +236,7 @@ export class LiveChannel {
       const dbs = [...this.wanted].filter((d) => !this.refusedDbs.has(d));
       if (dbs.length) this.sendJSON({ subscribe: dbs });
       this.scheduleKeepalive();
+      if (!this.o.visible()) this.armRest(); // opened in a background tab
     };
     ws.onmessage = (ev) => this.onMessage(ev.data);
     ws.onclose = (ev) => {
@@ -325,6 +372,10 @@ export class LiveChannel {
 
   private updateStatus(): void {
     if (this.stopped) return;
+    if (this.resting) {
+      this.setStatus('paused');
+      return;
+    }
     if (this.polling) {
       this.setStatus('polling');
       return;

@@ -80,7 +80,7 @@ export function LiveIndicator({ status }: { status: LiveStatus }) {
   const { t } = useTranslation();
   const [shown, setShown] = useState<LiveStatus | null>(null);
   useEffect(() => {
-    if (status === 'live' || status === 'off') {
+    if (status === 'live' || status === 'off' || status === 'paused') {
       setShown(null);
       return;
     }
