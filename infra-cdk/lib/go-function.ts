@@ -6,6 +6,21 @@ import { Construct } from 'constructs';
 import type { Stage } from './config';
 import { type LambdaFunctionName, lambdaZip } from './paths';
 
+/**
+ * How every function logs (GoFunction and the WebDAV image): in Lambda's JSON format, with Lambda's own lines
+ * below WARN kept out — START, END and REPORT, three log events on every invocation, about 340 bytes as
+ * CloudWatch bills them, which were the functions' whole log for a normal request (their own code writes
+ * nothing for one: functions/internal/coldstart's log-bytes-per-event). Duration, errors, throttles and
+ * concurrency stay in CloudWatch's Lambda metrics; to see REPORT's memory figures again, set systemLogLevelV2
+ * to INFO here. The application's lines (slog JSON, whose "level" Lambda reads) pass at every level: the
+ * functions' OFICINA_LOG_LEVEL decides them.
+ */
+export const FUNCTION_LOGGING = {
+  loggingFormat: lambda.LoggingFormat.JSON,
+  systemLogLevelV2: lambda.SystemLogLevel.WARN,
+  applicationLogLevelV2: lambda.ApplicationLogLevel.TRACE,
+} as const;
+
 export interface GoFunctionProps {
   /** functions/<name>; the code is <lambdaDir>/<name>.zip holding `bootstrap`. */
   readonly name: LambdaFunctionName;
@@ -59,6 +74,7 @@ export class GoFunction extends Construct {
       timeout: props.timeout,
       environment: props.environment,
       logGroup: this.logGroup,
+      ...FUNCTION_LOGGING,
       ...(props.reservedConcurrentExecutions !== undefined ? { reservedConcurrentExecutions: props.reservedConcurrentExecutions } : {}),
     });
   }

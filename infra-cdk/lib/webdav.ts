@@ -5,6 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { Stage } from './config';
+import { FUNCTION_LOGGING } from './go-function';
 import { REPO_ROOT } from './paths';
 
 /** functions/webdav's image, built from the repository root. */
@@ -133,6 +134,7 @@ export class WebDav extends Construct {
       timeout: WEBDAV_TIMEOUT,
       role: this.role,
       logGroup: this.logGroup,
+      ...FUNCTION_LOGGING,
       ...(props.reservedConcurrentExecutions !== undefined ? { reservedConcurrentExecutions: props.reservedConcurrentExecutions } : {}),
       environment: {
         ...props.environment,

@@ -168,6 +168,18 @@ describe('functions', () => {
     }
   });
 
+  it("keep Lambda's own START, END and REPORT lines out of their logs, and every application line in", () => {
+    const s = prod();
+    const ours = resourcesOfType(s.json, 'AWS::Lambda::Function')
+      .map(([, r]) => r)
+      .filter((r) => r.Properties?.LoggingConfig?.LogGroup && r.Properties?.Handler !== 'index.handler'); // not CDK's own (the SPA's upload)
+    assert.ok(ours.length >= Object.keys(fnIds(s)).length + 1, `the Go functions and the WebDAV image: ${ours.length}`);
+    for (const fn of ours) {
+      const { LogFormat, SystemLogLevel, ApplicationLogLevel } = fn.Properties!.LoggingConfig;
+      assert.deepEqual({ LogFormat, SystemLogLevel, ApplicationLogLevel }, { LogFormat: 'JSON', SystemLogLevel: 'WARN', ApplicationLogLevel: 'TRACE' }, fn.Properties!.Description);
+    }
+  });
+
   it('give the api function its configuration', () => {
     const s = prod();
     const ids = fnIds(s);

@@ -97,8 +97,9 @@ type Tenant struct {
 	BackupColdBytes    int64
 	BackupColdRequests int
 	// ResponseBytes is the average answer on the wire (gzipped); LogBytes
-	// what a request writes to the logs (the function's lines, the access
-	// log); LogMonths how long logs are kept.
+	// what a function's invocation writes to CloudWatch Logs, as it bills
+	// them (each event's bytes and 26 more); LogMonths how long logs are
+	// kept.
 	ResponseBytes, LogBytes int
 	LogMonths               float64
 	// APISeconds and StreamSeconds are the average invocations, at their
@@ -167,7 +168,8 @@ func Month(d Day, t Tenant) []Line {
 	keptGB := driveGB * (1 + t.OldVersions)
 	downGB := driveGB * t.DownloadShare
 	outGB := req*float64(t.ResponseBytes)/gb + downGB
-	logGB := req * float64(t.LogBytes) / gb
+	invocations := req + writeReq + float64(t.Live.Invocations*days)
+	logGB := invocations * float64(t.LogBytes) / gb
 	return []Line{
 		{"DynamoDB reads", fmt.Sprintf("%.0f RRU × $%.3f/M", reads, p.ReadUnit*1e6), reads * p.ReadUnit},
 		{"DynamoDB writes", fmt.Sprintf("%.0f WRU × $%.3f/M", writes, p.WriteUnit*1e6), writes * p.WriteUnit},
@@ -183,7 +185,7 @@ func Month(d Day, t Tenant) []Line {
 		{"CloudFront data out", fmt.Sprintf("(%.0f × %d B + %.0f MB downloads) × $%.3f/GB", req, t.ResponseBytes, downGB*1000, p.CloudFrontGB), outGB * p.CloudFrontGB},
 		drive(t, driveGB, keptGB, downGB),
 		backups(t),
-		{"CloudWatch Logs", fmt.Sprintf("%.1f MB × ($%.2f + %.0f months × $%.2f)/GB", logGB*1000, p.LogsIngestGB, t.LogMonths, p.LogsGBMonth),
+		{"CloudWatch Logs", fmt.Sprintf("%.0f invocations × %d B = %.1f MB × ($%.2f + %.0f months × $%.2f)/GB", invocations, t.LogBytes, logGB*1000, p.LogsIngestGB, t.LogMonths, p.LogsGBMonth),
 			logGB * (p.LogsIngestGB + t.LogMonths*p.LogsGBMonth)},
 		{"SES", fmt.Sprintf("%d mails × $%.2f/1,000", d.Mails*days, p.Mail*1000), float64(d.Mails*days) * p.Mail},
 		live(t),

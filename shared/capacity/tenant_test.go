@@ -215,7 +215,13 @@ func BenchmarkCostPerTenant(b *testing.B) {
 	shop := capacity.Tenant{
 		TableBytes: before, TableGrowth: (after - before) * 30,
 		DriveBytes: driveBytes, OldVersions: 0.2, DownloadShare: 0.1,
-		ResponseBytes: 2000, LogBytes: 900, LogMonths: 3,
+		ResponseBytes: 2000, LogMonths: 3,
+		// The functions write nothing to their logs for a normal event
+		// (functions/internal/coldstart's log-bytes-per-event: 0 B for the
+		// api, stream and live), and the stack keeps Lambda's own START,
+		// END and REPORT lines out (infra-cdk/lib/go-function.ts); errors
+		// and the jobs' lines are not modelled.
+		LogBytes:   0,
 		APISeconds: 0.030, APIMemoryGB: 1, StreamSeconds: 0.100, StreamMemoryGB: 0.5,
 		Live: liveDay, LiveSeconds: 0.020, LiveMemoryGB: 0.25,
 	}
@@ -270,11 +276,17 @@ func BenchmarkCostPerTenant(b *testing.B) {
 	fmt.Fprintf(&out, "Prices: %s\n\nAs built (each file version's contents stored once, in Glacier IR, its lock extended in place):\n\n%s", capacity.PricesDate, capacity.Table(capacity.Month(day, built)))
 	standard := built
 	standard.DriveTiers = nil
+	// Lambda's own lines, as the stack logged them before 2026-11-29: START
+	// (66 B), END (52 B) and REPORT (140 B) in text, three events of 26 B
+	// more each as CloudWatch bills them.
+	platformLines := built
+	platformLines.LogBytes = 66 + 52 + 140 + 3*26
 	for _, alt := range []struct {
 		what, item string
 		t          capacity.Tenant
 	}{
 		{"the drive all in S3 Standard (as the stack kept it at 222639f)", "drive", standard},
+		{"Lambda's START, END and REPORT lines logged (as the stack did before 2026-11-29)", "CloudWatch Logs", platformLines},
 		{"backups as 56826fb made them (contents rewritten every 30 days, S3 Standard)", "backups", rewritten},
 		{"backups as made before 2026-11-28 (file contents in every daily archive)", "backups", copied},
 	} {
