@@ -356,6 +356,36 @@ func (e *Env) Doc(db, id string) map[string]any {
 	return m
 }
 
+// SetPlan moves a Group's confirmed plan as the billing webhook would: a
+// server write of its confirmed-plan adjustment (clients cannot write it).
+func (e *Env) SetPlan(db, plan string) {
+	e.T.Helper()
+	ctx := context.Background()
+	page, err := e.Store.List(ctx, db, store.ListQuery{Klass: "Adjustment"})
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	for _, d := range page.Docs {
+		body, err := docs.Decode(d.Body)
+		if err != nil || body["key"] != "confirmed-plan" {
+			continue
+		}
+		body["value"] = plan
+		raw, err := json.Marshal(body)
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		if _, err := e.Store.Put(ctx, db, store.Doc{ID: d.ID, Rev: d.Rev, Klass: d.Klass, SortKey: d.SortKey, Body: raw}); err != nil {
+			e.T.Fatal(err)
+		}
+		if got, err := e.App.Accounts.Plan(ctx, db); err != nil || got != plan {
+			e.T.Fatalf("plan = %q (%v), want %q", got, err, plan)
+		}
+		return
+	}
+	e.T.Fatalf("no confirmed-plan adjustment in %s", db)
+}
+
 // Unchanged runs fn and fails if it moved db's update sequence: the check
 // that a refused request wrote nothing.
 func (e *Env) Unchanged(db string, fn func()) {

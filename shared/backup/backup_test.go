@@ -30,30 +30,6 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(billingtest.Main(m)) }
 
-// setPlan moves a Group's confirmed plan as the billing webhook would.
-func setPlan(t testing.TB, e *apptest.Env, db, plan string) {
-	t.Helper()
-	ctx := context.Background()
-	cur, err := e.App.Accounts.Plan(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, err := e.Store.List(ctx, db, store.ListQuery{Klass: "Adjustment"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range page.Docs {
-		if strings.Contains(string(d.Body), `"key":"confirmed-plan"`) {
-			body := strings.Replace(string(d.Body), `"value":"`+cur+`"`, `"value":"`+plan+`"`, 1)
-			if _, err := e.Store.Put(ctx, db, store.Doc{ID: d.ID, Rev: d.Rev, Klass: d.Klass, SortKey: d.SortKey, Body: []byte(body)}); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
-	}
-	t.Fatal("no confirmed-plan adjustment")
-}
-
 // docsOf reads every live document of db: id → body (stamps included).
 func docsOf(t *testing.T, e *apptest.Env, db string) map[string]map[string]any {
 	t.Helper()
@@ -280,7 +256,7 @@ func backupRestore(t *testing.T, e *apptest.Env) {
 		ana.Do("POST", "/api/"+restored, map[string]any{"klass": "Customer", "name": "After restore"}).Expect(t, http.StatusCreated)
 
 		// Pro: the job backs up weekly, with the contents.
-		setPlan(t, e, db, "pro")
+		e.SetPlan(db, "pro")
 		e.Drain()
 		job, _ := e.App.Modules.JobNamed(backup.JobScheduled)
 		run := func() {
@@ -314,7 +290,7 @@ func backupRestore(t *testing.T, e *apptest.Env) {
 		pro = ana.Do("GET", api+"/_backups", nil).Expect(t, http.StatusOK)["backups"].([]any)[0].(map[string]any)
 		// On a paid plan the owner may also ask, once a day across their Groups.
 		other := e.Group(ana, "Ana 2")
-		setPlan(t, e, other, "corp")
+		e.SetPlan(other, "corp")
 		ana.Do("POST", api+"/_backups", nil).Expect(t, http.StatusAccepted)
 		ana.Do("POST", "/api/"+other+"/_backups", nil).ExpectError(t, http.StatusConflict, backup.MsgOwnerDaily)
 		ana.Do("POST", api+"/_backups", nil).ExpectError(t, http.StatusConflict, backup.MsgOwnerDaily)
@@ -550,7 +526,7 @@ func lockedShop(t *testing.T) (*apptest.Env, *apptest.Client, string, string) {
 	db := e.Group(ana, "Oficina da Ana")
 	file := ana.Do("POST", "/api/"+db, map[string]any{"klass": "CloudFile", "kind": "file", "name": "a.txt", "dir_id": ""}).Expect(t, http.StatusCreated)["id"].(string)
 	ana.Do("PUT", "/api/"+db+"/_drive/files/"+file+"/content", []byte("contents")).Expect(t, http.StatusCreated)
-	setPlan(t, e, db, "pro")
+	e.SetPlan(db, "pro")
 	e.Drain()
 	return e, ana, db, file
 }

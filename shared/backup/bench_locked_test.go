@@ -28,7 +28,7 @@ func BenchmarkBackupContentsLocked(b *testing.B) {
 	e := apptest.New(b, apptest.Bolt)
 	ana := e.SignUp("ana@example.com")
 	db := e.Group(ana, "Oficina da Ana")
-	setPlan(b, e, db, "corp")
+	e.SetPlan(db, "corp")
 	files, body := driveFiles(b, e, ana, db, 100, 256<<10)
 	plain, _ := blobtest.StartS3(b)
 	bucket := blobtest.BucketName(b) + "-locked"

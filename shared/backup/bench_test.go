@@ -93,7 +93,7 @@ func BenchmarkBackupContents(b *testing.B) {
 	e := apptest.New(b, apptest.Bolt)
 	ana := e.SignUp("ana@example.com")
 	db := e.Group(ana, "Oficina da Ana")
-	setPlan(b, e, db, "corp")
+	e.SetPlan(db, "corp")
 	files, body := driveFiles(b, e, ana, db, 200, 64<<10)
 	archives := &countingStore{Store: e.App.Blobs}
 	m := backup.New(module.Deps{Store: e.Store, Docs: e.App.Docs, Blobs: e.App.Blobs, Groups: e.App.Accounts, Now: e.Clock.Now}, e.App.Accounts).WithArchives(archives)

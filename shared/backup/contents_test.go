@@ -49,7 +49,7 @@ func contentsShared(t *testing.T, e *apptest.Env) {
 	ana := e.SignUp("ana@example.com")
 	db := e.Group(ana, "Oficina da Ana")
 	api := "/api/" + db
-	setPlan(t, e, db, "pro")
+	e.SetPlan(db, "pro")
 	newFile := func(name string) string {
 		return ana.Do("POST", api, map[string]any{"klass": "CloudFile", "kind": "file", "name": name, "dir_id": ""}).Expect(t, http.StatusCreated)["id"].(string)
 	}
@@ -156,7 +156,7 @@ func TestBackupFormatOne(t *testing.T) {
 		ana := e.SignUp("ana@example.com")
 		db := e.Group(ana, "Oficina da Ana")
 		api := "/api/" + db
-		setPlan(t, e, db, "pro")
+		e.SetPlan(db, "pro")
 		file := ana.Do("POST", api, map[string]any{"klass": "CloudFile", "kind": "file", "name": "a.txt", "dir_id": ""}).Expect(t, http.StatusCreated)["id"].(string)
 		ana.Do("PUT", api+"/_drive/files/"+file+"/content", []byte("old")).Expect(t, http.StatusCreated)
 		ana.Do("PUT", api+"/_drive/files/"+file+"/content", []byte("new")).Expect(t, http.StatusCreated)

@@ -94,7 +94,7 @@ func TestBackupsThroughWorker(t *testing.T) {
 		t.Fatalf("compared %d documents", n)
 	}
 
-	setPlan(t, e, db, "pro")
+	e.SetPlan(db, "pro")
 	e.Drain()
 	pro := ana.Do("POST", api+"/_backups", nil).Expect(t, http.StatusAccepted)
 	if pro["with_contents"] != true {

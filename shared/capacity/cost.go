@@ -39,6 +39,7 @@ var Prices = struct {
 	S3InfrequentGBMonth, S3ArchiveInstantGBMonth float64
 	S3TieringMonitor, S3TieringTransition        float64
 	LogsIngestGB, LogsGBMonth                    float64 // CloudWatch Logs
+	SQSRequest                                   float64 // SQS standard queue, per request (the jobs queue)
 	// API Gateway's WebSocket API (live updates): per message, either
 	// way, in 32 KB units; per connection-minute.
 	WebSocketMessage, WebSocketMinute float64
@@ -57,9 +58,10 @@ var Prices = struct {
 	S3TieringMonitor: 0.0025 / 1000, S3TieringTransition: 0.01 / 1000,
 	LogsIngestGB: 0.50, LogsGBMonth: 0.03,
 	WebSocketMessage: 1.00e-6, WebSocketMinute: 0.25e-6,
-	Mail:   0.10 / 1000,
-	Alarm:  0.10,
-	Secret: 0.40,
+	SQSRequest: 0.40e-6,
+	Mail:       0.10 / 1000,
+	Alarm:      0.10,
+	Secret:     0.40,
 }
 
 // Day is what one tenant does in a day: its API requests (and how many
@@ -106,6 +108,10 @@ type Tenant struct {
 	// functions' memory (the stack's: 1 GB and 0.5 GB).
 	APISeconds, APIMemoryGB       float64
 	StreamSeconds, StreamMemoryGB float64
+	// Jobs is a day of the tenant's scheduled jobs (measured); JobSeconds
+	// a task's run in the worker, at JobMemoryGB (the stack's: 0.5 GB).
+	Jobs                    Jobs
+	JobSeconds, JobMemoryGB float64
 	// Live is a day of live updates (measured); zero: none.
 	Live Live
 	// LiveSeconds is the live function's average invocation, at
@@ -127,6 +133,39 @@ type Live struct {
 	// KeepaliveReads and KeepaliveWrites are one keep-alive's capacity
 	// units (its re-decision), for OpenTab.
 	KeepaliveReads, KeepaliveWrites float64
+}
+
+// Jobs is a day of a tenant's scheduled jobs: the tasks the dispatcher
+// queues for its Group (each job's firings a day) and their capacity units.
+type Jobs struct {
+	Tasks, Reads, Writes float64
+	ByJob                []JobDay
+}
+
+// JobDay is one job's share of a day.
+type JobDay struct {
+	Name                 string
+	Tasks, Reads, Writes float64
+}
+
+// jobsPerInvocation is the worker's batch from the jobs queue
+// (infra-cdk/lib/schedules.ts JOBS_QUEUE.batchSize): a round's tasks for
+// many Groups come ten to an invocation and to each queue request.
+const jobsPerInvocation = 10
+
+// jobs prices a month of the tenant's scheduled tasks: the worker's
+// invocations (a tenth each), the queue's send, receive and delete (a
+// tenth of a request each) and their capacity units.
+func jobs(t Tenant) Line {
+	p := Prices
+	tasks := t.Jobs.Tasks * days
+	calls := tasks / jobsPerInvocation
+	queue := 3 * tasks / jobsPerInvocation
+	reads, writes := t.Jobs.Reads*days, t.Jobs.Writes*days
+	return Line{"scheduled jobs (worker, queue)",
+		fmt.Sprintf("%.0f tasks: %.0f invocations × $0.20/M + %.0f × %.0f ms × %.1f GB × $%.7f/GB-s + %.0f queue requests × $%.2f/M + %.0f RRU + %.0f WRU",
+			tasks, calls, tasks, t.JobSeconds*1000, t.JobMemoryGB, p.LambdaGBSecond, queue, p.SQSRequest*1e6, reads, writes),
+		calls*p.LambdaRequest + tasks*t.JobSeconds*t.JobMemoryGB*p.LambdaGBSecond + queue*p.SQSRequest + reads*p.ReadUnit + writes*p.WriteUnit}
 }
 
 // OpenTab prices a month of one tab holding its connection h hours a day
@@ -188,6 +227,7 @@ func Month(d Day, t Tenant) []Line {
 		{"CloudWatch Logs", fmt.Sprintf("%.0f invocations × %d B = %.1f MB × ($%.2f + %.0f months × $%.2f)/GB", invocations, t.LogBytes, logGB*1000, p.LogsIngestGB, t.LogMonths, p.LogsGBMonth),
 			logGB * (p.LogsIngestGB + t.LogMonths*p.LogsGBMonth)},
 		{"SES", fmt.Sprintf("%d mails × $%.2f/1,000", d.Mails*days, p.Mail*1000), float64(d.Mails*days) * p.Mail},
+		jobs(t),
 		live(t),
 	}
 }

@@ -207,6 +207,9 @@ func BenchmarkCostPerTenant(b *testing.B) {
 	reads, wcu, _ := e.Meter.Totals()
 	after := storedBytes(b, e)
 	liveDay := measureLiveDay(b, e, c, db, e.Applied()[applied:])
+	// The shop's daily backups: a plan with them (corp), for its jobs.
+	e.SetPlan(db, "corp")
+	jobsDay := measureJobs(b, e, db)
 	if requests != shopRequests || writes != shopWrites {
 		b.Fatalf("the scripted day made %d requests, %d writes; want %d and %d", requests, writes, shopRequests, shopWrites)
 	}
@@ -224,6 +227,7 @@ func BenchmarkCostPerTenant(b *testing.B) {
 		LogBytes:   0,
 		APISeconds: 0.030, APIMemoryGB: 1, StreamSeconds: 0.100, StreamMemoryGB: 0.5,
 		Live: liveDay, LiveSeconds: 0.020, LiveMemoryGB: 0.25,
+		Jobs: jobsDay, JobSeconds: 0.050, JobMemoryGB: 0.5,
 	}
 	// Backups on a daily plan (corp): 14 kept, the records gzipped (about
 	// a third of the table's bytes) in each archive.
@@ -271,6 +275,10 @@ func BenchmarkCostPerTenant(b *testing.B) {
 		requests, writes, reads, wcu, float64(before)/1e6, float64(after-before)/1e3)
 	fmt.Fprintf(&out, "Live updates, %d tabs open %d h (a connection every %d h, a keep-alive every %d min) on DynamoDB Local: %d live function invocations, %d messages from the clients and %d to them, %.1f RCU and %.1f WCU a day (the stream's notices of the day's %d changes included)\n",
 		liveTabs, liveHours, liveConnHours, liveKeepaliveMins, liveDay.Invocations, liveDay.ClientMessages, liveDay.ServerMessages, liveDay.Reads, liveDay.Writes, len(e.Applied())-applied)
+	fmt.Fprintf(&out, "Scheduled jobs for the shop's Group (corp: daily backups), a day (each job's steady task metered on DynamoDB Local, times its firings):\n")
+	for _, j := range jobsDay.ByJob {
+		fmt.Fprintf(&out, "  %-22s %5.2f tasks  %6.1f RCU  %6.1f WCU\n", j.Name, j.Tasks, j.Reads, j.Writes)
+	}
 	fmt.Fprintf(&out, "A keep-alive: %.1f RCU, %.1f WCU; a tab left open and hidden 16 h a day would cost $%.4f a month (the SPA closes a hidden tab's socket after 5 min)\n",
 		liveDay.KeepaliveReads, liveDay.KeepaliveWrites, capacity.OpenTab(shop, liveDay, 16, liveKeepaliveMins))
 	fmt.Fprintf(&out, "Prices: %s\n\nAs built (each file version's contents stored once, in Glacier IR, its lock extended in place):\n\n%s", capacity.PricesDate, capacity.Table(capacity.Month(day, built)))

@@ -3,7 +3,6 @@ package drive_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -22,29 +21,6 @@ import (
 
 // smallFree makes a free Group's drive 200 kB.
 func smallFree(c *config.Config) { c.DriveFreeLimit = 200_000 }
-
-// setPlan sets a Group's confirmed-plan the way billing will: a server write.
-func setPlan(t *testing.T, e *apptest.Env, db, plan string) {
-	t.Helper()
-	ctx := context.Background()
-	page, err := e.Store.List(ctx, db, store.ListQuery{Klass: "Adjustment"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range page.Docs {
-		body, _ := docs.Decode(d.Body)
-		if body["key"] != "confirmed-plan" {
-			continue
-		}
-		body["value"] = plan
-		raw, _ := json.Marshal(body)
-		if _, err := e.Store.Put(ctx, db, store.Doc{ID: d.ID, Rev: d.Rev, Klass: d.Klass, SortKey: d.SortKey, Body: raw}); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Fatalf("no confirmed-plan in %s", db)
-}
 
 // TestQuota: the plan's limit, checked before an upload is accepted (the
 // declared size of a PUT or of a chunked upload) and while it streams; a
@@ -99,11 +75,11 @@ func TestQuota(t *testing.T) {
 		}
 		d.put(b, payload(4, 20_000))
 		// A paid plan: SPEC §9's 1 GB.
-		setPlan(t, e, d.db, "pro")
+		e.SetPlan(d.db, "pro")
 		if u = d.usage(); jsonNum(u["limit"]) != 1_000_000_000 || u["plan"] != "pro" {
 			t.Fatalf("pro: %v", u)
 		}
-		setPlan(t, e, d.db, "locked")
+		e.SetPlan(d.db, "locked")
 		d.ana.Do("PUT", d.api("/_drive/files/"+b+"/content"), []byte("x")).ExpectError(t, http.StatusRequestEntityTooLarge, "locked")
 	}, smallFree)
 }

@@ -17,7 +17,6 @@ import (
 	"github.com/oficina/oficina/shared/ids"
 	"github.com/oficina/oficina/shared/limits"
 	"github.com/oficina/oficina/shared/module"
-	"github.com/oficina/oficina/shared/store"
 )
 
 func TestMain(m *testing.M) { os.Exit(apptest.Main(m)) }
@@ -57,38 +56,6 @@ func fill(t *testing.T, e *apptest.Env, c *apptest.Client, db string, n int) (id
 	}
 	e.Drain()
 	return idsOut, revs
-}
-
-// setPlan moves a Group's confirmed plan as the billing webhook would
-// (the adjustment is server-owned: clients cannot write it).
-func setPlan(t *testing.T, e *apptest.Env, db, plan string) {
-	t.Helper()
-	ctx := context.Background()
-	page, err := e.Store.List(ctx, db, store.ListQuery{Klass: "Adjustment"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range page.Docs {
-		if strings.Contains(string(d.Body), `"key":"confirmed-plan"`) {
-			body := strings.Replace(string(d.Body), `"value":"`+planOf(t, e, db)+`"`, `"value":"`+plan+`"`, 1)
-			if _, err := e.Store.Put(ctx, db, store.Doc{ID: d.ID, Rev: d.Rev, Klass: d.Klass, SortKey: d.SortKey, Body: []byte(body)}); err != nil {
-				t.Fatal(err)
-			}
-			if got := planOf(t, e, db); got != plan {
-				t.Fatalf("plan = %q, want %q", got, plan)
-			}
-			return
-		}
-	}
-	t.Fatal("no confirmed-plan adjustment")
-}
-
-func planOf(t *testing.T, e *apptest.Env, db string) string {
-	p, err := e.App.Accounts.Plan(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 func limitsOf(t *testing.T, c *apptest.Client, db string) map[string]any {
@@ -238,7 +205,7 @@ func TestViewOnly(t *testing.T) {
 		advance(t, e, limits.Grace+time.Hour, ana)
 		ana.Do("POST", api, map[string]any{"klass": "Customer", "name": "No"}).ExpectError(t, http.StatusForbidden, msgViewOnly)
 		// A paid plan lifts the limit at once.
-		setPlan(t, e, db, "pro")
+		e.SetPlan(db, "pro")
 		ana.Do("POST", api, map[string]any{"klass": "Customer", "name": "Paid"}).Expect(t, http.StatusCreated)
 		if l = limitsOf(t, ana, db); l["plan"] != "pro" || l["record_limit"] != float64(0) || l["over_since"] != nil || l["drive_limit"] != float64(1_000_000_000) {
 			t.Fatalf("pro: %v", l)
