@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"strings"
+	"time"
 )
 
 // klassByPrefix is the spec's prefix table.
@@ -28,10 +29,22 @@ var klassByPrefix = map[string]string{
 	"bkm": "Bookmark",
 }
 
-// New returns a fresh id with prefix: "<prefix>-" + 32 random hex digits.
-func New(prefix string) string {
+// New returns a fresh id with prefix: "<prefix>-" and 32 hex digits, the
+// creation time in Unix milliseconds (12 digits) then 80 random bits.
+// Ids made one after another sort one after another, so the stores add a
+// burst of new documents at the end of their key order: the embedded
+// store fills its pages instead of splitting them at random places (a
+// commit touches fewer pages, the file holds fewer half-empty ones). The
+// time says no more than the document's created_at does.
+func New(prefix string) string { return newAt(prefix, time.Now()) }
+
+func newAt(prefix string, t time.Time) string {
 	var b [16]byte
-	if _, err := rand.Read(b[:]); err != nil {
+	ms := uint64(t.UnixMilli())
+	for i := range 6 {
+		b[i] = byte(ms >> (40 - 8*i))
+	}
+	if _, err := rand.Read(b[6:]); err != nil {
 		panic("ids: crypto/rand failed: " + err.Error()) // never happens on supported platforms
 	}
 	return prefix + "-" + hex.EncodeToString(b[:])

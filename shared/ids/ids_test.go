@@ -1,6 +1,10 @@
 package ids
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+	"time"
+)
 
 func TestParse(t *testing.T) {
 	good := New("tik")
@@ -46,5 +50,34 @@ func TestValidDBName(t *testing.T) {
 		if got := ValidDBName(db); got != want {
 			t.Errorf("ValidDBName(%q) = %v, want %v", db, got, want)
 		}
+	}
+}
+
+// TestNewInTimeOrder: ids made a millisecond apart sort in the order they
+// were made, whatever their random part; within one millisecond they are
+// distinct; every one parses.
+func TestNewInTimeOrder(t *testing.T) {
+	at := time.Date(2026, 11, 29, 1, 2, 3, 0, time.UTC)
+	prev := ""
+	for i := range 1000 {
+		id := newAt("tik", at.Add(time.Duration(i)*time.Millisecond))
+		if _, ok := Parse(id); !ok {
+			t.Fatalf("%q does not parse", id)
+		}
+		if id <= prev {
+			t.Fatalf("%q made after %q sorts before it", id, prev)
+		}
+		prev = id
+	}
+	if got, want := newAt("tik", at)[4:16], fmt.Sprintf("%012x", at.UnixMilli()); got != want {
+		t.Errorf("time digits %s, want %s", got, want)
+	}
+	seen := map[string]bool{}
+	for range 10_000 {
+		id := newAt("cus", at)
+		if seen[id] {
+			t.Fatalf("%q made twice in one millisecond", id)
+		}
+		seen[id] = true
 	}
 }
