@@ -144,7 +144,9 @@ func (m *Module) RegisterWrites(r *module.Registry) {
 // snapshots, the weekly summary.
 func (m *Module) RegisterJobs(r *module.Registry) {
 	// Each runs per Group: the dispatcher fans a firing out, one task a Group.
-	r.Job(module.Job{Name: JobCheck, Schedule: "rate(1 hour)", Group: m.checkGroup, Run: module.EachGroup(m.st, m.checkGroup)})
+	// The check writes its state and limit-mail marks conditionally (one
+	// mail per crossing however many runs), so a task may run twice.
+	r.Job(module.Job{Name: JobCheck, Schedule: "rate(1 hour)", Group: m.checkGroup, Run: module.EachGroup(m.st, m.checkGroup), Idempotent: true})
 	r.Job(module.Job{Name: JobSnapshot, Schedule: "cron(15 0 * * ? *)", Group: m.snapshotGroup, Run: module.EachGroup(m.st, m.snapshotGroup)})
 	r.Job(module.Job{Name: JobDigest, Schedule: "cron(0 9 ? * MON *)", Group: m.digestGroup, Run: module.EachGroup(m.st, m.digestGroup)})
 }

@@ -114,6 +114,13 @@ type Job struct {
 	// workers run them, each once per Group and firing, so a round scales
 	// with the number of workers rather than one invocation's timeout.
 	Group func(ctx context.Context, ev JobEvent, db string) error
+	// Idempotent says a per-Group task may run twice for one firing with
+	// no harm: its writes are conditional or the same twice, and any mail
+	// it sends is marked conditionally first. The worker then keeps no run
+	// record for its tasks (two writes a task: the claim and "done"), and
+	// a task delivered twice runs twice. Jobs that fire often for every
+	// Group (the hourly limit check) are where this pays.
+	Idempotent bool
 }
 
 // EachGroup is the whole round of a per-Group job: fn for every live Group,

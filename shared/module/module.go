@@ -171,7 +171,8 @@ func (r *Registry) RegisterCoreJobs() {
 		_, err := r.docs.Rekey(ctx, db)
 		return err
 	}
-	r.Job(Job{Name: JobRekey, Schedule: "cron(45 1 * * ? *)", Group: rekey, Run: EachGroup(r.docs.Store(), rekey)})
+	// A re-key is conditional on each document's revision: twice is harmless.
+	r.Job(Job{Name: JobRekey, Schedule: "cron(45 1 * * ? *)", Group: rekey, Run: EachGroup(r.docs.Store(), rekey), Idempotent: true})
 }
 
 // NewRegistry returns a registry writing rules onto d. refs resolves

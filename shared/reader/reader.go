@@ -148,5 +148,6 @@ func (m *Module) RegisterWrites(r *module.Registry) {
 // RegisterJobs implements module.JobRunner: feed refreshes and retention.
 func (m *Module) RegisterJobs(r *module.Registry) {
 	r.Job(module.Job{Name: JobRefresh, Schedule: "rate(5 minutes)", Run: m.runRefresh})
-	r.Job(module.Job{Name: JobRetention, Schedule: "cron(30 3 * * ? *)", Group: m.retentionGroup, Run: module.EachGroup(m.deps.Store, m.retentionGroup)})
+	// Retention deletes old items by revision: a second run finds them gone.
+	r.Job(module.Job{Name: JobRetention, Schedule: "cron(30 3 * * ? *)", Group: m.retentionGroup, Run: module.EachGroup(m.deps.Store, m.retentionGroup), Idempotent: true})
 }

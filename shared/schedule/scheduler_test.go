@@ -336,6 +336,46 @@ func TestWorkerLease(t *testing.T) {
 	}
 }
 
+// TestWorkerIdempotentJob: a per-Group job marked Idempotent runs without
+// a run record (no claim, no "done": two writes a task saved), so a task
+// delivered twice runs twice; an unmarked one runs once and leaves its
+// record, on both stores.
+func TestWorkerIdempotentJob(t *testing.T) {
+	for _, backend := range []string{"bolt", "dynamo"} {
+		t.Run(backend, func(t *testing.T) {
+			st := openStore(t, backend)
+			runs := map[string]int{}
+			group := func(name string) func(context.Context, module.JobEvent, string) error {
+				return func(context.Context, module.JobEvent, string) error { runs[name]++; return nil }
+			}
+			jobs := []module.Job{
+				{Name: "limits.check", Schedule: "rate(1 hour)", Group: group("limits.check"), Idempotent: true},
+				{Name: "backup.scheduled", Schedule: "cron(0 2 * * ? *)", Group: group("backup.scheduled")},
+			}
+			w, err := NewWorker(jobs, WorkerOptions{Store: st})
+			if err != nil {
+				t.Fatal(err)
+			}
+			at := time.Now().Truncate(time.Hour)
+			for _, j := range jobs {
+				task := Task{Job: j.Name, Group: "acc-0123456789abcdef0123456789abcdef", Time: at}
+				for range 2 {
+					if err := w.Handle(context.Background(), task); err != nil {
+						t.Fatal(err)
+					}
+				}
+				done, err := w.Done(context.Background(), task)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := map[bool]int{true: 2, false: 1}[j.Idempotent]; runs[j.Name] != want || done == j.Idempotent {
+					t.Errorf("%s delivered twice: ran %d times (want %d), run record done %v", j.Name, runs[j.Name], want, done)
+				}
+			}
+		})
+	}
+}
+
 func openStore(t *testing.T, backend string) store.Store {
 	t.Helper()
 	switch backend {

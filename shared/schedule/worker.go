@@ -113,6 +113,16 @@ func (w *Worker) Handle(ctx context.Context, t Task) error {
 		return fmt.Errorf("schedule: task of %s (%s) has no time", t.Job, t.Group)
 	}
 	log := w.log.With("job", t.Job, "group", t.Group, "event", t.Event, "scheduled", t.Time)
+	if job.Group != nil && job.Idempotent {
+		// No run record: running it again does no harm (module.Job.Idempotent).
+		start := time.Now()
+		if err := job.Group(ctx, module.JobEvent{Job: t.Job, Time: t.Time.UTC()}, t.Group); err != nil {
+			log.ErrorContext(ctx, "job failed", "took", time.Since(start), "err", err)
+			return fmt.Errorf("job %s %s: %w", t.Job, t.Group, err)
+		}
+		log.DebugContext(ctx, "job done", "took", time.Since(start))
+		return nil
+	}
 	claim, ok, err := w.claim(ctx, t)
 	if err != nil || !ok {
 		return err
