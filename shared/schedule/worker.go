@@ -113,19 +113,15 @@ func (w *Worker) Handle(ctx context.Context, t Task) error {
 		return fmt.Errorf("schedule: task of %s (%s) has no time", t.Job, t.Group)
 	}
 	log := w.log.With("job", t.Job, "group", t.Group, "event", t.Event, "scheduled", t.Time)
-	if job.Group != nil && job.Idempotent {
-		// No run record: running it again does no harm (module.Job.Idempotent).
-		start := time.Now()
-		if err := job.Group(ctx, module.JobEvent{Job: t.Job, Time: t.Time.UTC()}, t.Group); err != nil {
-			log.ErrorContext(ctx, "job failed", "took", time.Since(start), "err", err)
-			return fmt.Errorf("job %s %s: %w", t.Job, t.Group, err)
+	// A per-Group job that may run twice keeps no run record
+	// (module.Job.Idempotent): its claim stays empty.
+	var claim runClaim
+	var err error
+	if job.Group == nil || !job.Idempotent {
+		var ok bool
+		if claim, ok, err = w.claim(ctx, t); err != nil || !ok {
+			return err
 		}
-		log.DebugContext(ctx, "job done", "took", time.Since(start))
-		return nil
-	}
-	claim, ok, err := w.claim(ctx, t)
-	if err != nil || !ok {
-		return err
 	}
 	if job.Group == nil {
 		release, held, err := w.lease(ctx, t.Job)
@@ -220,6 +216,9 @@ func (w *Worker) claim(ctx context.Context, t Task) (runClaim, bool, error) {
 
 // finish marks the task done, on condition that the claim is still ours.
 func (c runClaim) finish(ctx context.Context) {
+	if c.w == nil {
+		return // no run record (an idempotent job's task)
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	err := c.w.store.Transact(ctx, []store.RecordWrite{{
@@ -235,6 +234,9 @@ func (c runClaim) finish(ctx context.Context) {
 
 // drop removes the claim after a failed run, so a redelivery runs it.
 func (c runClaim) drop(ctx context.Context) {
+	if c.w == nil {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	err := c.w.store.Transact(ctx, []store.RecordWrite{{Record: store.Record{Kind: RunKind, Key: c.key}, Delete: true, Expect: c.value}})
