@@ -171,9 +171,10 @@ func jobs(t Tenant) Line {
 // OpenTab prices a month of one tab holding its connection h hours a day
 // with nothing changing: the connection's minutes and a keep-alive every
 // keepaliveMinutes (a message, an invocation of the live function, its
-// re-decision's capacity units as l measured them).
-func OpenTab(t Tenant, l Live, h, keepaliveMinutes float64) float64 {
+// re-decision's capacity units as t.Live measured them).
+func OpenTab(t Tenant, h, keepaliveMinutes float64) float64 {
 	p := Prices
+	l := t.Live
 	mins := h * 60 * days
 	pings := mins / keepaliveMinutes
 	return mins*p.WebSocketMinute + pings*(p.WebSocketMessage+t.LiveSeconds*t.LiveMemoryGB*p.LambdaGBSecond+p.LambdaRequest+

@@ -280,7 +280,7 @@ func BenchmarkCostPerTenant(b *testing.B) {
 		fmt.Fprintf(&out, "  %-22s %5.2f tasks  %6.1f RCU  %6.1f WCU\n", j.Name, j.Tasks, j.Reads, j.Writes)
 	}
 	fmt.Fprintf(&out, "A keep-alive: %.1f RCU, %.1f WCU; a tab left open and hidden 16 h a day would cost $%.4f a month (the SPA closes a hidden tab's socket after 5 min)\n",
-		liveDay.KeepaliveReads, liveDay.KeepaliveWrites, capacity.OpenTab(shop, liveDay, 16, liveKeepaliveMins))
+		liveDay.KeepaliveReads, liveDay.KeepaliveWrites, capacity.OpenTab(shop, 16, liveKeepaliveMins))
 	fmt.Fprintf(&out, "Prices: %s\n\nAs built (each file version's contents stored once, in Glacier IR, its lock extended in place):\n\n%s", capacity.PricesDate, capacity.Table(capacity.Month(day, built)))
 	standard := built
 	standard.DriveTiers = nil
