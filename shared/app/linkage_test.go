@@ -17,10 +17,15 @@ const (
 	pkgParts    = modulePath + "shared/app/parts"
 )
 
-// What no deployable links: the profiler's HTTP handlers, and the
-// template engines, whose reflection keeps every exported method of the
-// program (shared/mail/render.go renders the mail without them).
-var neverLinked = []string{"net/http/pprof", "text/template", "html/template"}
+// What no deployable links: the profiler's HTTP handlers; the template
+// engines, whose reflection keeps every exported method of the program
+// (shared/mail/render.go renders the mail without them); and chroma's
+// lexers and styles, which register all of theirs at start
+// (shared/wiki/highlight keeps its own, registered on first use).
+var neverLinked = []string{
+	"net/http/pprof", "text/template", "html/template",
+	"github.com/alecthomas/chroma/v2/lexers", "github.com/alecthomas/chroma/v2/styles",
+}
 
 // serveHTTP is what only the API and the WebDAV server serve.
 var serveHTTP = []string{
