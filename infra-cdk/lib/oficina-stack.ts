@@ -60,6 +60,18 @@ export const API_TIMEOUT = Duration.seconds(25);
  */
 export const API_LONGPOLL_MAX = Duration.seconds(2);
 
+/**
+ * The api's collector settings. Its package init allocates about 8 MB
+ * (libphonenumber's metadata, AWS's clients, the Markdown and HTML
+ * sanitiser's tables), past the 4 MB heap of Go's first collection, so at
+ * the default GOGC a cold start collected twice before its first request:
+ * init p50 24.6 → 21.4 ms at 400, side by side at the runtime-API harness
+ * (docs/figures.md). The heap may then grow to five times what it keeps
+ * live; GOMEMLIMIT, three quarters of the function's 1,024 MB, makes Go
+ * collect harder well before Lambda's limit whatever GOGC allows.
+ */
+export const API_GC = { GOGC: '400', GOMEMLIMIT: '768MiB' };
+
 /** Stack outputs by logical id: localstack/deploy.sh and operators read these names. */
 export const OUTPUTS = {
   siteUrl: 'SiteUrl',
@@ -250,6 +262,7 @@ export class OficinaStack extends Stack {
         OFICINA_COOKIE_SECURE: 'true',
         OFICINA_ORIGIN_SECRET: originSecretValue,
         OFICINA_LONGPOLL_MAX: `${API_LONGPOLL_MAX.toSeconds()}s`,
+        ...API_GC,
         ...(config.systemNotificationsUrl ? { OFICINA_SYSTEM_NOTIFICATIONS_URL: config.systemNotificationsUrl } : {}),
       },
     });

@@ -17,6 +17,7 @@ import {
 } from '../lib/backups';
 import { ConfigError, configFromContext, DEFAULT_CONCURRENCY } from '../lib/config';
 import { RETIRED_VERSION_GRACE_DAYS } from '../lib/files';
+import { API_GC } from '../lib/oficina-stack';
 import { JOBS_QUEUE, WORKER_GOGC } from '../lib/schedules';
 import { actions, functionRole, logicalIdOf, PROD_CONTEXT, resourcesOfType, roleStatements, type Statement, synth } from './support';
 
@@ -39,7 +40,11 @@ describe('jobs fan out per Group', () => {
     assert.ok(alarm, 'an alarm on the dead-letter queue');
     // The worker's cold start runs no collection (functions/internal/coldstart sets the same).
     assert.equal(s.json.Resources[worker].Properties!.Environment.Variables.GOGC, WORKER_GOGC);
-    assert.equal(s.json.Resources[logicalIdOf(s, s.stack.apiFunction)].Properties!.Environment.Variables.GOGC, undefined);
+    // The api's likewise, under a memory limit below the function's.
+    const apiEnv = s.json.Resources[logicalIdOf(s, s.stack.apiFunction)].Properties!.Environment.Variables;
+    assert.equal(apiEnv.GOGC, API_GC.GOGC);
+    assert.equal(apiEnv.GOMEMLIMIT, API_GC.GOMEMLIMIT);
+    assert.ok(parseInt(API_GC.GOMEMLIMIT, 10) < s.json.Resources[logicalIdOf(s, s.stack.apiFunction)].Properties!.MemorySize);
     // Only the dispatcher sends; it gets no mail, files or backups.
     const dispatcher = roleStatements(s.json, functionRole(s.json, logicalIdOf(s, s.stack.schedules.fn))).flatMap(actions);
     assert.ok(dispatcher.includes('sqs:SendMessage'));

@@ -35,7 +35,9 @@ func functions(tb testing.TB) []function {
 		return string(raw)
 	}
 	return []function{
-		{name: "api", settings: map[string]string{"OFICINA_MAIL": "outbox", "OFICINA_COOKIE_SECURE": "true"}, event: event("apigw-v2-get-root.json")},
+		// GOGC and GOMEMLIMIT as the stack sets them (infra-cdk/lib/oficina-stack.ts API_GC).
+		{name: "api", settings: map[string]string{"OFICINA_MAIL": "outbox", "OFICINA_COOKIE_SECURE": "true", "GOGC": "400", "GOMEMLIMIT": "768MiB"},
+			event: event("apigw-v2-get-root.json")},
 		{name: "stream", event: `{"Records":[]}`},
 		{name: "schedule", settings: map[string]string{"OFICINA_JOBS_QUEUE_URL": "https://sqs.us-east-1.amazonaws.com/123456789012/oficina-jobs"},
 			event: `{"id":"x","detail-type":"Scheduled Event","source":"aws.events","time":"2026-05-04T09:00:00Z","detail":{"job":"nobody.registered"}}`,
