@@ -21,10 +21,14 @@ const (
 // engines, whose reflection keeps every exported method of the program
 // (shared/mail/render.go renders the mail without them); and chroma's
 // lexers and styles, which register all of theirs at start
-// (shared/wiki/highlight keeps its own, registered on first use).
+// (shared/wiki/highlight keeps its own, registered on first use); and
+// libphonenumber's Go library, which decodes all of its metadata into
+// protobuf messages at start (shared/phones reads the same metadata,
+// generated as static data, with the same rules).
 var neverLinked = []string{
 	"net/http/pprof", "text/template", "html/template",
 	"github.com/alecthomas/chroma/v2/lexers", "github.com/alecthomas/chroma/v2/styles",
+	"github.com/nyaruka/phonenumbers", "google.golang.org/protobuf/proto",
 }
 
 // serveHTTP is what only the API and the WebDAV server serve.
@@ -40,10 +44,11 @@ var otherModules = []string{
 	modulePath + "shared/billing", modulePath + "shared/specfields", modulePath + "shared/backup",
 }
 
-// numberingMetadata reads phone numbers: 2.3 MB of a binary, decoded whole
-// at start. Only the API takes phone numbers (core.Adapters.Phones); the
-// other functions refuse a write that needs them (phonerules.Refusing).
-var numberingMetadata = []string{modulePath + "shared/phones", "github.com/nyaruka/phonenumbers"}
+// numberingMetadata reads phone numbers: libphonenumber's metadata, about
+// 0.3 MB of a binary. Only the API takes phone numbers
+// (core.Adapters.Phones); the other functions refuse a write that needs
+// them (phonerules.Refusing).
+var numberingMetadata = []string{modulePath + "shared/phones"}
 
 // embeddedStore is bbolt and the store on it: the local server's, and the
 // WebDAV image's when it runs off AWS.

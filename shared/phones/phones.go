@@ -2,21 +2,21 @@
 // 98765-4321" in Brazil, "(212) 555-0100" in the US — in the Group's
 // country, and keeps them in E.164 ("+5511987654321"), the form WhatsApp's
 // wa.me links and every dialer understand. Parsing is Google's
-// libphonenumber metadata (github.com/nyaruka/phonenumbers, kept in step
-// with it), not a hand-written pattern: numbering plans change every year.
+// libphonenumber metadata and rules (github.com/nyaruka/phonenumbers, kept
+// in step with it: numbering.go and the generated territories.go), not a
+// hand-written pattern: numbering plans change every year.
 //
-// The metadata is 2.3 MB of every binary that links this package, decoded
-// whole at start; the Groups and the modules read phone numbers through
-// phonerules.Rules, and only the deployables that take phone numbers are
-// given Metadata (issue 23.4).
+// The Groups and the modules read phone numbers through phonerules.Rules,
+// and only the deployables that take phone numbers are given Metadata
+// (issue 23.4).
+//
+//go:generate go run ./internal/gen
 package phones
 
 import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/nyaruka/phonenumbers"
 
 	"github.com/oficina/oficina/shared/phonerules"
 )
@@ -49,7 +49,7 @@ func (Metadata) Display(number, country string) string { return Display(number, 
 // numbering metadata knows, upper-cased; ok is false for anything else.
 func Country(code string) (string, bool) {
 	c := strings.ToUpper(strings.TrimSpace(code))
-	if len(c) != 2 || !phonenumbers.GetSupportedRegions()[c] {
+	if len(c) != 2 || !supportedRegions()[c] {
 		return "", false
 	}
 	return c, true
@@ -66,11 +66,11 @@ func Normalize(raw, country string) (string, error) {
 	if len(raw) > 40 {
 		return "", ErrInvalid
 	}
-	n, err := phonenumbers.Parse(raw, country)
-	if err != nil || !phonenumbers.IsValidNumber(n) {
+	n, ok := parse(raw, country)
+	if !ok || !n.valid() {
 		return "", ErrInvalid
 	}
-	return phonenumbers.Format(n, phonenumbers.E164), nil
+	return n.format(e164), nil
 }
 
 // NormalizeItems rewrites the "number" of each phone item (a JSON object,
@@ -99,12 +99,12 @@ func NormalizeItems(items []any, country, prefix string) map[string][]string {
 // is of country ("(11) 98765-4321"), else internationally ("+1 212-555-0100").
 // A number that does not parse is printed as stored.
 func Display(number, country string) string {
-	n, err := phonenumbers.Parse(number, country)
-	if err != nil || !phonenumbers.IsValidNumber(n) {
+	n, ok := parse(number, country)
+	if !ok || !n.valid() {
 		return number
 	}
-	if phonenumbers.GetRegionCodeForNumber(n) == country {
-		return phonenumbers.Format(n, phonenumbers.NATIONAL)
+	if n.region() == country {
+		return n.format(national)
 	}
-	return phonenumbers.Format(n, phonenumbers.INTERNATIONAL)
+	return n.format(international)
 }
