@@ -155,6 +155,8 @@ func (env *coldStartEnv) environ(runtimeAPI string, extra map[string]string) []s
 		"OFICINA_LOG_FORMAT":      "json",
 		"OFICINA_COOKIE_SECURE":   "true",
 		"OFICINA_SERVER_ADMINS":   "admin@oficina.example",
+		// The collector as the stack sets it (infra-cdk/lib/oficina-stack.ts API_GC).
+		"GOGC": "400", "GOMEMLIMIT": "768MiB",
 	}
 	maps.Copy(m, extra)
 	return coldstart.Environ(runtimeAPI, functionName, env.bin, m)
