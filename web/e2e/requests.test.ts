@@ -1,0 +1,89 @@
+// Issue 21's requests per user action, in headless Chromium against the real
+// Go server: a shop's everyday steps (a page load of the dashboard, the
+// board, the tickets list; a ticket opened from the list; a comment on it;
+// a new customer saved), each counted as the API requests the SPA made for
+// it until the network was quiet, with the live-updates notices the tab
+// heard meanwhile. Printed, never pass/fail (the cost model prices
+// requests: docs/operating.md#costs); the walk itself must succeed.
+
+import type { Page } from 'playwright-core';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, closeAll, openBrowser, preflight, RESULTS_DIR, signUpWithGroup, startServer, tid, type Browser, type Server } from './harness';
+
+let server: Server;
+let b: Browser;
+
+describe('requests per user action', () => {
+  beforeAll(async () => {
+    server = await startServer(preflight());
+    b = await openBrowser(server.baseURL);
+  }, 60_000);
+  afterAll(async () => {
+    await closeAll(server, [b]);
+  }, 60_000);
+
+  it('counts', async () => {
+    const page: Page = b.page;
+    const group = await signUpWithGroup(page, server.dataDir, { email: 'rita.count@oficina.test', name: 'Rita Count', password: 'correct horse battery' }, 'Rita Repairs');
+    const docs = Array.from({ length: 30 }, (_, i) => ({ klass: 'Ticket', title: `Phone ${i}`, content: `Screen ${i}`, priority: 'medium' }));
+    expect((await api(page, 'POST', `${group}/_bulk_docs`, { docs })).status).toBe(201);
+    const log: string[] = [];
+    page.on('request', (r) => {
+      const u = new URL(r.url());
+      if (!u.pathname.startsWith('/api/')) return;
+      const what = u.pathname.endsWith('/_find') ? ` ${(r.postData() ?? '').slice(0, 160)}` : '';
+      log.push(`${r.method()} ${u.pathname.replace(group, 'G')}${u.search}${what}`);
+    });
+    const notices: string[] = [];
+    page.on('websocket', (ws) => ws.on('framereceived', (f) => String(f.payload).includes('"klass"') && notices.push(String(f.payload))));
+    const rows: Array<{ step: string; requests: string[]; notices: number }> = [];
+    const step = async (name: string, act: () => Promise<void>) => {
+      log.length = 0;
+      notices.length = 0;
+      await act();
+      await page.waitForLoadState('networkidle');
+      await page.waitForTimeout(600);
+      rows.push({ step: name, requests: [...log], notices: notices.length });
+    };
+    await step('a page load of the dashboard', async () => {
+      await page.goto(`/account/${group}`);
+      await tid(page, 'timeline').waitFor();
+    });
+    await step('a page load of the board', async () => {
+      await page.goto('/ticket-board');
+      await tid(page, 'column-open').waitFor();
+    });
+    await step('a page load of the tickets list', async () => {
+      await page.goto(`/account/${group}/tickets`);
+      await page.locator('a[href*="/tickets/tik-"]').first().waitFor();
+    });
+    let ticket = '';
+    await step('a ticket opened from the list', async () => {
+      await page.locator('a[href*="/tickets/tik-"]').first().click();
+      await page.waitForURL(/\/tickets\/tik-/);
+      ticket = page.url().split('/').pop() ?? '';
+      await tid(page, 'comments-panel').waitFor();
+    });
+    await step('a comment on it', async () => {
+      await page.locator('textarea[name=content]').last().fill('Screen ordered.');
+      await tid(page, 'comments-panel').getByRole('button', { name: /comment/i }).click();
+      await tid(page, 'comments-panel').getByText('Screen ordered.').waitFor();
+    });
+    await page.goto(`/account/${group}/customers/new`);
+    await page.waitForLoadState('networkidle');
+    await step('a new customer saved (from its form)', async () => {
+      await page.locator('input[name=name]').fill('Maria Souza');
+      await page.locator('[data-testid="record-form"] button[type=submit]').click();
+      await page.waitForURL(/\/customers\/cus-/);
+    });
+    expect(ticket).toMatch(/^tik-/);
+    writeFileSync(join(RESULTS_DIR, 'requests.json'), JSON.stringify(rows, null, 2));
+    console.log(
+      `API requests per user action (Chromium on loopback against the real server; test-results/requests.json lists them):\n  ${rows
+        .map((r) => `${r.step}: ${r.requests.length} requests, ${r.notices} live notice${r.notices === 1 ? '' : 's'}`)
+        .join('\n  ')}`,
+    );
+  }, 120_000);
+});
