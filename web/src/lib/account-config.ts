@@ -4,6 +4,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { find, postDoc, putDoc, type Doc } from './couch';
 import { newId } from './ids';
+import { liveKlasses } from './live';
 import type { ModuleFlags } from './module';
 
 export const CONFIG_DEFAULTS: Record<string, string | boolean> = {
@@ -39,7 +40,7 @@ export async function fetchAccountConfig(db: string): Promise<AccountConfig> {
 }
 
 export const accountConfigQuery = (db: string) =>
-  queryOptions({ queryKey: ['account-config', db], queryFn: () => fetchAccountConfig(db), staleTime: 5 * 60_000 });
+  queryOptions({ queryKey: ['account-config', db], queryFn: () => fetchAccountConfig(db), staleTime: 5 * 60_000, meta: liveKlasses('Adjustment') });
 
 export function moduleFlags(cfg: AccountConfig): ModuleFlags {
   return {

@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api, enc } from './api';
 import type { ViewResponse } from './couch';
+import { liveKlasses } from './live';
 import { onAppEvent } from './events';
 
 /** Kept fresh by the live channel; a remount within this reuses the count. */
@@ -30,6 +31,8 @@ export function useOpenTickets(db: string | null, enabled: boolean): number {
     queryFn: () => fetchOpenTickets(db ?? ''),
     enabled: enabled && !!db,
     staleTime: OPEN_TICKETS_STALE_MS,
+    // The stream counts tickets: a ticket's notice comes once the count is in.
+    meta: liveKlasses('Ticket'),
   });
   const { refetch } = q;
   useEffect(() => onAppEvent('reload', () => void refetch()), [refetch]);

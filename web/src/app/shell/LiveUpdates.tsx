@@ -2,14 +2,16 @@
 // current Group and the user's db; each change refetches the queries that
 // name that db (board cards, a ticket and its checklist and comments, the
 // timeline, counters and badges, balances, unread counts…), coalesced over
-// 100 ms. A quiet indicator says when updates are not live.
+// 100 ms, except those whose meta says they show other documents or klasses
+// (lib/live.ts LiveDeps: a document's GET, a klass's list or counter). A
+// quiet indicator says when updates are not live.
 
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, enc } from '../../lib/api';
 import type { ChangesResponse } from '../../lib/couch';
-import { LiveChannel, liveUrl, type LiveNotice, type LiveStatus } from '../../lib/live';
+import { LiveChannel, liveUrl, showsChange, type LiveNotice, type LiveStatus } from '../../lib/live';
 import { SESSION_KEY } from '../../lib/session';
 import { KEYS, readStored } from '../../lib/storage';
 
@@ -18,9 +20,9 @@ const COALESCE_MS = 100;
 /** A reconnect this short shows nothing. */
 const QUIET_MS = 3_000;
 
-/** invalidateDb refetches what shows db's data; a membership in the user's own db changes the session's Groups. */
+/** invalidateDb refetches what shows the changes of db; a membership in the user's own db changes the session's Groups. */
 export function invalidateDb(qc: QueryClient, db: string, userDb: string | null, notices: LiveNotice[] | null): void {
-  void qc.invalidateQueries({ predicate: (q) => q.queryKey.includes(db) && q.meta?.live !== false });
+  void qc.invalidateQueries({ predicate: (q) => q.queryKey.includes(db) && showsChange(q.meta?.live, notices) });
   if (db === userDb && (notices === null || notices.some((n) => n.klass === 'Membership'))) {
     void qc.invalidateQueries({ queryKey: SESSION_KEY });
   }

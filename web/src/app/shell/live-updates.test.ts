@@ -1,6 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { feedQuery } from '../../features/reader/api/feed';
+import { liveDoc, liveKlasses, type LiveNotice } from '../../lib/live';
 import { invalidateDb } from './LiveUpdates';
 
 describe('invalidateDb', () => {
@@ -19,5 +20,35 @@ describe('invalidateDb', () => {
     expect(qc.getQueryState(['reader', db, 'unread'])?.isInvalidated).toBe(true);
     expect(qc.getQueryState(feed.queryKey)?.isInvalidated).toBe(false);
     expect(qc.getQueryState(['tickets', 'acc-2'])?.isInvalidated).toBe(false);
+  });
+
+  it('leaves alone a query that reads other documents or lists other klasses than the notices tell of', () => {
+    const qc = new QueryClient();
+    const db = 'acc-1';
+    const build = (key: unknown[], meta?: Record<string, unknown>) => {
+      qc.getQueryCache().build(qc, { queryKey: key, ...(meta ? { meta } : {}) });
+      qc.setQueryData(key, {});
+    };
+    build(['tickets', db, 'doc', 'tik-1'], liveDoc('tik-1'));
+    build(['tickets', db, 'doc', 'tik-2'], liveDoc('tik-2'));
+    build(['comments', db, 'tik-1'], liveKlasses('Comment'));
+    build(['open-tickets', db], liveKlasses('Ticket'));
+    build(['limits', db]);
+    const comment: LiveNotice = { db, seq: 10, id: 'cmt-1', klass: 'Comment', deleted: false };
+    invalidateDb(qc, db, 'usr-1', [comment]);
+    const stale = (key: unknown[]) => qc.getQueryState(key)?.isInvalidated;
+    expect(stale(['comments', db, 'tik-1'])).toBe(true);
+    expect(stale(['limits', db])).toBe(true); // says nothing: any change
+    expect(stale(['tickets', db, 'doc', 'tik-1'])).toBe(false);
+    expect(stale(['open-tickets', db])).toBe(false);
+
+    invalidateDb(qc, db, 'usr-1', [{ db, seq: 11, id: 'tik-2', klass: 'Ticket', deleted: false }]);
+    expect(stale(['tickets', db, 'doc', 'tik-2'])).toBe(true);
+    expect(stale(['open-tickets', db])).toBe(true);
+    expect(stale(['tickets', db, 'doc', 'tik-1'])).toBe(false);
+
+    // A catch-up knows only that something changed: everything is refetched.
+    invalidateDb(qc, db, 'usr-1', null);
+    expect(stale(['tickets', db, 'doc', 'tik-1'])).toBe(true);
   });
 });

@@ -5,6 +5,7 @@ import { Flex, Placeholder, Text } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { find, type Doc, type Stamp } from '../../lib/couch';
+import { liveKlasses } from '../../lib/live';
 import { formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { AppLink } from '../RouterLink';
@@ -22,6 +23,7 @@ export const commentsQuery = (db: string, itemId: string) => ({
     find<CommentDoc>(db, { selector: { klass: 'Comment', item_id: itemId }, sort: [{ created_at: 'desc' }], limit: 50 }).then(
       (r) => r.docs ?? [],
     ),
+  meta: liveKlasses('Comment'),
 });
 
 export function CommentsList({ db, itemId }: { db: string; itemId: string }) {

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { api, enc } from '../../lib/api';
 import { asApiError } from '../../lib/errors';
 import { formatBytes } from '../../lib/format';
+import { liveKlasses } from '../../lib/live';
 import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../ErrorAlert';
 import { AppIcon } from '../icons';
@@ -33,7 +34,7 @@ export function RecordFiles({ db, recordId }: { db: string; recordId: string }) 
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
   const key = ['disk', db, 'record', recordId];
-  const q = useQuery({ queryKey: key, queryFn: () => api.get<RecordFolder>(recordPath(db, recordId)) });
+  const q = useQuery({ queryKey: key, queryFn: () => api.get<RecordFolder>(recordPath(db, recordId)), meta: liveKlasses('CloudFile') });
   const make = useMutation({
     mutationFn: () => api.post<{ ok: boolean }>(recordPath(db, recordId), {}),
     onSuccess: () => qc.invalidateQueries({ queryKey: key }),

@@ -8,6 +8,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { escapeRegex, find, getDoc, type Doc } from '../../lib/couch';
+import { liveDoc } from '../../lib/live';
 import { recordPath } from '../../lib/paths';
 import { AppLink } from '../RouterLink';
 import { errorOf } from '../ErrorAlert';
@@ -27,6 +28,7 @@ export const recordLabelQuery = (db: string, id: string, field: string) => ({
   queryKey: ['record-label', db, id, field],
   queryFn: () => getDoc<Doc>(db, id),
   staleTime: 60_000,
+  meta: liveDoc(id),
 });
 
 /** useDebounced returns value once it has stopped changing for ms. */

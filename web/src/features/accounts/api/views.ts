@@ -4,6 +4,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, enc } from '../../../lib/api';
 import type { ViewResponse } from '../../../lib/couch';
+import { liveKlasses } from '../../../lib/live';
 
 export type CounterView = 'count-by-klass' | 'count-by-open-ticket-priority' | 'count-by-ticket-priority';
 
@@ -18,4 +19,11 @@ export async function fetchGrouped(db: string, view: CounterView): Promise<Recor
 }
 
 export const groupedQuery = (db: string, view: CounterView) =>
-  queryOptions({ queryKey: ['view', db, view], queryFn: () => fetchGrouped(db, view), staleTime: 60_000, retry: false });
+  queryOptions({
+    queryKey: ['view', db, view],
+    queryFn: () => fetchGrouped(db, view),
+    staleTime: 60_000,
+    retry: false,
+    // The ticket counters change with tickets alone; records per klass with anything.
+    ...(view === 'count-by-klass' ? {} : { meta: liveKlasses('Ticket') }),
+  });

@@ -14,6 +14,7 @@ import { HistoryList } from '../../../components/records/HistoryList';
 import { DetailList, RecordShow } from '../../../components/records/RecordShow';
 import { AppLink } from '../../../components/RouterLink';
 import { getDoc } from '../../../lib/couch';
+import { liveDoc } from '../../../lib/live';
 import { asApiError } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { paths, recordPath } from '../../../lib/paths';
@@ -21,7 +22,7 @@ import { paths, recordPath } from '../../../lib/paths';
 export function Component() {
   const { t, i18n } = useTranslation();
   const { account_id: db = '', record_id: id = '' } = useParams();
-  const q = useQuery({ queryKey: ['record', db, id], queryFn: () => getDoc<CommentDoc>(db, id), retry: false });
+  const q = useQuery({ queryKey: ['record', db, id], queryFn: () => getDoc<CommentDoc>(db, id), retry: false, meta: liveDoc(id) });
   const c = q.data;
   const error = q.isError ? asApiError(q.error) : null;
   const about = c?.item_id ? recordPath(db, c.item_id) : null;

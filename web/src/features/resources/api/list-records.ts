@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { escapeRegex, findPage, type Doc } from '../../../lib/couch';
+import { liveKlasses } from '../../../lib/live';
 
 export interface ListInput {
   db: string;
@@ -28,5 +29,6 @@ export const listRecordsQuery = (input: ListInput) =>
   queryOptions({
     queryKey: ['records', input.db, input.klass, input],
     queryFn: () => listRecords(input),
+    meta: liveKlasses(input.klass),
     placeholderData: keepPreviousData,
   });

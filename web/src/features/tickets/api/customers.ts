@@ -3,22 +3,24 @@
 
 import { queryOptions } from '@tanstack/react-query';
 import { find, getDoc, saveDoc, type WriteResult } from '../../../lib/couch';
+import { liveDoc, liveKlasses } from '../../../lib/live';
 import type { Category, Customer, Equipment } from './types';
 
 export const customerQuery = (db: string, id: string) =>
-  queryOptions({ queryKey: ['tickets', db, 'customer', id], queryFn: () => getDoc<Customer>(db, id), retry: false });
+  queryOptions({ queryKey: ['tickets', db, 'customer', id], queryFn: () => getDoc<Customer>(db, id), retry: false, meta: liveDoc(id) });
 
 export const equipmentQuery = (db: string, id: string) =>
-  queryOptions({ queryKey: ['tickets', db, 'equipment', id], queryFn: () => getDoc<Equipment>(db, id), retry: false });
+  queryOptions({ queryKey: ['tickets', db, 'equipment', id], queryFn: () => getDoc<Equipment>(db, id), retry: false, meta: liveDoc(id) });
 
 export const categoryQuery = (db: string, id: string) =>
-  queryOptions({ queryKey: ['tickets', db, 'category', id], queryFn: () => getDoc<Category>(db, id), retry: false });
+  queryOptions({ queryKey: ['tickets', db, 'category', id], queryFn: () => getDoc<Category>(db, id), retry: false, meta: liveDoc(id) });
 
 export const equipmentOfQuery = (db: string, customerId: string) =>
   queryOptions({
     queryKey: ['tickets', db, 'equipment-of', customerId],
     queryFn: () =>
       find<Equipment>(db, { selector: { klass: 'Equipment', customer_id: customerId }, sort: [{ identifier: 'asc' }], limit: 100 }).then((r) => r.docs ?? []),
+    meta: liveKlasses('Equipment'),
   });
 
 /** Every category (a shop has tens, not thousands): the filter and the picker with colours. */
@@ -27,6 +29,7 @@ export const categoriesQuery = (db: string) =>
     queryKey: ['tickets', db, 'categories'],
     queryFn: () => find<Category>(db, { selector: { klass: 'Category' }, sort: [{ name: 'asc' }], limit: 500 }).then((r) => r.docs ?? []),
     staleTime: 30_000,
+    meta: liveKlasses('Category'),
   });
 
 export function saveRecord(db: string, klass: string, doc: Record<string, unknown> & { _id?: string }): Promise<WriteResult> {

@@ -6,6 +6,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, enc, parseError } from '../../../lib/api';
 import { findPage, escapeRegex, find, getDoc, type Doc } from '../../../lib/couch';
+import { liveDoc, liveKlasses } from '../../../lib/live';
 
 export const ESTIMATE_STATES = ['draft', 'sent', 'approved', 'refused'] as const;
 export type EstimateState = (typeof ESTIMATE_STATES)[number];
@@ -101,13 +102,14 @@ export const docListQuery = <T extends Doc>(input: DocListInput) =>
   });
 
 export const docQuery = <T extends Doc>(db: string, id: string) =>
-  queryOptions({ queryKey: ['tickets', db, 'doc', id], queryFn: () => getDoc<T>(db, id), retry: false });
+  queryOptions({ queryKey: ['tickets', db, 'doc', id], queryFn: () => getDoc<T>(db, id), retry: false, meta: liveDoc(id) });
 
 /** The records of klass that name the ticket (estimates and maintenances of a ticket). */
 export const ofTicketQuery = <T extends Doc>(db: string, klass: 'Estimate' | 'Maintenance', ticketId: string) =>
   queryOptions({
     queryKey: ['tickets', db, 'of-ticket', klass, ticketId],
     queryFn: () => find<T>(db, { selector: { klass, ticket_id: ticketId }, limit: 50 }).then((r) => r.docs ?? []),
+    meta: liveKlasses(klass),
   });
 
 // ---- the maintenance plan ---------------------------------------------------

@@ -5,6 +5,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, enc } from '../../../lib/api';
 import { findPage, escapeRegex, find, getDoc, postDoc, putDoc, type WriteResult } from '../../../lib/couch';
+import { liveDoc, liveKlasses } from '../../../lib/live';
 import type { Checklist, Customer, Ticket } from './types';
 
 export interface TicketFilters {
@@ -75,7 +76,13 @@ export async function listTickets(input: TicketListInput): Promise<TicketPage> {
 }
 
 export const ticketsQuery = (input: TicketListInput) =>
-  queryOptions({ queryKey: ['tickets', input.db, 'list', input], queryFn: () => listTickets(input), placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: ['tickets', input.db, 'list', input],
+    queryFn: () => listTickets(input),
+    placeholderData: keepPreviousData,
+    // A search also reads the customers named like it.
+    meta: liveKlasses('Ticket', ...(input.q ? ['Customer'] : [])),
+  });
 
 /** Tickets of one customer or one equipment (their show screens). */
 export const ticketsOfQuery = (db: string, field: 'customer_id' | 'equipment_id' | 'category_id', id: string) =>
@@ -83,10 +90,11 @@ export const ticketsOfQuery = (db: string, field: 'customer_id' | 'equipment_id'
     queryKey: ['tickets', db, field, id],
     queryFn: () =>
       find<Ticket>(db, { selector: { klass: 'Ticket', [field]: id }, sort: [{ created_at: 'desc' }], limit: 50 }).then((r) => r.docs ?? []),
+    meta: liveKlasses('Ticket'),
   });
 
 export const ticketQuery = (db: string, id: string) =>
-  queryOptions({ queryKey: ['tickets', db, 'doc', id], queryFn: () => getDoc<Ticket>(db, id), retry: false });
+  queryOptions({ queryKey: ['tickets', db, 'doc', id], queryFn: () => getDoc<Ticket>(db, id), retry: false, meta: liveDoc(id) });
 
 export function saveTicket(db: string, doc: Partial<Ticket> & { checklist_replace?: boolean }): Promise<WriteResult> {
   const body = { ...doc, klass: 'Ticket' };
@@ -103,6 +111,7 @@ export const checklistQuery = (db: string, ticketId: string) =>
   queryOptions({
     queryKey: ['tickets', db, 'checklist', ticketId],
     queryFn: () => find<Checklist>(db, { selector: { klass: 'TicketChecklist', ticket: ticketId }, limit: 1 }).then((r) => r.docs?.[0] ?? null),
+    meta: liveKlasses('TicketChecklist'),
   });
 
 export function toggleChecklistItem(db: string, checklistId: string, index: number, text: string, done: boolean) {
