@@ -10,18 +10,20 @@ import type { Page } from 'playwright-core';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, closeAll, openBrowser, preflight, RESULTS_DIR, signUpWithGroup, startServer, tid, type Browser, type Server } from './harness';
+import { api, closeAll, openBrowser, preflight, registerAndConfirm, RESULTS_DIR, signUpWithGroup, startServer, tid, type Browser, type Server } from './harness';
 
 let server: Server;
 let b: Browser;
+let coworker: Browser;
 
 describe('requests per user action', () => {
   beforeAll(async () => {
     server = await startServer(preflight());
     b = await openBrowser(server.baseURL);
+    coworker = await openBrowser(server.baseURL);
   }, 60_000);
   afterAll(async () => {
-    await closeAll(server, [b]);
+    await closeAll(server, [b, coworker]);
   }, 60_000);
 
   it('counts', async () => {
@@ -29,6 +31,12 @@ describe('requests per user action', () => {
     const group = await signUpWithGroup(page, server.dataDir, { email: 'rita.count@oficina.test', name: 'Rita Count', password: 'correct horse battery' }, 'Rita Repairs');
     const docs = Array.from({ length: 30 }, (_, i) => ({ klass: 'Ticket', title: `Phone ${i}`, content: `Screen ${i}`, priority: 'medium' }));
     expect((await api(page, 'POST', `${group}/_bulk_docs`, { docs })).status).toBe(201);
+    // A coworker in the Group, whose open ticket page hears the comment.
+    const inv = await api(page, 'POST', group, { klass: 'Membership', email: 'caio.count@oficina.test', editor: false });
+    expect(inv.status, inv.text).toBe(201);
+    await registerAndConfirm(coworker.page, server.dataDir, { email: 'caio.count@oficina.test', name: 'Caio Count', password: 'correct horse battery' });
+    expect((await api(coworker.page, 'PUT', `${group}/_design/status/_update/accept/${inv.json.id as string}`, {})).status).toBe(200);
+    const theirs: string[] = [];
     const log: string[] = [];
     page.on('request', (r) => {
       const u = new URL(r.url());
@@ -66,11 +74,22 @@ describe('requests per user action', () => {
       ticket = page.url().split('/').pop() ?? '';
       await tid(page, 'comments-panel').waitFor();
     });
+    await coworker.page.goto(page.url());
+    await tid(coworker.page, 'comments-panel').waitFor();
+    await coworker.page.waitForFunction(() => document.querySelector('[data-testid="live-indicator"]')?.getAttribute('data-status') === 'live');
+    await coworker.page.waitForLoadState('networkidle');
+    coworker.page.on('request', (r) => {
+      const u = new URL(r.url());
+      if (u.pathname.startsWith('/api/')) theirs.push(`${r.method()} ${u.pathname.replace(group, 'G')}`);
+    });
     await step('a comment on it', async () => {
       await page.locator('textarea[name=content]').last().fill('Screen ordered.');
       await tid(page, 'comments-panel').getByRole('button', { name: /comment/i }).click();
       await tid(page, 'comments-panel').getByText('Screen ordered.').waitFor();
+      await tid(coworker.page, 'comments-panel').getByText('Screen ordered.').waitFor();
+      await coworker.page.waitForLoadState('networkidle');
     });
+    rows.push({ step: "the comment, in a coworker's tab open on the ticket", requests: [...theirs], notices: 1 });
     await page.goto(`/account/${group}/customers/new`);
     await page.waitForLoadState('networkidle');
     await step('a new customer saved (from its form)', async () => {

@@ -5,6 +5,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, enc } from './api';
 import type { Doc } from './couch';
+import { liveKlasses } from './live';
 import { membershipsQuery, isPendingMembership, accountOf, type Membership } from './memberships';
 import { useSession, type Session } from './session';
 
@@ -35,6 +36,8 @@ export const securityQuery = (db: string) =>
     queryFn: () => api.get<Security>(`${enc(db)}/_security`),
     staleTime: 60_000,
     retry: false,
+    // Who may read and admin the db changes with its memberships.
+    meta: liveKlasses('Membership'),
   });
 
 /** isAdminOf (SPEC §6): the user is in the db's admins (by name or role) or the account's admin_roles. */

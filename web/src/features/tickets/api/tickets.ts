@@ -140,6 +140,8 @@ export const membersQuery = (db: string) =>
     queryKey: ['tickets', db, 'members'],
     queryFn: () => api.get<{ people: Member[] }>(`${enc(db)}/_members`).then((r) => r.people ?? []),
     staleTime: 60_000,
+    // Who is in the Group changes with its memberships (a name changes in the person's own db).
+    meta: liveKlasses('Membership'),
   });
 
 export interface BoardData {
