@@ -15,7 +15,6 @@ import (
 	"github.com/oficina/oficina/shared/app/core"
 	"github.com/oficina/oficina/shared/app/runenv"
 	"github.com/oficina/oficina/shared/config"
-	"github.com/oficina/oficina/shared/store/bolt"
 )
 
 // proxyFunc is the Lambda handler signature for HTTP API v2 events.
@@ -40,9 +39,10 @@ func newHandler(ctx context.Context, getenv func(string) string) (proxyFunc, err
 	}
 	log := runenv.Logger(cfg, os.Stderr)
 	// The execution role's credentials, not the SDK's default chain
-	// (runenv.LambdaAWS): smaller and faster to start.
+	// (runenv.LambdaAWS): smaller and faster to start. DynamoDB alone: no
+	// embedded store linked.
 	aws := adapters.LambdaAWS(os.Getenv)
-	ad, err := adapters.All(cfg, log, aws, bolt.OpenDir)
+	ad, err := adapters.All(cfg, log, aws, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (proxyFunc, err
 		ad.Store.Close()
 		return nil, err
 	}
-	a, err := app.OpenOn(ctx, cfg, log, ad, core.Options{})
+	a, err := app.OpenOn(ctx, cfg, log, app.Adapters{Adapters: ad}, core.Options{})
 	if err != nil {
 		return nil, err
 	}

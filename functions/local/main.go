@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/oficina/oficina/shared/app"
+	"github.com/oficina/oficina/shared/app/standalone"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/dav"
 	"github.com/oficina/oficina/shared/spa"
@@ -48,7 +49,7 @@ func run(ctx context.Context, args []string, getenv func(string) string) error {
 	defer logs.Close()
 	log := slog.New(logs.Handler(app.Logger(cfg, logs).Handler()))
 	app.TuneGC(getenv)
-	a, err := app.Open(ctx, cfg, log)
+	a, err := standalone.Open(ctx, cfg, log)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/oficina/oficina/shared/app"
+	"github.com/oficina/oficina/shared/app/standalone"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/openapi"
@@ -26,7 +26,7 @@ func wiredCalls(t *testing.T, testRoutes bool) []module.Operation {
 		t.Fatal(err)
 	}
 	cfg.Stripe.TestCheckout = testRoutes
-	a, err := app.Open(context.Background(), cfg, slog.New(slog.DiscardHandler))
+	a, err := standalone.Open(context.Background(), cfg, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

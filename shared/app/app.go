@@ -13,29 +13,19 @@ import (
 	"sync"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	awsconfig "github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
-
-	"github.com/oficina/oficina/shared/app/adapters"
 	"github.com/oficina/oficina/shared/app/core"
 	"github.com/oficina/oficina/shared/app/parts"
 	"github.com/oficina/oficina/shared/app/runenv"
-	"github.com/oficina/oficina/shared/auth"
-	"github.com/oficina/oficina/shared/blob"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/dav"
 	"github.com/oficina/oficina/shared/drive"
 	"github.com/oficina/oficina/shared/httpapi"
 	"github.com/oficina/oficina/shared/live"
-	"github.com/oficina/oficina/shared/mail"
 	"github.com/oficina/oficina/shared/module"
 	"github.com/oficina/oficina/shared/phones"
 	"github.com/oficina/oficina/shared/ratelimit"
 	"github.com/oficina/oficina/shared/schedule"
-	"github.com/oficina/oficina/shared/schedule/sqsqueue"
 	"github.com/oficina/oficina/shared/store"
-	"github.com/oficina/oficina/shared/store/bolt"
 	"github.com/oficina/oficina/shared/stream"
 )
 
@@ -76,46 +66,27 @@ type App struct {
 // Logger builds the structured logger the configuration asks for.
 func Logger(cfg config.Config, w io.Writer) *slog.Logger { return runenv.Logger(cfg, w) }
 
-// Overrides replace adapters that Open would build from the configuration:
-// tests use them to wire the whole product on a store and clock they control.
-type Overrides struct {
-	Store store.Store // instead of cfg.Store's; the App closes it
-	Mail  mail.Sender // instead of cfg.Mail's
-	Blobs blob.Store  // instead of cfg.Blobs's
-	// Backups instead of cfg.BackupBucket's store.
-	Backups blob.Store
-	Now     func() time.Time // the clock of every service (default time.Now)
-	// Argon2 replaces the password hashing cost (tests use a cheap one).
-	Argon2 *auth.Argon2Params
-	// Worker instead of cfg.WorkerFunction's invocation.
-	Worker func(ctx context.Context, payload []byte) ([]byte, error)
-}
-
-// Open builds the product from cfg.
-func Open(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
-	return OpenWith(ctx, cfg, log, Overrides{})
-}
-
-// OpenWith builds the product from cfg with some adapters given.
-func OpenWith(ctx context.Context, cfg config.Config, log *slog.Logger, over Overrides) (*App, error) {
-	ad, err := Adapters(ctx, cfg, log, over)
-	if err != nil {
-		return nil, err
-	}
-	return OpenOn(ctx, cfg, log, ad, core.Options{Now: over.Now, Argon2: over.Argon2})
+// Adapters are core's, plus the queue the scheduled jobs' tasks go to,
+// which only the whole product's wiring reads.
+type Adapters struct {
+	core.Adapters
+	// JobsQueue takes the tasks (SQS, shared/schedule/sqsqueue, with
+	// OFICINA_JOBS_QUEUE_URL); nil: an in-process queue runs them. Only the
+	// deployables that enqueue on SQS link its client.
+	JobsQueue schedule.Queue
 }
 
 // OpenOn builds the product on adapters made elsewhere (the api function
 // makes its own with the execution role's credentials, runenv.LambdaAWS).
 // It closes the store if it fails.
-func OpenOn(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Adapters, o core.Options) (*App, error) {
+func OpenOn(ctx context.Context, cfg config.Config, log *slog.Logger, ad Adapters, o core.Options) (*App, error) {
 	if ad.Phones == nil {
 		// The API takes phone numbers (the Group's, its customers'): it
 		// reads them with the numbering metadata, which the functions that
 		// take none do not link.
 		ad.Phones = phones.Metadata{}
 	}
-	c, err := core.Open(ctx, cfg, log, ad, o)
+	c, err := core.Open(ctx, cfg, log, ad.Adapters, o)
 	if err != nil {
 		ad.Store.Close()
 		return nil, err
@@ -155,13 +126,11 @@ func OpenOn(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Ad
 	if a.Worker, err = schedule.NewWorker(a.Modules.Jobs(), schedule.WorkerOptions{Store: c.Store, Log: log}); err != nil {
 		return fail(err)
 	}
-	var queue schedule.Queue
+	queue := ad.JobsQueue
 	switch {
-	case cfg.JobsQueueURL != "" && c.AWS == nil:
-		return fail(errors.New("the jobs queue (OFICINA_JOBS_QUEUE_URL) needs an AWS configuration"))
-	case cfg.JobsQueueURL != "":
-		queue = sqsqueue.New(sqs.NewFromConfig(*c.AWS), cfg.JobsQueueURL)
-	default:
+	case cfg.JobsQueueURL != "" && queue == nil:
+		return fail(errors.New("the jobs queue (OFICINA_JOBS_QUEUE_URL) is set, but this deployable was given no queue client"))
+	case queue == nil:
 		a.localJobs = schedule.NewLocalQueue(context.WithoutCancel(ctx), a.Worker.Handle, schedule.LocalQueueOptions{Log: log})
 		queue = a.localJobs
 	}
@@ -181,58 +150,6 @@ func OpenOn(ctx context.Context, cfg config.Config, log *slog.Logger, ad core.Ad
 	})
 	a.Handler = httpapi.Compress(a.API)
 	return a, nil
-}
-
-// Adapters builds the store, the sender and the blob stores cfg names
-// (bolt or DynamoDB, the outbox or SES, the filesystem, S3 or none), with
-// the SDK's default credential chain, unless over gives them.
-func Adapters(ctx context.Context, cfg config.Config, log *slog.Logger, over Overrides) (core.Adapters, error) {
-	aws := adapters.NewAWS(func() (aws.Config, error) { return awsconfig.LoadDefaultConfig(ctx) })
-	if over.Store == nil && over.Mail == nil && over.Blobs == nil {
-		ad, err := adapters.All(cfg, log, aws, bolt.OpenDir)
-		if err == nil {
-			if ad.Worker, err = Worker(cfg, aws); err != nil {
-				ad.Store.Close()
-				return core.Adapters{}, err
-			}
-		}
-		return ad, err
-	}
-	var ad core.Adapters
-	var err error
-	if ad.Store = over.Store; ad.Store == nil {
-		if ad.Store, err = adapters.Store(cfg, log, aws, bolt.OpenDir); err != nil {
-			return ad, err
-		}
-	}
-	if over.Mail != nil {
-		ad.Mail = over.Mail
-		ad.Templates, err = mail.LoadTemplates()
-	} else {
-		ad.Mail, ad.Templates, err = adapters.Mail(cfg, log, aws)
-	}
-	if err == nil && over.Blobs != nil {
-		ad.Blobs, ad.Backups = over.Blobs, over.Backups
-	} else if err == nil {
-		ad.Blobs, ad.Backups, err = adapters.Blobs(cfg, aws)
-	}
-	if err == nil {
-		ad.LiveCloud, err = adapters.LiveCloud(cfg, log, aws)
-	}
-	if err == nil && over.Worker != nil {
-		ad.Worker = over.Worker
-	} else if err == nil {
-		ad.Worker, err = Worker(cfg, aws)
-	}
-	if err == nil && (cfg.JobsQueueURL != "" || cfg.Stripe.SecretsARN != "") {
-		_, err = aws.Get()
-	}
-	if err != nil {
-		ad.Store.Close()
-		return core.Adapters{}, err
-	}
-	ad.AWS = aws.Loaded()
-	return ad, nil
 }
 
 // StartBackground starts the in-process work of the embedded deployment

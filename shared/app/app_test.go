@@ -12,7 +12,7 @@ import (
 	"net/url"
 	"testing"
 
-	"github.com/oficina/oficina/shared/app"
+	"github.com/oficina/oficina/shared/app/standalone"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/fault"
 	"github.com/oficina/oficina/shared/ids"
@@ -25,7 +25,7 @@ func TestGroupsAreWired(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := app.Open(context.Background(), cfg, slog.New(slog.DiscardHandler))
+	a, err := standalone.Open(context.Background(), cfg, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/oficina/oficina/shared/app"
+	"github.com/oficina/oficina/shared/app/standalone"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/httpload"
 	"github.com/oficina/oficina/shared/ids"
@@ -47,7 +48,7 @@ func newBenchEnv(b *testing.B) *benchEnv {
 		b.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	a, err := app.Open(context.Background(), cfg, log)
+	a, err := standalone.Open(context.Background(), cfg, log)
 	if err != nil {
 		b.Fatal(err)
 	}

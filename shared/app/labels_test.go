@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/oficina/oficina/shared/app"
+	"github.com/oficina/oficina/shared/app/standalone"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/module"
 )
@@ -25,7 +26,7 @@ func openApp(t *testing.T) *app.App {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := app.Open(context.Background(), cfg, slog.New(slog.DiscardHandler))
+	a, err := standalone.Open(context.Background(), cfg, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

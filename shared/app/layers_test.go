@@ -19,7 +19,7 @@ import (
 var layers = []layer{
 	{"base: errors, ids, settings, plain helpers", true, []string{
 		"shared/fault", "shared/ids", "shared/config", "shared/testproc", "shared/fetchguard",
-		"shared/htmlsafe", "shared/htmlsafe/xsstest", "shared/httpjson", "shared/httpload", "shared/mango", "shared/phones", "shared/phonerules", "shared/spa",
+		"shared/htmlsafe", "shared/htmlsafe/xsstest", "shared/httpjson", "shared/httpload", "shared/mango", "shared/phones", "shared/phones/internal/gen", "shared/phonerules", "shared/spa",
 		"shared/budget", "shared/capacity", "shared/store/bodyzip", "shared/doclinks"}},
 	{"ports and adapters, with their test doubles", true, []string{
 		"shared/store", "shared/store/bolt", "shared/store/dynamo", "shared/store/dynamo/ddblocal", "shared/store/storetest",
@@ -34,7 +34,7 @@ var layers = []layer{
 		"shared/wiki", "shared/wiki/highlight", "shared/links", "shared/billing", "shared/specfields", "shared/limits", "shared/backup", "shared/dav"}},
 	{"live updates, which reuse the API's access decisions", true, []string{"shared/live"}},
 	{"test helpers of modules", true, []string{"shared/billing/billingtest"}},
-	{"wiring", true, []string{"shared/app", "shared/app/core", "shared/app/parts", "shared/app/davparts", "shared/app/liveapi", "shared/app/adapters", "shared/app/runenv"}},
+	{"wiring", true, []string{"shared/app", "shared/app/core", "shared/app/parts", "shared/app/davparts", "shared/app/liveapi", "shared/app/adapters", "shared/app/runenv", "shared/app/standalone"}},
 	{"the whole product in a test", true, []string{"shared/apptest"}},
 	{"the functions' cold-start harness (tests and benchmarks only)", true, []string{
 		"functions/internal/runtimeapi", "functions/internal/coldstart"}},

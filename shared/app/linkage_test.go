@@ -63,8 +63,12 @@ var embeddedStore = []string{modulePath + "shared/store/bolt", "go.etcd.io/bbolt
 var functionLinks = map[string][]string{
 	// The whole product in one process, SPA included.
 	"local": {"net/http/pprof"},
-	// The HTTP API: every module, on the execution role's credentials.
-	"api": {modulePath + "shared/spa"},
+	// The HTTP API: every module, on the execution role's credentials and
+	// DynamoDB alone; it enqueues no jobs (the dispatcher does).
+	"api": slices.Concat(embeddedStore, []string{
+		modulePath + "shared/spa", modulePath + "shared/app/standalone",
+		"github.com/aws/aws-sdk-go-v2/config", "github.com/aws/aws-sdk-go-v2/service/sqs",
+	}),
 	// Live updates' WebSocket routes: $connect through the HTTP API built
 	// on the core and the Groups alone (shared/app/liveapi); no module, no
 	// mail, no files, no queue, no phone numbers.

@@ -35,6 +35,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/oficina/oficina/shared/app"
+	"github.com/oficina/oficina/shared/app/standalone"
 	"github.com/oficina/oficina/shared/auth"
 	"github.com/oficina/oficina/shared/blob"
 	"github.com/oficina/oficina/shared/blob/blobtest"
@@ -197,7 +198,7 @@ func NewWithWorker(t testing.TB, b Backend, worker func(ctx context.Context, pay
 			backups = blob.NewS3(blobtest.NewClient(cfg.S3Endpoint), cfg.BackupBucket, nil)
 		}
 	}
-	a, err := app.OpenWith(ctx, cfg, quiet, app.Overrides{
+	a, err := standalone.OpenWith(ctx, cfg, quiet, standalone.Overrides{
 		Store:   e.Store,
 		Blobs:   blobs,
 		Backups: backups,

@@ -28,6 +28,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/oficina/oficina/shared/app"
+	"github.com/oficina/oficina/shared/app/standalone"
 	"github.com/oficina/oficina/shared/config"
 	"github.com/oficina/oficina/shared/ids"
 )
@@ -55,7 +56,7 @@ func newBenchProduct(b *testing.B) *benchProduct {
 	if err != nil {
 		b.Fatal(err)
 	}
-	a, err := app.Open(context.Background(), cfg, slog.New(slog.DiscardHandler))
+	a, err := standalone.Open(context.Background(), cfg, slog.New(slog.DiscardHandler))
 	if err != nil {
 		b.Fatal(err)
 	}
