@@ -90,12 +90,41 @@ describe('requests per user action', () => {
       await coworker.page.waitForLoadState('networkidle');
     });
     rows.push({ step: "the comment, in a coworker's tab open on the ticket", requests: [...theirs], notices: 1 });
+    await step('the ticket moved on (open → doing)', async () => {
+      await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes(`/${ticket}`)),
+        tid(page, 'status-actions').getByRole('button', { name: 'Start' }).click(),
+      ]);
+    });
+    await step('the tickets list, from the navbar', async () => {
+      await tid(page, 'nav-tickets').click();
+      await page.locator('a[href*="/tickets/tik-"]').first().waitFor();
+    });
+    await step('the board, from the tickets list', async () => {
+      await tid(page, 'open-board').click();
+      await tid(page, 'column-open').waitFor();
+    });
+    await tid(page, 'nav-tickets').click();
+    await page.locator('a[href*="/tickets/tik-"]').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    await step('a new ticket saved from its form', async () => {
+      await tid(page, 'new-record').click();
+      await page.locator('textarea[name=content]').fill('Battery drains overnight');
+      await tid(page, 'save-ticket').click();
+      await page.waitForURL(/\/tickets\/tik-/);
+    });
     await page.goto(`/account/${group}/customers/new`);
     await page.waitForLoadState('networkidle');
     await step('a new customer saved (from its form)', async () => {
       await page.locator('input[name=name]').fill('Maria Souza');
       await page.locator('[data-testid="record-form"] button[type=submit]').click();
       await page.waitForURL(/\/customers\/cus-/);
+    });
+    await step('the customer edited', async () => {
+      await tid(page, 'edit-record').click();
+      await page.locator('input[name=name]').fill('Maria Souza Lima');
+      await page.locator('[data-testid="record-form"] button[type=submit]').click();
+      await page.getByText('Maria Souza Lima').first().waitFor();
     });
     expect(ticket).toMatch(/^tik-/);
     writeFileSync(join(RESULTS_DIR, 'requests.json'), JSON.stringify(rows, null, 2));

@@ -19,28 +19,6 @@ export interface LiveNotice {
   deleted: boolean;
 }
 
-/**
- * What a query shows, as its meta's `live` says, for the refetch a notice causes: the documents it reads
- * (`ids`: a document's GET) or the klasses it lists (`klasses`: a _find or a counter of them). A notice of
- * anything else leaves it alone; a query that says neither is refetched on any change of its db, and
- * `false` on none. A catch-up (no notices, only "something changed") refetches all but `false`.
- */
-export type LiveDeps = false | { ids?: readonly string[]; klasses?: readonly string[] };
-
-/** liveDoc is the meta of a query reading the document id alone. */
-export const liveDoc = (id: string): { live: LiveDeps } => ({ live: { ids: [id] } });
-/** liveKlasses is the meta of a query listing or counting documents of these klasses alone. */
-export const liveKlasses = (...klasses: string[]): { live: LiveDeps } => ({ live: { klasses } });
-
-/** showsChange says whether a query whose meta's `live` is deps shows what notices tell of (null: unknown changes). */
-export function showsChange(deps: unknown, notices: readonly LiveNotice[] | null): boolean {
-  if (deps === false) return false;
-  if (notices === null || typeof deps !== 'object' || deps === null) return true;
-  const { ids, klasses } = deps as { ids?: readonly string[]; klasses?: readonly string[] };
-  if (!ids && !klasses) return true;
-  return notices.some((n) => !!ids?.includes(n.id) || !!klasses?.includes(n.klass));
-}
-
 export const LIVE_PATH = `${API_BASE}/_live`;
 /** The fallback's polling interval while the tab is visible. */
 export const POLL_MS = 15_000;

@@ -3,7 +3,7 @@
 // name that db (board cards, a ticket and its checklist and comments, the
 // timeline, counters and badges, balances, unread counts…), coalesced over
 // 100 ms, except those whose meta says they show other documents or klasses
-// (lib/live.ts LiveDeps: a document's GET, a klass's list or counter). A
+// (lib/live-deps.ts LiveDeps: a document's GET, a klass's list or counter). A
 // quiet indicator says when updates are not live.
 
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
@@ -11,7 +11,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, enc } from '../../lib/api';
 import type { ChangesResponse } from '../../lib/couch';
-import { LiveChannel, liveUrl, showsChange, type LiveNotice, type LiveStatus } from '../../lib/live';
+import { LiveChannel, liveUrl, type LiveNotice, type LiveStatus } from '../../lib/live';
+import { showsChange } from '../../lib/live-deps';
 import { SESSION_KEY } from '../../lib/session';
 import { KEYS, readStored } from '../../lib/storage';
 

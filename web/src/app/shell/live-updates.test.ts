@@ -1,7 +1,8 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { feedQuery } from '../../features/reader/api/feed';
-import { liveDoc, liveKlasses, type LiveNotice } from '../../lib/live';
+import type { LiveNotice } from '../../lib/live';
+import { liveDoc, liveKlasses, ownWrite, showsChange } from '../../lib/live-deps';
 import { invalidateDb } from './LiveUpdates';
 
 describe('invalidateDb', () => {
@@ -50,5 +51,15 @@ describe('invalidateDb', () => {
     // A catch-up knows only that something changed: everything is refetched.
     invalidateDb(qc, db, 'usr-1', null);
     expect(stale(['tickets', db, 'doc', 'tik-1'])).toBe(true);
+  });
+
+  it("a write's own refetch names the written document: its GET and its klass's lists, not the rest", () => {
+    const moved = [ownWrite('acc-1', 'tik-1', 'Ticket')];
+    expect(showsChange(liveDoc('tik-1').live, moved)).toBe(true);
+    expect(showsChange(liveKlasses('Ticket').live, moved)).toBe(true);
+    expect(showsChange(liveDoc('tik-2').live, moved)).toBe(false);
+    expect(showsChange(liveKlasses('Membership').live, moved)).toBe(false);
+    expect(showsChange(undefined, moved)).toBe(true);
+    expect(showsChange(false, moved)).toBe(false);
   });
 });

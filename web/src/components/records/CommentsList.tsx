@@ -5,7 +5,7 @@ import { Flex, Placeholder, Text } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { find, type Doc, type Stamp } from '../../lib/couch';
-import { liveKlasses } from '../../lib/live';
+import { liveKlasses } from '../../lib/live-deps';
 import { formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { AppLink } from '../RouterLink';

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { api, enc } from '../../lib/api';
 import { asApiError } from '../../lib/errors';
 import { formatBytes } from '../../lib/format';
-import { liveKlasses } from '../../lib/live';
+import { liveKlasses } from '../../lib/live-deps';
 import { paths } from '../../lib/paths';
 import { ErrorAlert } from '../ErrorAlert';
 import { AppIcon } from '../icons';

@@ -8,7 +8,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { escapeRegex, find, getDoc, type Doc } from '../../lib/couch';
-import { liveDoc } from '../../lib/live';
+import { liveDoc } from '../../lib/live-deps';
 import { recordPath } from '../../lib/paths';
 import { AppLink } from '../RouterLink';
 import { errorOf } from '../ErrorAlert';

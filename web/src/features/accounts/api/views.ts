@@ -4,7 +4,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, enc } from '../../../lib/api';
 import type { ViewResponse } from '../../../lib/couch';
-import { liveKlasses } from '../../../lib/live';
+import { liveKlasses } from '../../../lib/live-deps';
 
 export type CounterView = 'count-by-klass' | 'count-by-open-ticket-priority' | 'count-by-ticket-priority';
 

@@ -14,7 +14,7 @@ import { HistoryList } from '../../../components/records/HistoryList';
 import { DetailList, RecordShow } from '../../../components/records/RecordShow';
 import { AppLink } from '../../../components/RouterLink';
 import { getDoc } from '../../../lib/couch';
-import { liveDoc } from '../../../lib/live';
+import { liveDoc } from '../../../lib/live-deps';
 import { asApiError } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { paths, recordPath } from '../../../lib/paths';

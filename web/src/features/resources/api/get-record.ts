@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getDoc, type Doc } from '../../../lib/couch';
-import { liveDoc } from '../../../lib/live';
+import { liveDoc } from '../../../lib/live-deps';
 
 /** GET /{db}/{id}. */
 export const recordQuery = (db: string, id: string) =>

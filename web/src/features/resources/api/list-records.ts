@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { escapeRegex, findPage, type Doc } from '../../../lib/couch';
-import { liveKlasses } from '../../../lib/live';
+import { liveKlasses } from '../../../lib/live-deps';
 
 export interface ListInput {
   db: string;

@@ -3,7 +3,7 @@
 
 import { queryOptions } from '@tanstack/react-query';
 import { find, getDoc, saveDoc, type WriteResult } from '../../../lib/couch';
-import { liveDoc, liveKlasses } from '../../../lib/live';
+import { liveDoc, liveKlasses } from '../../../lib/live-deps';
 import type { Category, Customer, Equipment } from './types';
 
 export const customerQuery = (db: string, id: string) =>

@@ -6,7 +6,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, enc, parseError } from '../../../lib/api';
 import { findPage, escapeRegex, find, getDoc, type Doc } from '../../../lib/couch';
-import { liveDoc, liveKlasses } from '../../../lib/live';
+import { liveDoc, liveKlasses } from '../../../lib/live-deps';
 
 export const ESTIMATE_STATES = ['draft', 'sent', 'approved', 'refused'] as const;
 export type EstimateState = (typeof ESTIMATE_STATES)[number];

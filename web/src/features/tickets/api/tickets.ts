@@ -5,7 +5,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api, enc } from '../../../lib/api';
 import { findPage, escapeRegex, find, getDoc, postDoc, putDoc, type WriteResult } from '../../../lib/couch';
-import { liveDoc, liveKlasses } from '../../../lib/live';
+import { liveDoc, liveKlasses } from '../../../lib/live-deps';
 import type { Checklist, Customer, Ticket } from './types';
 
 export interface TicketFilters {

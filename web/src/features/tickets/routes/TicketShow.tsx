@@ -36,6 +36,7 @@ import { DeskCrumbs } from '../components/DeskCrumbs';
 import { HandbooksPanel } from '../components/HandbooksPanel';
 import { usePeople } from '../components/People';
 import { useShortcuts } from '../../../components/records/useShortcuts';
+import { ownWrite, showsChange } from '../../../lib/live-deps';
 
 function CustomerCard({ db, id, ticket }: { db: string; id: string; ticket: Ticket }) {
   const { t } = useTranslation();
@@ -94,7 +95,8 @@ export function Component() {
   const move = useMutation({
     mutationFn: (status: Status) => moveTicket(db, q.data as Ticket, status),
     onSettled: () => {
-      void qc.invalidateQueries({ queryKey: ['tickets', db] });
+      const moved = [ownWrite(db, id, 'Ticket')];
+      void qc.invalidateQueries({ queryKey: ['tickets', db], predicate: (query) => showsChange(query.meta?.live, moved) });
       void qc.invalidateQueries({ queryKey: ['history', db, id] });
     },
   });
