@@ -200,6 +200,9 @@ describe('functions', () => {
       // A deploy-time reference to the generated secret (origin-secret.test.ts).
       OFICINA_ORIGIN_SECRET: s.json.Resources[ids.api].Properties!.Environment.Variables.OFICINA_ORIGIN_SECRET,
       OFICINA_LONGPOLL_MAX: '2s',
+      // The collector's settings for its cold start (ops.test.ts).
+      GOGC: '400',
+      GOMEMLIMIT: '768MiB',
       // Makes backups on request and signs their reads: the api holds no grant on the bucket (ops.test.ts).
       OFICINA_WORKER_FUNCTION: { Ref: logicalIdOf(s, s.stack.schedules.worker) },
       // The Stripe keys' secret, read at run time (billing.test.ts).
