@@ -341,38 +341,31 @@ func parse(toParse, defaultRegion string) (n number, ok bool) {
 // nationalNumberForParsing is buildNationalNumberForParsing: the number of
 // an RFC 3966 URI, or the part of s that may be a number.
 func nationalNumberForParsing(s string) (string, bool) {
-	var b strings.Builder
-	i := strings.Index(s, rfc3966PhoneContext)
-	if i >= 0 {
-		context := ""
-		if start := i + len(rfc3966PhoneContext); start < len(s) {
-			context = s[start:]
-			if end := strings.IndexRune(context, ';'); end != -1 {
-				context = context[:end]
-			}
+	var out string
+	if i := strings.Index(s, rfc3966PhoneContext); i < 0 {
+		out = extractPossibleNumber(s)
+	} else {
+		context := s[i+len(rfc3966PhoneContext):]
+		if end := strings.IndexRune(context, ';'); end != -1 {
+			context = context[:end]
 		}
 		p := patterns()
 		if context == "" || !p.globalNumber.MatchString(context) && !p.domainName.MatchString(context) {
 			return "", false
 		}
+		if i == 0 {
+			out = extractPossibleNumber(s)
+		} else {
+			if context[0] == plusSign {
+				out = context
+			}
+			start := 0
+			if p := strings.Index(s, rfc3966Prefix); p >= 0 && p < i {
+				start = p + len(rfc3966Prefix)
+			}
+			out += s[start:i]
+		}
 	}
-	if i > 0 {
-		context := s[i+len(rfc3966PhoneContext):]
-		if end := strings.IndexRune(context, ';'); end != -1 {
-			context = context[:end]
-		}
-		if context[0] == plusSign {
-			b.WriteString(context)
-		}
-		start := 0
-		if p := strings.Index(s, rfc3966Prefix); p >= 0 && p < i {
-			start = p + len(rfc3966Prefix)
-		}
-		b.WriteString(s[start:i])
-	} else {
-		b.WriteString(extractPossibleNumber(s))
-	}
-	out := b.String()
 	if i := strings.Index(out, rfc3966IsdnSub); i > 0 {
 		out = out[:i]
 	}

@@ -8,11 +8,13 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"go/format"
 	"log"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/nyaruka/phonenumbers"
 )
@@ -38,10 +40,7 @@ func main() {
 
 	list := coll.GetMetadata()
 	slices.SortFunc(list, func(x, y *phonenumbers.PhoneMetadata) int {
-		if c := cmpString(x.GetId(), y.GetId()); c != 0 {
-			return c
-		}
-		return int(x.GetCountryCode() - y.GetCountryCode())
+		return cmp.Or(strings.Compare(x.GetId(), y.GetId()), cmp.Compare(x.GetCountryCode(), y.GetCountryCode()))
 	})
 	b.WriteString("// territories is each region's numbering plan, and each non-geographic\n// entity's (id \"001\"), sorted by id and calling code.\nvar territories = []territory{\n")
 	for _, m := range list {
@@ -97,14 +96,4 @@ func writeFormats(b *bytes.Buffer, field string, list []*phonenumbers.NumberForm
 			f.GetPattern(), f.GetFormat(), leading, f.GetNationalPrefixFormattingRule())
 	}
 	b.WriteString("\t\t},\n")
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
