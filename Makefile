@@ -50,12 +50,14 @@ vet: ## gofmt, go vet and go mod tidy checks (test-go runs them first)
 	$(GO) vet $(GO_PKGS)
 	@$(GO) mod tidy -diff >/dev/null || { echo "go.mod or go.sum is not tidy: run go mod tidy"; $(GO) mod tidy -diff; exit 1; }
 
-# shared/capacity meters DynamoDB Local's units and prices a tenant: it runs
-# no concurrency of its own worth racing, and the race detector would make
-# its scripted shop day take ten times as long, so it runs without -race.
+# Two packages run without -race: they run no concurrency of their own worth
+# racing, and the race detector makes them take ten to twenty times as long.
+# shared/capacity meters DynamoDB Local's units through a scripted shop day;
+# shared/phones compares 206,338 numbers with libphonenumber's Go port.
+UNRACED_PKGS = ./shared/capacity/ ./shared/phones/
 test-go: deps vet ## Go tests (DynamoDB Local is started by the tests themselves)
-	$(GO) test $(GOFLAGS_TEST) -race $$($(GO) list $(GO_PKGS) | grep -v '/shared/capacity$$')
-	$(GO) test $(GOFLAGS_TEST) -timeout 20m ./shared/capacity/
+	$(GO) test $(GOFLAGS_TEST) -race $$($(GO) list $(GO_PKGS) | grep -v -e '/shared/capacity$$' -e '/shared/phones$$')
+	$(GO) test $(GOFLAGS_TEST) -timeout 20m $(UNRACED_PKGS)
 
 web-test: deps ## web unit tests, the production build and the first-route size budget
 	$(NPM) test --workspace web
