@@ -31,7 +31,7 @@ var coreCalls = map[string]coreCall{
 			{Name: "name", Type: schema.String, Required: true, Max: 100},
 			{Name: "color", Type: schema.Color, Default: "#64748b"},
 		}}})}},
-	"GET /api/_live":         {module.AccessPublic, module.Doc{Summary: "Live updates: a WebSocket (session cookie with ?xsrf=, or a bearer token); send {\"subscribe\": [db…]}, receive {db, seq, id, klass, deleted} notices without bodies"}},
+	"GET /api/_live":         {module.AccessPublic, module.Doc{Summary: "Live updates: a WebSocket (session cookie with ?xsrf=, or a bearer token); send {\"subscribe\": [db…]}, receive {db, seq, id, klass, deleted, rev} notices without bodies"}},
 	"GET /api/_openapi.json": {module.AccessPublic, module.Doc{Summary: "This document: every call, its access, parameters, bodies and answers (OpenAPI 3.1)"}},
 	"GET /api/_session":      {module.AccessPublic, module.Doc{Summary: "Who is signed in (CouchDB's session answer, with the user's Groups)"}},
 	"POST /api/_session": {module.AccessPublic, module.Doc{Summary: "Signs in with email and password; sets the session cookie",

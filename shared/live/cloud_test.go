@@ -252,8 +252,9 @@ func TestCloudPost(t *testing.T) {
 	ce.stream(t)
 	for _, conn := range []string{"ana-1", "ana-2"} {
 		got := ce.mgmt.take(conn)
-		if len(got) != 1 || got[0]["db"] != a || got[0]["id"] != id || got[0]["klass"] != "Customer" || got[0]["seq"] != seqOf(t, ana, a, id) {
-			t.Fatalf("%s heard %v (one notice, the newest of the batch)", conn, got)
+		if len(got) != 1 || got[0]["db"] != a || got[0]["id"] != id || got[0]["klass"] != "Customer" || got[0]["seq"] != seqOf(t, ana, a, id) ||
+			got[0]["rev"] != e.Doc(a, id)["_rev"] {
+			t.Fatalf("%s heard %v (one notice, the newest of the batch, with its revision)", conn, got)
 		}
 		if _, ok := got[0]["name"]; ok {
 			t.Fatalf("a notice carries the document: %v", got[0])

@@ -60,6 +60,9 @@ type Notice struct {
 	ID      string `json:"id"`
 	Klass   string `json:"klass"`
 	Deleted bool   `json:"deleted"`
+	// Rev is the revision written: the tab that wrote it knows its own
+	// write by it, and refetches only what its own refetch left out.
+	Rev string `json:"rev"`
 }
 
 // NoticeOf returns the notice of ch, if subscribers hear of it: changes the
@@ -73,7 +76,7 @@ func NoticeOf(ch store.Change) (Notice, bool) {
 	if klass == "" && ch.Old != nil {
 		klass = ch.Old.Klass
 	}
-	return Notice{DB: ch.DB, Seq: ch.New.Seq, ID: ch.New.ID, Klass: klass, Deleted: ch.New.Deleted}, true
+	return Notice{DB: ch.DB, Seq: ch.New.Seq, ID: ch.New.ID, Klass: klass, Deleted: ch.New.Deleted, Rev: ch.New.Rev}, true
 }
 
 // notices returns the frames of a batch's changes in order, one per

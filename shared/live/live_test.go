@@ -252,9 +252,9 @@ func TestNotices(t *testing.T) {
 		}
 		n := got[0]
 		seq := seqOf(t, ana, db, id)
-		want := map[string]any{"db": db, "seq": seq, "id": id, "klass": "Ticket", "deleted": false}
+		want := map[string]any{"db": db, "seq": seq, "id": id, "klass": "Ticket", "deleted": false, "rev": e.Doc(db, id)["_rev"]}
 		if fmt.Sprint(n) != fmt.Sprint(want) {
-			t.Fatalf("notice %v, want %v (no body, the _changes seq)", n, want)
+			t.Fatalf("notice %v, want %v (no body, the _changes seq, the revision written)", n, want)
 		}
 
 		doc := e.Doc(db, id)
