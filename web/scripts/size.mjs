@@ -92,7 +92,7 @@ for (const f of routeCss) console.log(line(f, 'css'));
 const js = sum(routeJs, 'br');
 const css = sum(routeCss, 'br');
 console.log(`entry chunk + static imports: ${kb(sum(entryJs, 'br'))} (${kb(sum(entryJs, 'gz'))} gzip)`);
-console.log(`first route (/) JavaScript:   ${kb(js)} (${kb(sum(routeJs, 'gz'))} gzip)  budget ${kb(JS_BUDGET)}`);
+console.log(`first route (/) JavaScript:   ${kb(js)} (${kb(sum(routeJs, 'gz'))} gzip)  budget ${kb(JS_BUDGET)}, ${JS_BUDGET - js} B left`);
 console.log(`first route (/) CSS:          ${kb(css)} (${kb(sum(routeCss, 'gz'))} gzip)  budget ${kb(CSS_BUDGET)}`);
 
 const over = [];

@@ -26,7 +26,10 @@ export const accountQuery = (id: string) =>
   queryOptions({
     queryKey: ['account', id],
     queryFn: () => api.get<Account>(`accounts/${enc(id)}`),
+    // It lives in the accounts db, so the Group's notices cannot keep it true: stale after a minute, and
+    // refetched when a billing change writes the Group's plan adjustment or its memberships change.
     staleTime: 60_000,
+    meta: { live: { klasses: ['Adjustment', 'Membership'] } },
   });
 
 export const securityQuery = (db: string) =>

@@ -5,6 +5,7 @@
 
 import { queryOptions } from '@tanstack/react-query';
 import { api, enc } from './api';
+import type { LiveNotice } from './live';
 
 export interface Limits {
   plan: string;
@@ -20,12 +21,28 @@ export interface Limits {
   drive_limit: number;
 }
 
+/** Whether a notice may tell of a record created or deleted (servers before 2026-11-29 sent no revision). */
+const countsChange = (n: { rev?: string; deleted: boolean }) => n.deleted || !n.rev || n.rev.startsWith('1-');
+
+/**
+ * movesLimits says whether changes may change what l shows: with a record limit (the free plan), a record
+ * created or deleted; over it, any change (an update may be what a member tries while it counts down). With
+ * no limit (paid plans), only a plan change, which comes as an adjustment.
+ */
+export function movesLimits(l: Limits | undefined, notices: readonly { rev?: string; deleted: boolean }[]): boolean {
+  if (!l || l.view_only || l.over_since) return true;
+  return l.record_limit > 0 && notices.some(countsChange);
+}
+
 export const limitsQuery = (db: string) =>
   queryOptions({
     queryKey: ['limits', db],
     queryFn: () => api.get<Limits>(`${enc(db)}/_limits`),
     staleTime: 60_000,
     retry: false,
+    // The plan is an adjustment; creates and deletes move a free Group's count. Written out (LiveDeps), as the
+    // first route's modules stay off lib/live-deps (npm run size).
+    meta: { live: { klasses: ['Adjustment'], anyWhen: (data: unknown, notices: readonly LiveNotice[]) => movesLimits(data as Limits | undefined, notices) } },
   });
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -110,6 +110,33 @@ describe('LiveChannel', () => {
     expect(t.changes).toHaveBeenCalledTimes(1);
   });
 
+  it('says since when it hears every change of a db: from its first subscription, over reconnects that catch up', () => {
+    const t = setup();
+    vi.setSystemTime(1_000);
+    t.ch.follow(['acc-1', 'usr-1']);
+    expect(t.ch.hearingSince('acc-1')).toBeNull(); // not open yet
+    t.last().open();
+    expect(t.ch.hearingSince('acc-1')).toBeNull(); // asked, not yet subscribed
+    vi.setSystemTime(2_000);
+    t.last().receive({ subscribed: 'acc-1', seq: 3 });
+    expect(t.ch.hearingSince('acc-1')).toBe(2_000);
+    expect(t.ch.hearingSince('usr-1')).toBeNull();
+    t.last().receive({ refused: 'usr-1', reason: 'no' });
+    expect(t.ch.hearingSince('usr-1')).toBeNull();
+    t.last().drop(1006);
+    expect(t.ch.hearingSince('acc-1')).toBeNull(); // deaf while reconnecting
+    vi.advanceTimersByTime(1_000);
+    t.last().open();
+    t.last().receive({ subscribed: 'acc-1', seq: 3 });
+    expect(t.ch.hearingSince('acc-1')).toBe(2_000); // the catch-up covers the gap
+    t.ch.follow(['acc-2']);
+    t.last().receive({ subscribed: 'acc-2', seq: 1 });
+    expect(t.ch.hearingSince('acc-1')).toBeNull();
+    expect(t.ch.hearingSince('acc-2')).toBe(Date.now());
+    t.ch.stop();
+    expect(t.ch.hearingSince('acc-2')).toBeNull();
+  });
+
   it('closes a hidden tab\'s socket after HIDDEN_CLOSE_MS and reopens it, caught up, when visible', async () => {
     const t = setup({ changes: vi.fn(async () => ({ rows: 1, lastSeq: 9 })) });
     t.ch.follow(['acc-1', 'usr-1']);

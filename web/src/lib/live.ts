@@ -17,6 +17,8 @@ export interface LiveNotice {
   id: string;
   klass: string;
   deleted: boolean;
+  /** The revision written (servers before 2026-11-29 sent none). */
+  rev?: string;
 }
 
 export const LIVE_PATH = `${API_BASE}/_live`;
@@ -81,6 +83,8 @@ export class LiveChannel {
   private subscribed = new Set<string>();
   private refusedDbs = new Set<string>();
   private lastSeq = new Map<string, number>();
+  /** When the channel began hearing each db without a gap: its first subscription, kept over reconnects that catch up. */
+  private since = new Map<string, number>();
   private ws: WebSocket | null = null;
   private opened = false;
   private failures = 0;
@@ -106,6 +110,15 @@ export class LiveChannel {
     return this.status;
   }
 
+  /**
+   * hearingSince is the time (Date.now()) since which this tab has heard of every change of db: anything read
+   * after it stays true until a notice says otherwise. Null while the socket does not carry db's notices.
+   */
+  hearingSince(db: string): number | null {
+    if (!this.ws || !this.opened || !this.subscribed.has(db)) return null;
+    return this.since.get(db) ?? null;
+  }
+
   /** follow sets the databases to follow: the current Group and the user's db. */
   follow(dbs: string[]): void {
     const next = new Set(dbs.filter(Boolean));
@@ -115,6 +128,7 @@ export class LiveChannel {
     for (const d of removed) {
       this.refusedDbs.delete(d);
       this.lastSeq.delete(d);
+      this.since.delete(d);
     }
     if (next.size === 0) {
       this.stop();
@@ -318,6 +332,8 @@ export class LiveChannel {
     if (!this.wanted.has(db)) return;
     this.subscribed.add(db);
     this.refusedDbs.delete(db);
+    // A reconnect keeps the time: its catch-up below refetches whatever changed meanwhile.
+    if (!this.since.has(db)) this.since.set(db, Date.now());
     const last = this.lastSeq.get(db);
     if (Number.isFinite(seq)) this.lastSeq.set(db, Math.max(last ?? 0, seq));
     if (this.polling) this.stopPolling();

@@ -12,7 +12,8 @@ import { useTranslation } from 'react-i18next';
 import { api, enc } from '../../lib/api';
 import type { ChangesResponse } from '../../lib/couch';
 import { LiveChannel, liveUrl, type LiveNotice, type LiveStatus } from '../../lib/live';
-import { showsChange } from '../../lib/live-deps';
+import { heardOwnWrites, newsFor, showsChange } from '../../lib/live-deps';
+import { keepFresh } from '../../lib/live-fresh';
 import { SESSION_KEY } from '../../lib/session';
 import { KEYS, readStored } from '../../lib/storage';
 
@@ -21,9 +22,15 @@ const COALESCE_MS = 100;
 /** A reconnect this short shows nothing. */
 const QUIET_MS = 3_000;
 
-/** invalidateDb refetches what shows the changes of db; a membership in the user's own db changes the session's Groups. */
+/**
+ * invalidateDb refetches what shows the changes of db, except what this tab already refetched after writing
+ * them itself; a membership in the user's own db changes the session's Groups.
+ */
 export function invalidateDb(qc: QueryClient, db: string, userDb: string | null, notices: LiveNotice[] | null): void {
-  void qc.invalidateQueries({ predicate: (q) => q.queryKey.includes(db) && showsChange(q.meta?.live, notices) });
+  void qc.invalidateQueries({
+    predicate: (q) => q.queryKey.includes(db) && showsChange(q.meta?.live, newsFor(q.queryHash, notices), q.state.data),
+  });
+  heardOwnWrites(notices);
   if (db === userDb && (notices === null || notices.some((n) => n.klass === 'Membership'))) {
     void qc.invalidateQueries({ queryKey: SESSION_KEY });
   }
@@ -67,6 +74,7 @@ export function useLiveUpdates(userDb: string | null, groupDb: string | null, ro
     channel.follow(userDb ? [groupDb ?? '', userDb] : []);
   }, [channel, userDb, groupDb]);
   useEffect(() => channel.retryRefused(), [channel, roles]);
+  useEffect(() => keepFresh(qc, channel), [qc, channel]);
   useEffect(() => {
     const onVisible = () => channel.visibilityChanged();
     document.addEventListener('visibilitychange', onVisible);

@@ -2,7 +2,8 @@ import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { feedQuery } from '../../features/reader/api/feed';
 import type { LiveNotice } from '../../lib/live';
-import { liveDoc, liveKlasses, ownWrite, showsChange } from '../../lib/live-deps';
+import { liveDoc, liveKlasses, ownWrite, refetchOwnWrite, showsChange } from '../../lib/live-deps';
+import { limitsQuery, type Limits } from '../../lib/limits';
 import { invalidateDb } from './LiveUpdates';
 
 describe('invalidateDb', () => {
@@ -61,5 +62,71 @@ describe('invalidateDb', () => {
     expect(showsChange(liveKlasses('Membership').live, moved)).toBe(false);
     expect(showsChange(undefined, moved)).toBe(true);
     expect(showsChange(false, moved)).toBe(false);
+  });
+
+  it("leaves alone, on a write's notice, what the writing tab refetched after it; the rest still hears it", async () => {
+    const qc = new QueryClient();
+    const db = 'acc-1';
+    const build = (key: unknown[], meta?: Record<string, unknown>) => {
+      qc.getQueryCache().build(qc, { queryKey: key, ...(meta ? { meta } : {}) });
+      qc.setQueryData(key, {});
+    };
+    build(['comments', db, 'tik-1'], liveKlasses('Comment'));
+    build(['open-tickets', db], liveKlasses('Ticket'));
+    build(['tickets', db, 'doc', 'tik-1'], liveDoc('tik-1'));
+    build(['history', db, 'tik-1'], liveDoc('tik-1'));
+    const stale = (key: unknown[]) => qc.getQueryState(key)?.isInvalidated;
+
+    await refetchOwnWrite(qc, ownWrite(db, 'cmt-1', 'Comment', false, '1-a'), [['comments', db]]);
+    expect(stale(['comments', db, 'tik-1'])).toBe(true);
+    qc.setQueryData(['comments', db, 'tik-1'], {}); // refetched
+    await refetchOwnWrite(qc, ownWrite(db, 'tik-1', 'Ticket', false, '2-b'), [['tickets', db]]);
+    expect(stale(['tickets', db, 'doc', 'tik-1'])).toBe(true);
+    expect(stale(['open-tickets', db])).toBe(false); // not under the prefixes: waits for the notice
+    qc.setQueryData(['tickets', db, 'doc', 'tik-1'], {});
+
+    // The notices of both writes: only what the writer left out is refetched.
+    invalidateDb(qc, db, 'usr-1', [
+      { db, seq: 20, id: 'cmt-1', klass: 'Comment', deleted: false, rev: '1-a' },
+      { db, seq: 21, id: 'tik-1', klass: 'Ticket', deleted: false, rev: '2-b' },
+    ]);
+    expect(stale(['comments', db, 'tik-1'])).toBe(false);
+    expect(stale(['tickets', db, 'doc', 'tik-1'])).toBe(false);
+    expect(stale(['open-tickets', db])).toBe(true);
+    expect(stale(['history', db, 'tik-1'])).toBe(true);
+
+    // Heard once: a later write of the same revision name (another tab's, after a conflict) is news again.
+    qc.setQueryData(['tickets', db, 'doc', 'tik-1'], {});
+    invalidateDb(qc, db, 'usr-1', [{ db, seq: 22, id: 'tik-1', klass: 'Ticket', deleted: false, rev: '2-b' }]);
+    expect(stale(['tickets', db, 'doc', 'tik-1'])).toBe(true);
+
+    // Another revision of the document than the one written: news.
+    await refetchOwnWrite(qc, ownWrite(db, 'cmt-1', 'Comment', false, '2-c'), [['comments', db]]);
+    qc.setQueryData(['comments', db, 'tik-1'], {});
+    invalidateDb(qc, db, 'usr-1', [{ db, seq: 23, id: 'cmt-1', klass: 'Comment', deleted: false, rev: '3-d' }]);
+    expect(stale(['comments', db, 'tik-1'])).toBe(true);
+  });
+
+  it("refetches a Group's limits on a plan change, and on creates and deletes only while they can move its banners", () => {
+    const db = 'acc-1';
+    const limits = (over: Partial<Limits>): Limits => ({
+      plan: 'free', records: 100, record_limit: 1000, over_since: null, view_only_at: null, view_only: false, bytes: 0, drive_bytes: 0, drive_limit: 0, ...over,
+    });
+    const deps = limitsQuery(db).meta?.live;
+    const update = { db, seq: 1, id: 'tik-1', klass: 'Ticket', deleted: false, rev: '2-x' };
+    const create = { ...update, rev: '1-x' };
+    const removal = { ...update, rev: '3-x', deleted: true };
+    const plan = { ...update, id: 'adj-1', klass: 'Adjustment' };
+    const free = limits({});
+    const paid = limits({ plan: 'pro', record_limit: 0, records: 5000 });
+    const over = limits({ records: 1001, over_since: '2026-11-20T00:00:00Z' });
+    expect(showsChange(deps, [update], free)).toBe(false);
+    expect(showsChange(deps, [create], free)).toBe(true);
+    expect(showsChange(deps, [removal], free)).toBe(true);
+    expect(showsChange(deps, [{ ...update, rev: undefined }], free)).toBe(true); // an older server: maybe a create
+    expect(showsChange(deps, [create, removal], paid)).toBe(false);
+    expect(showsChange(deps, [plan], paid)).toBe(true);
+    expect(showsChange(deps, [update], over)).toBe(true);
+    expect(showsChange(deps, [update], undefined)).toBe(true);
   });
 });

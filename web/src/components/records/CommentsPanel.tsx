@@ -7,6 +7,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { postDoc } from '../../lib/couch';
+import { ownWrite, refetchOwnWrite } from '../../lib/live-deps';
 import { asApiError, clientValidationError, type ApiError } from '../../lib/errors';
 import { ErrorAlert, errorOf, useFieldError } from '../ErrorAlert';
 import { CommentsList } from './CommentsList';
@@ -21,11 +22,11 @@ export function CommentsPanel({ db, itemId, itemType, readOnly = false }: { db: 
   const fieldError = useFieldError(error);
   const add = useMutation({
     mutationFn: (text: string) => postDoc(db, { klass: 'Comment', content: text, item_id: itemId, item_type: itemType }),
-    onSuccess: () => {
+    onSuccess: (res) => {
       setContent('');
       setError(null);
-      void qc.invalidateQueries({ queryKey: ['comments', db, itemId] });
-      void qc.invalidateQueries({ queryKey: ['history', db, itemId] });
+      // The record's own history has no entry for its comments (each comment has its own).
+      void refetchOwnWrite(qc, ownWrite(db, res.id, 'Comment', false, res.rev), [['comments', db, itemId]]);
     },
     onError: (e) => setError(asApiError(e)),
   });

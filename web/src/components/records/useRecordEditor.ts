@@ -10,7 +10,7 @@ import { useNavigate, useParams } from 'react-router';
 import { getDoc, saveDoc, type Doc } from '../../lib/couch';
 import { asApiError, type ApiError } from '../../lib/errors';
 import { paths } from '../../lib/paths';
-import { ownWrite, showsChange } from '../../lib/live-deps';
+import { ownWrite, refetchOwnWrite } from '../../lib/live-deps';
 
 const SERVER_FIELDS = ['created_at', 'updated_at', 'created_by', 'updated_by', 'search'];
 
@@ -46,9 +46,10 @@ export function useRecordEditor(set: string, klass: string, initial: Record<stri
       return saveDoc(db, klass, body);
     },
     onSuccess: async (res) => {
-      const saved = [ownWrite(db, res.id, klass)];
-      await Promise.all(
-        [scope, 'records', ...alsoRefresh].map((root) => qc.invalidateQueries({ queryKey: [root, db], predicate: (q) => showsChange(q.meta?.live, saved) })),
+      await refetchOwnWrite(
+        qc,
+        ownWrite(db, res.id, klass, false, res.rev),
+        [scope, 'records', ...alsoRefresh].map((root) => [root, db]),
       );
       navigate(paths.show(db, set, res.id));
     },

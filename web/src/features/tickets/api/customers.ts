@@ -28,7 +28,6 @@ export const categoriesQuery = (db: string) =>
   queryOptions({
     queryKey: ['tickets', db, 'categories'],
     queryFn: () => find<Category>(db, { selector: { klass: 'Category' }, sort: [{ name: 'asc' }], limit: 500 }).then((r) => r.docs ?? []),
-    staleTime: 30_000,
     meta: liveKlasses('Category'),
   });
 

@@ -155,4 +155,6 @@ export const boardQuery = (db: string, closed = 30) =>
   queryOptions({
     queryKey: ['tickets', db, 'board', closed],
     queryFn: () => api.get<BoardData>(`${enc(db)}/_tickets/board`, { closed }),
+    // Its cards, their counts and their customers' names.
+    meta: liveKlasses('Ticket', 'Customer'),
   });

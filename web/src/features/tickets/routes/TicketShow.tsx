@@ -36,7 +36,8 @@ import { DeskCrumbs } from '../components/DeskCrumbs';
 import { HandbooksPanel } from '../components/HandbooksPanel';
 import { usePeople } from '../components/People';
 import { useShortcuts } from '../../../components/records/useShortcuts';
-import { ownWrite, showsChange } from '../../../lib/live-deps';
+import { ownWrite, refetchOwnWrite } from '../../../lib/live-deps';
+import { hears } from '../../../lib/live-fresh';
 
 function CustomerCard({ db, id, ticket }: { db: string; id: string; ticket: Ticket }) {
   const { t } = useTranslation();
@@ -94,10 +95,10 @@ export function Component() {
   const [confirming, setConfirming] = useState(false);
   const move = useMutation({
     mutationFn: (status: Status) => moveTicket(db, q.data as Ticket, status),
-    onSettled: () => {
-      const moved = [ownWrite(db, id, 'Ticket')];
-      void qc.invalidateQueries({ queryKey: ['tickets', db], predicate: (query) => showsChange(query.meta?.live, moved) });
-      void qc.invalidateQueries({ queryKey: ['history', db, id] });
+    onSettled: (res) => {
+      void refetchOwnWrite(qc, ownWrite(db, id, 'Ticket', false, res?.rev), [['tickets', db]]);
+      // The move's history entry: its notice refetches it, when the tab hears them.
+      if (!hears(qc, db)) void qc.invalidateQueries({ queryKey: ['history', db, id] });
     },
   });
   const del = useMutation({
