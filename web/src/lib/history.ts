@@ -191,7 +191,7 @@ export const historyQuery = (db: string, itemId: string) =>
         sort: [{ created_at: 'desc' }],
         limit: HISTORY_LIMIT,
       }).then((r) => r.docs ?? []),
-    // A record's entries change with the record alone (each write's entry is in place when its notice comes:
-    // DynamoDB writes it with the write, the embedded store's stream before telling). liveDoc(itemId) written out.
-    meta: { live: { ids: [itemId] } },
+    // A record's entries change with the record alone. The embedded store's stream writes them after the
+    // write (DynamoDB with it): each is in place when the write's notice comes.
+    meta: { live: { ids: [itemId], derived: true } },
   });

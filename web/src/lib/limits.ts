@@ -42,7 +42,9 @@ export const limitsQuery = (db: string) =>
     retry: false,
     // The plan is an adjustment; creates and deletes move a free Group's count. Written out (LiveDeps), as the
     // first route's modules stay off lib/live-deps (npm run size).
-    meta: { live: { klasses: ['Adjustment'], anyWhen: (data: unknown, notices: readonly LiveNotice[]) => movesLimits(data as Limits | undefined, notices) } },
+    meta: {
+      live: { klasses: ['Adjustment'], anyWhen: (data: unknown, notices: readonly LiveNotice[]) => movesLimits(data as Limits | undefined, notices), derived: true },
+    },
   });
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -1,10 +1,9 @@
 // What a query shows, for live updates (lib/live.ts): the documents or the
 // klasses a notice must name to refetch it. Apart from the channel, so the
 // queries of the first route import these few lines and not the socket.
-// Also the writes this tab made: the notice of a write it already refetched
-// for leaves those queries alone.
+// A notice of a revision a query already holds leaves it alone.
 
-import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
 import type { LiveNotice } from './live';
 
 /**
@@ -20,6 +19,12 @@ export type LiveDeps =
       ids?: readonly string[];
       klasses?: readonly string[];
       anyWhen?: (data: unknown, notices: readonly LiveNotice[]) => boolean;
+      /**
+       * What it shows, the change stream derives after the write (counters, the limits, the embedded store's
+       * history entries): a write's own refetch would come too early, so the write's notice, sent once the
+       * stream is done, refetches it.
+       */
+      derived?: boolean;
     };
 
 /** liveDoc is the meta of a query reading the document id alone. */
@@ -62,44 +67,40 @@ export const ownWrite = (db: string, id: string, klass: string, deleted = false,
   ...(rev ? { rev } : {}),
 });
 
-/** How long a write's own refetch is remembered, waiting for its notice. */
-const OWN_WRITE_MS = 60_000;
-/** The queries refetched after each write this tab made, by `db id rev`, and when. */
-const refetchedAfter = new Map<string, { at: number; queries: Set<string> }>();
-const writeKey = (n: Pick<LiveNotice, 'db' | 'id' | 'rev'>) => `${n.db} ${n.id} ${n.rev ?? ''}`;
+/** What tells whether a client's tab hears the notices of a db now (lib/live-fresh.ts registers it). */
+export const hearings = new WeakMap<QueryClient, (db: string) => boolean>();
+
+/** hears says whether the notices of db reach qc's tab now: a write's notice will then refetch what shows it. */
+export const hears = (qc: QueryClient, db: string): boolean => hearings.get(qc)?.(db) ?? false;
 
 /**
- * refetchOwnWrite refetches, after the write w this tab made, the queries under the key prefixes that show
- * it, and remembers them by the revision written: when w's notice comes, it refetches only what this left out
- * (the klass's counters, a coworker's view of it elsewhere in the app). Without a revision, it only refetches.
+ * refetchOwnWrite refetches, after the write w this tab made, the queries that say they show it: those under
+ * the key prefixes given, or every query of w's db. When w's notice comes, what came back holding w's revision
+ * is left alone (newsFor), so the notice refetches only what this left out (what the stream derives, queries
+ * that say nothing of what they show) or what came back without it (a list read from an index that had not
+ * caught up yet). A tab that does not hear w's db refetches them all now.
  */
-export async function refetchOwnWrite(qc: QueryClient, w: LiveNotice, keys: readonly QueryKey[]): Promise<void> {
-  const now = Date.now();
-  for (const [k, v] of refetchedAfter) if (now - v.at > OWN_WRITE_MS) refetchedAfter.delete(k);
-  const queries = new Set<string>();
-  if (w.rev) refetchedAfter.set(writeKey(w), { at: now, queries });
+export async function refetchOwnWrite(qc: QueryClient, w: LiveNotice, keys?: readonly QueryKey[]): Promise<void> {
   const written = [w];
-  await Promise.all(
-    keys.map((queryKey) =>
-      qc.invalidateQueries({
-        queryKey,
-        predicate: (q) => {
-          const hit = showsChange(q.meta?.live, written, q.state.data);
-          if (hit) queries.add(q.queryHash);
-          return hit;
-        },
-      }),
-    ),
-  );
+  const notified = hears(qc, w.db);
+  const shows = (q: Query) => {
+    const deps = q.meta?.live;
+    if (notified && (!declared(deps) || (deps as Exclude<LiveDeps, false>).derived)) return false;
+    return showsChange(deps, written, q.state.data);
+  };
+  if (!keys) {
+    await qc.invalidateQueries({ predicate: (q) => q.queryKey.includes(w.db) && shows(q) });
+    return;
+  }
+  await Promise.all(keys.map((queryKey) => qc.invalidateQueries({ queryKey, predicate: shows })));
 }
 
-/** newsFor drops from notices those of this tab's own writes that it already refetched query for. */
-export function newsFor(queryHash: string, notices: readonly LiveNotice[] | null): readonly LiveNotice[] | null {
-  if (notices === null || refetchedAfter.size === 0) return notices;
-  return notices.filter((n) => !(n.rev && refetchedAfter.get(writeKey(n))?.queries.has(queryHash)));
-}
-
-/** heardOwnWrites forgets the own writes these notices told of (each notice comes once). */
-export function heardOwnWrites(notices: readonly LiveNotice[] | null): void {
-  for (const n of notices ?? []) if (n.rev) refetchedAfter.delete(writeKey(n));
+/**
+ * newsFor drops from notices those whose revision data already holds (a document, a list or a history read
+ * after the write, by this tab's own refetch or by a screen opened since): refetching it would show nothing new.
+ */
+export function newsFor(data: unknown, notices: readonly LiveNotice[] | null): readonly LiveNotice[] | null {
+  if (notices === null || data === undefined || !notices.some((n) => n.rev)) return notices;
+  const text = JSON.stringify(data) ?? '';
+  return notices.filter((n) => !(n.rev && text.includes(`"${n.rev}"`)));
 }

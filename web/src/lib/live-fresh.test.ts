@@ -1,7 +1,7 @@
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { liveDoc } from './live-deps';
-import { hears, keepFresh } from './live-fresh';
+import { hears, liveDoc } from './live-deps';
+import { keepFresh } from './live-fresh';
 
 beforeEach(() => vi.useFakeTimers({ now: 10_000 }));
 afterEach(() => vi.useRealTimers());

@@ -6,24 +6,16 @@
 // query while the socket is down, go stale after the client's usual time.
 
 import type { Query, QueryClient } from '@tanstack/react-query';
-import { declared } from './live-deps';
+import { declared, hearings } from './live-deps';
 
 export interface Hearing {
   /** The time since which the tab has heard of every change of db, or null while it does not. */
   hearingSince(db: string): number | null;
 }
 
-/** The hearing each client's tab runs (one per tab; tests make their own clients). */
-const hearings = new WeakMap<QueryClient, Hearing>();
-
-/** hears says whether the notices of db reach qc's tab now: a write's notice will then refetch what shows it. */
-export function hears(qc: QueryClient, db: string): boolean {
-  return hearings.get(qc)?.hearingSince(db) != null;
-}
-
 /** keepFresh gives qc's queries the staleTime above while hearing runs, and returns the undo. */
 export function keepFresh(qc: QueryClient, hearing: Hearing): () => void {
-  hearings.set(qc, hearing);
+  hearings.set(qc, (db) => hearing.hearingSince(db) !== null);
   const before = qc.getDefaultOptions();
   const usual = before.queries?.staleTime ?? 0;
   // When the fetch that gave each query its data started: what was read before the tab heard of every change

@@ -32,7 +32,7 @@ export function useOpenTickets(db: string | null, enabled: boolean): number {
     staleTime: OPEN_TICKETS_STALE_MS,
     // The stream counts tickets: a ticket's notice comes once the count is in.
     // liveKlasses(…) written out: the first route's modules stay off lib/live-deps (npm run size).
-    meta: { live: { klasses: ['Ticket'] } },
+    meta: { live: { klasses: ['Ticket'], derived: true } },
   });
   const { refetch } = q;
   useEffect(() => onAppEvent('reload', () => void refetch()), [refetch]);

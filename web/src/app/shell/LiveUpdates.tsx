@@ -12,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { api, enc } from '../../lib/api';
 import type { ChangesResponse } from '../../lib/couch';
 import { LiveChannel, liveUrl, type LiveNotice, type LiveStatus } from '../../lib/live';
-import { heardOwnWrites, newsFor, showsChange } from '../../lib/live-deps';
+import { newsFor, showsChange } from '../../lib/live-deps';
 import { keepFresh } from '../../lib/live-fresh';
 import { SESSION_KEY } from '../../lib/session';
 import { KEYS, readStored } from '../../lib/storage';
@@ -23,14 +23,14 @@ const COALESCE_MS = 100;
 const QUIET_MS = 3_000;
 
 /**
- * invalidateDb refetches what shows the changes of db, except what this tab already refetched after writing
- * them itself; a membership in the user's own db changes the session's Groups.
+ * invalidateDb refetches what shows the changes of db and does not hold their revisions yet (a write's own
+ * tab refetched it already); a membership in the user's own db changes the session's Groups.
  */
 export function invalidateDb(qc: QueryClient, db: string, userDb: string | null, notices: LiveNotice[] | null): void {
   void qc.invalidateQueries({
-    predicate: (q) => q.queryKey.includes(db) && showsChange(q.meta?.live, newsFor(q.queryHash, notices), q.state.data),
+    predicate: (q) =>
+      q.queryKey.includes(db) && showsChange(q.meta?.live, notices, q.state.data) && showsChange(q.meta?.live, newsFor(q.state.data, notices), q.state.data),
   });
-  heardOwnWrites(notices);
   if (db === userDb && (notices === null || notices.some((n) => n.klass === 'Membership'))) {
     void qc.invalidateQueries({ queryKey: SESSION_KEY });
   }

@@ -2,7 +2,8 @@ import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { feedQuery } from '../../features/reader/api/feed';
 import type { LiveNotice } from '../../lib/live';
-import { liveDoc, liveKlasses, ownWrite, refetchOwnWrite, showsChange } from '../../lib/live-deps';
+import { hearings, liveDoc, liveKlasses, ownWrite, refetchOwnWrite, showsChange } from '../../lib/live-deps';
+import { historyQuery } from '../../lib/history';
 import { limitsQuery, type Limits } from '../../lib/limits';
 import { invalidateDb } from './LiveUpdates';
 
@@ -64,47 +65,79 @@ describe('invalidateDb', () => {
     expect(showsChange(false, moved)).toBe(false);
   });
 
-  it("leaves alone, on a write's notice, what the writing tab refetched after it; the rest still hears it", async () => {
+  it('leaves alone, on a notice, what already holds the revision it tells of; the rest still hears it', async () => {
     const qc = new QueryClient();
     const db = 'acc-1';
-    const build = (key: unknown[], meta?: Record<string, unknown>) => {
-      qc.getQueryCache().build(qc, { queryKey: key, ...(meta ? { meta } : {}) });
-      qc.setQueryData(key, {});
+    const build = (key: unknown[], meta: Record<string, unknown>, data: unknown) => {
+      qc.getQueryCache().build(qc, { queryKey: key, meta });
+      qc.setQueryData(key, data);
     };
-    build(['comments', db, 'tik-1'], liveKlasses('Comment'));
-    build(['open-tickets', db], liveKlasses('Ticket'));
-    build(['tickets', db, 'doc', 'tik-1'], liveDoc('tik-1'));
-    build(['history', db, 'tik-1'], liveDoc('tik-1'));
+    const rev = '2-0123456789abcdef0123456789abcdef';
+    // The writer's own refetch brought the ticket and its history back with the new revision; the counter and
+    // a list read from an index that had not caught up did not.
+    build(['tickets', db, 'doc', 'tik-1'], liveDoc('tik-1'), { _id: 'tik-1', _rev: rev, status: 'doing' });
+    build(['history', db, 'tik-1'], liveDoc('tik-1'), [{ _id: 'ver-1', klass: 'DocumentChange', item_id: 'tik-1', rev }]);
+    build(['open-tickets', db], liveKlasses('Ticket'), 4);
+    build(['tickets', db, 'list'], liveKlasses('Ticket'), { docs: [{ _id: 'tik-1', _rev: '1-0123456789abcdef0123456789abcdef' }] });
     const stale = (key: unknown[]) => qc.getQueryState(key)?.isInvalidated;
 
-    await refetchOwnWrite(qc, ownWrite(db, 'cmt-1', 'Comment', false, '1-a'), [['comments', db]]);
-    expect(stale(['comments', db, 'tik-1'])).toBe(true);
-    qc.setQueryData(['comments', db, 'tik-1'], {}); // refetched
-    await refetchOwnWrite(qc, ownWrite(db, 'tik-1', 'Ticket', false, '2-b'), [['tickets', db]]);
-    expect(stale(['tickets', db, 'doc', 'tik-1'])).toBe(true);
-    expect(stale(['open-tickets', db])).toBe(false); // not under the prefixes: waits for the notice
-    qc.setQueryData(['tickets', db, 'doc', 'tik-1'], {});
-
-    // The notices of both writes: only what the writer left out is refetched.
-    invalidateDb(qc, db, 'usr-1', [
-      { db, seq: 20, id: 'cmt-1', klass: 'Comment', deleted: false, rev: '1-a' },
-      { db, seq: 21, id: 'tik-1', klass: 'Ticket', deleted: false, rev: '2-b' },
-    ]);
-    expect(stale(['comments', db, 'tik-1'])).toBe(false);
+    invalidateDb(qc, db, 'usr-1', [{ db, seq: 20, id: 'tik-1', klass: 'Ticket', deleted: false, rev }]);
     expect(stale(['tickets', db, 'doc', 'tik-1'])).toBe(false);
+    expect(stale(['history', db, 'tik-1'])).toBe(false);
     expect(stale(['open-tickets', db])).toBe(true);
-    expect(stale(['history', db, 'tik-1'])).toBe(true);
+    expect(stale(['tickets', db, 'list'])).toBe(true);
 
-    // Heard once: a later write of the same revision name (another tab's, after a conflict) is news again.
-    qc.setQueryData(['tickets', db, 'doc', 'tik-1'], {});
-    invalidateDb(qc, db, 'usr-1', [{ db, seq: 22, id: 'tik-1', klass: 'Ticket', deleted: false, rev: '2-b' }]);
+    // A later revision (a coworker's), or a notice without one (an older server): news.
+    invalidateDb(qc, db, 'usr-1', [{ db, seq: 21, id: 'tik-1', klass: 'Ticket', deleted: false, rev: '3-0123456789abcdef0123456789abcdef' }]);
     expect(stale(['tickets', db, 'doc', 'tik-1'])).toBe(true);
+    expect(stale(['history', db, 'tik-1'])).toBe(true);
+    qc.setQueryData(['tickets', db, 'doc', 'tik-1'], { _id: 'tik-1', _rev: rev });
+    invalidateDb(qc, db, 'usr-1', [{ db, seq: 22, id: 'tik-1', klass: 'Ticket', deleted: false }]);
+    expect(stale(['tickets', db, 'doc', 'tik-1'])).toBe(true);
+  });
 
-    // Another revision of the document than the one written: news.
-    await refetchOwnWrite(qc, ownWrite(db, 'cmt-1', 'Comment', false, '2-c'), [['comments', db]]);
-    qc.setQueryData(['comments', db, 'tik-1'], {});
-    invalidateDb(qc, db, 'usr-1', [{ db, seq: 23, id: 'cmt-1', klass: 'Comment', deleted: false, rev: '3-d' }]);
-    expect(stale(['comments', db, 'tik-1'])).toBe(true);
+  it("a write's own refetch names what shows the written document", async () => {
+    const qc = new QueryClient();
+    const db = 'acc-1';
+    for (const [key, meta] of [
+      [['tickets', db, 'doc', 'tik-1'], liveDoc('tik-1')],
+      [['tickets', db, 'doc', 'tik-2'], liveDoc('tik-2')],
+      [['comments', db, 'tik-1'], liveKlasses('Comment')],
+    ] as const) {
+      qc.getQueryCache().build(qc, { queryKey: [...key], meta });
+      qc.setQueryData([...key], {});
+    }
+    await refetchOwnWrite(qc, ownWrite(db, 'tik-1', 'Ticket', false, '2-x'), [['tickets', db]]);
+    expect(qc.getQueryState(['tickets', db, 'doc', 'tik-1'])?.isInvalidated).toBe(true);
+    expect(qc.getQueryState(['tickets', db, 'doc', 'tik-2'])?.isInvalidated).toBe(false);
+    expect(qc.getQueryState(['comments', db, 'tik-1'])?.isInvalidated).toBe(false);
+  });
+
+  it("a tab that hears the db leaves to the write's notice what the stream derives and what says nothing of what it shows", async () => {
+    const qc = new QueryClient();
+    const db = 'acc-1';
+    const keys = {
+      doc: ['tickets', db, 'doc', 'tik-1'],
+      history: ['history', db, 'tik-1'],
+      counter: ['open-tickets', db],
+      limits: ['limits', db],
+      view: ['views', db, 'count-by-klass'],
+    };
+    const metas = { doc: liveDoc('tik-1'), history: historyQuery(db, 'tik-1').meta, counter: { live: { klasses: ['Ticket'], derived: true } }, limits: limitsQuery(db).meta, view: undefined };
+    for (const [k, key] of Object.entries(keys)) {
+      qc.getQueryCache().build(qc, { queryKey: key, ...(metas[k as keyof typeof keys] ? { meta: metas[k as keyof typeof keys] } : {}) });
+      qc.setQueryData(key, k === 'limits' ? { plan: 'free', records: 10, record_limit: 1000 } : {});
+    }
+    const refetched = () => Object.entries(keys).filter(([, key]) => qc.getQueryState(key)?.isInvalidated).map(([k]) => k);
+
+    hearings.set(qc, (d) => d === db);
+    await refetchOwnWrite(qc, ownWrite(db, 'tik-1', 'Ticket', false, '1-x'));
+    expect(refetched()).toEqual(['doc']);
+
+    // Not hearing (the socket is down, or a token sign-in): everything that may show it, now.
+    hearings.delete(qc);
+    await refetchOwnWrite(qc, ownWrite(db, 'tik-1', 'Ticket', false, '1-x'));
+    expect(refetched()).toEqual(['doc', 'history', 'counter', 'limits', 'view']);
   });
 
   it("refetches a Group's limits on a plan change, and on creates and deletes only while they can move its banners", () => {

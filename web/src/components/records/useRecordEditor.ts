@@ -31,7 +31,16 @@ export function useRecordEditor(set: string, klass: string, initial: Record<stri
   const navigate = useNavigate();
   const qc = useQueryClient();
   const { scope, prepare, alsoRefresh = [] } = opts;
-  const stored = useQuery({ queryKey: [scope, db, 'edit', id], queryFn: () => getDoc<Doc>(db, id ?? ''), enabled: !!id, retry: false });
+  // Read once per opening of the form: the values are the form's from then on, and its revision is what the
+  // save is checked against (a change meanwhile is a 409), so notices and the save's own refetch leave it alone.
+  const stored = useQuery({
+    queryKey: [scope, db, 'edit', id],
+    queryFn: () => getDoc<Doc>(db, id ?? ''),
+    enabled: !!id,
+    retry: false,
+    gcTime: 0,
+    meta: { live: false },
+  });
   const [values, setValues] = useState<Record<string, unknown> | null>(id ? null : initial);
   const [error, setError] = useState<ApiError | null>(null);
   useEffect(() => {

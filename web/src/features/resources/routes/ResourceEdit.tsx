@@ -3,8 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ErrorAlert } from '../../../components/ErrorAlert';
 import { Page } from '../../../components/Page';
-import type { Doc } from '../../../lib/couch';
+import type { Doc, WriteResult } from '../../../lib/couch';
 import { asApiError } from '../../../lib/errors';
+import { ownWrite, refetchOwnWrite } from '../../../lib/live-deps';
 import { paths } from '../../../lib/paths';
 import { recordQuery } from '../api/get-record';
 import { updateRecord } from '../api/update-record';
@@ -17,15 +18,15 @@ export function Component() {
   const { def, db, id } = useResource();
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const q = useQuery(recordQuery(db, id));
   const m = useMutation({
-    mutationFn: (values: Record<string, unknown>) => updateRecord(db, { ...(q.data as Doc), ...values }),
-    onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ['record', db, id] });
-      await qc.invalidateQueries({ queryKey: ['records', db] });
+    mutationFn: (values: Record<string, unknown>): Promise<WriteResult> => updateRecord(db, { ...(q.data as Doc), ...values }),
+    onSuccess: async (res) => {
+      await refetchOwnWrite(qc, ownWrite(db, id, def.klass, false, res.rev));
       navigate(paths.show(db, def.set, id));
     },
   });
+  // Paused once saving: the save's own refetch is for the screens that show the record, not this form.
+  const q = useQuery({ ...recordQuery(db, id), enabled: !m.isPending && !m.isSuccess });
   const title = t('records.editTitle', { what: t(`nav.${def.set}`) });
   return (
     <Page title={title} width="medium" breadcrumbs={<ResourceCrumbs db={db} set={def.set} current={t('records.edit')} />}>

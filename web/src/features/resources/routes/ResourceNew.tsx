@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Page } from '../../../components/Page';
 import { asApiError } from '../../../lib/errors';
+import { ownWrite, refetchOwnWrite } from '../../../lib/live-deps';
 import { paths } from '../../../lib/paths';
 import { createRecord } from '../api/create-record';
 import { ResourceCrumbs } from '../components/ResourceCrumbs';
@@ -17,7 +18,7 @@ export function Component() {
   const m = useMutation({
     mutationFn: (values: Record<string, unknown>) => createRecord(db, def.prefix, def.klass, values),
     onSuccess: async (res) => {
-      await qc.invalidateQueries({ queryKey: ['records', db] });
+      await refetchOwnWrite(qc, ownWrite(db, res.id, def.klass, false, res.rev));
       navigate(paths.show(db, def.set, res.id));
     },
   });

@@ -37,7 +37,6 @@ import { HandbooksPanel } from '../components/HandbooksPanel';
 import { usePeople } from '../components/People';
 import { useShortcuts } from '../../../components/records/useShortcuts';
 import { ownWrite, refetchOwnWrite } from '../../../lib/live-deps';
-import { hears } from '../../../lib/live-fresh';
 
 function CustomerCard({ db, id, ticket }: { db: string; id: string; ticket: Ticket }) {
   const { t } = useTranslation();
@@ -96,9 +95,7 @@ export function Component() {
   const move = useMutation({
     mutationFn: (status: Status) => moveTicket(db, q.data as Ticket, status),
     onSettled: (res) => {
-      void refetchOwnWrite(qc, ownWrite(db, id, 'Ticket', false, res?.rev), [['tickets', db]]);
-      // The move's history entry: its notice refetches it, when the tab hears them.
-      if (!hears(qc, db)) void qc.invalidateQueries({ queryKey: ['history', db, id] });
+      void refetchOwnWrite(qc, ownWrite(db, id, 'Ticket', false, res?.rev), [['tickets', db], ['history', db, id]]);
     },
   });
   const del = useMutation({
