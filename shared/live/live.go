@@ -8,7 +8,7 @@
 //	client → {"subscribe": ["acc-…", "usr-…"]}   {"unsubscribe": ["acc-…"]}   {"ping": any}
 //	server ← {"subscribed": "acc-…", "seq": 41}  {"refused": "acc-…", "reason": "…"}
 //	         {"unsubscribed": "acc-…"}          {"pong": any}   {"error": "…"}
-//	         {"db": "acc-…", "seq": 42, "id": "tck-…", "klass": "Ticket", "deleted": false}
+//	         {"db": "acc-…", "seq": 42, "id": "tck-…", "klass": "Ticket", "deleted": false, "rev": "2-…"}
 //
 // but for the keep-alive's answer: the local Hub answers {"pong"}, the
 // Cloud nothing. API Gateway bills every message both ways, and a ping
