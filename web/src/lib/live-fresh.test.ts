@@ -1,7 +1,7 @@
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hears, liveDoc } from './live-deps';
-import { keepFresh } from './live-fresh';
+import { KEPT_FRESH_MS, keepFresh } from './live-fresh';
 
 beforeEach(() => vi.useFakeTimers({ now: 10_000 }));
 afterEach(() => vi.useRealTimers());
@@ -11,7 +11,7 @@ async function read(qc: QueryClient, key: string[], meta?: Record<string, unknow
   const o = new QueryObserver(qc, { queryKey: key, queryFn: async () => ({ at: Date.now() }), ...(meta ? { meta } : {}) });
   const stop = o.subscribe(() => undefined);
   await vi.advanceTimersByTimeAsync(0);
-  return { stale: () => o.getCurrentResult().isStale, stop };
+  return { stale: () => o.getCurrentResult().isStale, refetch: () => o.refetch(), stop };
 }
 
 describe('keepFresh', () => {
@@ -33,6 +33,16 @@ describe('keepFresh', () => {
     expect(early.stale()).toBe(true); // read before: it may have missed a change
     expect(undeclared.stale()).toBe(true);
     expect(other.stale()).toBe(true);
+
+    // Not forever: a notice lost on the way leaves it stale at most KEPT_FRESH_MS (a screen opening it
+    // again reads it).
+    await vi.advanceTimersByTimeAsync(KEPT_FRESH_MS - 60_000 + 10);
+    const query = qc.getQueryCache().find({ queryKey: ['tickets', 'acc-1', 'doc', 'tik-2'] })!;
+    const staleTime = qc.getDefaultOptions().queries?.staleTime as (q: typeof query) => number;
+    expect(staleTime(query)).toBe(KEPT_FRESH_MS);
+    expect(query.isStaleByTime(staleTime(query))).toBe(true);
+    await kept.refetch();
+    expect(kept.stale()).toBe(false);
 
     // A notice names it: stale, refetched, fresh again.
     await qc.invalidateQueries({ queryKey: ['tickets', 'acc-1', 'doc', 'tik-2'] });

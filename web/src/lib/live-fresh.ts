@@ -1,12 +1,18 @@
 // Queries kept true by live notices (issue 21, requests per user action).
 // While the tab hears every change of a db (LiveChannel.hearingSince), a query
 // that says what it shows (meta.live, lib/live-deps.ts) and was read after
-// the tab began hearing stays fresh until a notice names it, however long
-// that is: opening a screen again costs no request. Other queries, and every
-// query while the socket is down, go stale after the client's usual time.
+// the tab began hearing stays fresh until a notice names it, up to
+// KEPT_FRESH_MS: opening a screen again costs no request. Other queries, and
+// every query while the socket is down, go stale after the client's usual time.
 
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { declared, hearings } from './live-deps';
+
+/**
+ * How long a query the notices keep true stays fresh without one. Not forever: in the cloud a notice whose post
+ * fails is not sent again (shared/live Cloud), and this bounds what such a loss can leave on a screen.
+ */
+export const KEPT_FRESH_MS = 5 * 60_000;
 
 export interface Hearing {
   /** The time since which the tab has heard of every change of db, or null while it does not. */
@@ -52,7 +58,7 @@ export function keepFresh(qc: QueryClient, hearing: Hearing): () => void {
     ...before,
     queries: {
       ...before.queries,
-      staleTime: (q) => (kept(q as Query) ? Infinity : typeof usual === 'function' ? usual(q) : usual),
+      staleTime: (q) => (kept(q as Query) ? KEPT_FRESH_MS : typeof usual === 'function' ? usual(q) : usual),
     },
   });
   return () => {
