@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -209,6 +210,38 @@ func TestModuleIsolation(t *testing.T) {
 			if json.Unmarshal(r.Body, &env) != nil || env.Error == "" {
 				t.Errorf("%s %s: not an error envelope: %s", cl.method, cl.path, r.Body)
 			}
+		}
+		// The same reads through POST /api/_batch, with the core's reads of B: each refused as alone.
+		var reads []map[string]any
+		for _, cl := range append(calls, call{"GET", "/api/" + b}, call{"GET", "/api/" + b + "/" + byKlass["Customer"]},
+			call{"POST", "/api/" + b + "/_find"}, call{"GET", "/api/" + b + "/_all_docs"}, call{"GET", "/api/" + b + "/_changes?since=0"},
+			call{"GET", "/api/" + b + "/_security"}, call{"GET", "/api/" + b + "/_members"}, call{"GET", "/api/" + b + "/_limits"}) {
+			switch {
+			case cl.method == "GET":
+				reads = append(reads, map[string]any{"method": "GET", "path": cl.path})
+			case cl.method == "POST" && strings.HasSuffix(cl.path, "/_find"):
+				reads = append(reads, map[string]any{"method": "POST", "path": cl.path, "body": map[string]any{"selector": map[string]any{"klass": "Customer"}}})
+			}
+		}
+		for len(reads) > 0 {
+			n := min(len(reads), 20)
+			r := c.Do("POST", "/api/_batch", map[string]any{"requests": reads[:n]})
+			for _, s := range secrets {
+				if strings.Contains(string(r.Body), s) {
+					t.Errorf("a batch's answer carries %q: %s", s, r.Body)
+				}
+			}
+			var out struct{ Responses []struct{ Status int } }
+			if r.Code == http.StatusOK && json.Unmarshal(r.Body, &out) == nil && len(out.Responses) == n {
+				for i, a := range out.Responses {
+					if !slices.Contains(allowed, a.Status) && a.Status != http.StatusNotAcceptable {
+						t.Errorf("batched %s: %d", reads[i]["path"], a.Status)
+					}
+				}
+			} else if !slices.Contains(allowed, r.Code) {
+				t.Errorf("batch: %d %s", r.Code, r.Body)
+			}
+			reads = reads[n:]
 		}
 		if after := e.UpdateSeq(b); after != seq {
 			t.Errorf("B's update_seq moved from %d to %d", seq, after)

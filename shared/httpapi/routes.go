@@ -11,7 +11,8 @@ func (s *Server) routes() {
 	s.userRoutes()    // _session, _users (session.go, users.go)
 	s.accountRoutes() // POST /api/accounts (accounts.go)
 
-	s.handle("GET "+LivePath, s.live) // the live-updates WebSocket (live.go)
+	s.handle("GET "+LivePath, s.live)    // the live-updates WebSocket (live.go)
+	s.handle("POST "+BatchPath, s.batch) // several reads in one request (batch.go)
 
 	s.handle("GET /api/{db}", s.getDB)
 	s.handle("PUT /api/{db}", s.putDB)
