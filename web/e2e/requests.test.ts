@@ -2,8 +2,9 @@
 // Go server: a shop's everyday steps (a page load of the dashboard, the
 // board, the tickets list; a ticket opened from the list; a comment on it;
 // a new customer saved; screens seen again), each counted as the API requests the SPA made for
-// it until the network was quiet, with the live-updates notices the tab
-// heard meanwhile. Printed, never pass/fail (the cost model prices
+// it until the network was quiet (a batch of reads, lib/batch.ts, is one
+// request; the reads it carries are listed), with the live-updates notices
+// the tab heard meanwhile. Printed, never pass/fail (the cost model prices
 // requests: docs/operating.md#costs); the walk itself must succeed.
 
 import type { Page } from 'playwright-core';
@@ -41,7 +42,12 @@ describe('requests per user action', () => {
     page.on('request', (r) => {
       const u = new URL(r.url());
       if (!u.pathname.startsWith('/api/')) return;
-      const what = u.pathname.endsWith('/_find') ? ` ${(r.postData() ?? '').slice(0, 160)}` : '';
+      let what = u.pathname.endsWith('/_find') ? ` ${(r.postData() ?? '').slice(0, 160)}` : '';
+      if (u.pathname === '/api/_batch') {
+        // The reads a batch carries (lib/batch.ts): one request, each read served by its own route.
+        const { requests } = JSON.parse(r.postData() ?? '{}') as { requests: { method: string; path: string }[] };
+        what = ` [${requests.map((q) => `${q.method} ${q.path.replace(group, 'G')}`).join('; ')}]`;
+      }
       log.push(`${r.method()} ${u.pathname.replace(group, 'G')}${u.search}${what}`);
     });
     const notices: string[] = [];
@@ -156,10 +162,11 @@ describe('requests per user action', () => {
       await page.getByText('Maria Souza Lima').first().waitFor();
     });
     expect(ticket).toMatch(/^tik-/);
+    const reads = (requests: string[]) => requests.reduce((n, q) => n + (q.startsWith('POST /api/_batch') ? q.split('; ').length : 1), 0);
     writeFileSync(join(RESULTS_DIR, 'requests.json'), JSON.stringify(rows, null, 2));
     console.log(
       `API requests per user action (Chromium on loopback against the real server; test-results/requests.json lists them):\n  ${rows
-        .map((r) => `${r.step}: ${r.requests.length} requests, ${r.notices} live notice${r.notices === 1 ? '' : 's'}`)
+        .map((r) => `${r.step}: ${r.requests.length} requests (${reads(r.requests)} reads), ${r.notices} live notice${r.notices === 1 ? '' : 's'}`)
         .join('\n  ')}`,
     );
   }, 180_000);

@@ -131,6 +131,10 @@ export async function parseError(res: Response): Promise<ApiError> {
   return new ApiError(res.status, fallbackName, res.statusText || '');
 }
 
+/** How calls go out: fetch, or what the signed-in shell sets (lib/batch.ts gathers a screen's reads). */
+let send: (url: string, init: RequestInit) => Promise<Response> = (url, init) => fetch(url, init);
+export const setSend = (f: typeof send) => (send = f);
+
 let sessionCheck: Promise<void> | null = null;
 
 /**
@@ -158,7 +162,7 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
   const method = opts.method ?? (opts.body === undefined ? 'GET' : 'POST');
   let res: Response;
   try {
-    res = await fetch(apiUrl(path, opts.query), buildInit(method, opts.body, opts.signal));
+    res = await send(apiUrl(path, opts.query), buildInit(method, opts.body, opts.signal));
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     throw connectionError();
