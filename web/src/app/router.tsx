@@ -82,6 +82,8 @@ function guard(qc: QueryClient, def: RouteDef) {
     const session = await loadSession(qc);
     const url = new URL(request.url);
     if (!session) throw redirect(paths.login(url.pathname + url.search));
+    // Signed in: from here on a screen's reads go out together (lib/batch.ts), the page load's too.
+    await import('../lib/batch').then((m) => m.installBatching());
     if (def.access === 'account' && !params.account_id && !(await groupForRoute(qc, session))) {
       setMultipleAccounts(true);
       throw redirect(paths.home(url.pathname + url.search));

@@ -29,8 +29,12 @@ export function batchable(url: string, init: RequestInit): boolean {
   return init.method === 'POST' && /\/_(find|all_docs)(\?|$)/.test(url);
 }
 
-/** installBatching makes lib/api.ts send the signed-in tab's reads through batchedSend. */
+let installed = false;
+
+/** installBatching makes lib/api.ts send the signed-in tab's reads through batchedSend (once a tab). */
 export function installBatching(): void {
+  if (installed) return;
+  installed = true;
   setSend(batchedSend((url, init) => fetch(url, init)));
 }
 

@@ -13,7 +13,6 @@ import { api, enc } from '../../lib/api';
 import type { ChangesResponse } from '../../lib/couch';
 import { LiveChannel, liveUrl, type LiveNotice, type LiveStatus } from '../../lib/live';
 import { newsFor, showsChange } from '../../lib/live-deps';
-import { installBatching } from '../../lib/batch';
 import { keepFresh } from '../../lib/live-fresh';
 import { SESSION_KEY } from '../../lib/session';
 import { KEYS, readStored } from '../../lib/storage';
@@ -123,12 +122,8 @@ export function LiveIndicator({ status }: { status: LiveStatus }) {
   );
 }
 
-/**
- * LiveUpdates follows the user's db and the current Group, and shows the indicator. The signed-in shell's lazy
- * part, it also makes the tab's reads go out a screen at a time (lib/batch.ts) from its first render on.
- */
+/** LiveUpdates follows the user's db and the current Group, and shows the indicator. */
 export function LiveUpdates({ userDb, groupDb, roles }: { userDb: string | null; groupDb: string | null; roles: string[] }) {
-  useState(installBatching);
   const status = useLiveUpdates(userDb, groupDb, roles.join(','));
   return <LiveIndicator status={status} />;
 }
