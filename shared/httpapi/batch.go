@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/oficina/oficina/shared/fault"
+	"github.com/oficina/oficina/shared/httpjson"
 )
 
 // BatchPath takes several reads in one request (issue 21, requests per user
@@ -127,37 +128,16 @@ func (s *Server) serveRead(r *http.Request, q batchRead) batchAnswer {
 		sub.Header.Del("Content-Type")
 	}
 	sub.RemoteAddr, sub.Host, sub.TLS = r.RemoteAddr, r.Host, r.TLS
-	rec := &readRecorder{header: http.Header{}, status: http.StatusOK}
+	rec := httpjson.NewRecorder()
 	s.mux.ServeHTTP(rec, sub)
-	body := bytes.TrimSpace(rec.body.Bytes())
-	if !strings.HasPrefix(rec.header.Get("Content-Type"), "application/json") || !json.Valid(body) {
+	body := bytes.TrimSpace(rec.Body.Bytes())
+	if !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") || !json.Valid(body) {
 		return notCarried(http.StatusNotAcceptable, "not_acceptable", "Not a JSON answer: request it alone.")
 	}
-	return batchAnswer{Status: rec.status, Body: body}
+	return batchAnswer{Status: rec.Status, Body: body}
 }
 
 func notCarried(status int, code, reason string) batchAnswer {
 	b, _ := json.Marshal(errorBody{Error: code, Reason: reason}) // strings only: cannot fail
 	return batchAnswer{Status: status, Body: b}
-}
-
-// readRecorder keeps one read's answer.
-type readRecorder struct {
-	header      http.Header
-	status      int
-	wroteHeader bool
-	body        bytes.Buffer
-}
-
-func (w *readRecorder) Header() http.Header { return w.header }
-
-func (w *readRecorder) WriteHeader(status int) {
-	if !w.wroteHeader {
-		w.status, w.wroteHeader = status, true
-	}
-}
-
-func (w *readRecorder) Write(b []byte) (int, error) {
-	w.WriteHeader(http.StatusOK)
-	return w.body.Write(b)
 }

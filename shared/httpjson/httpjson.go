@@ -114,3 +114,29 @@ func Write(w http.ResponseWriter, status int, v any) {
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
 }
+
+// Recorder keeps an answer in memory, for a handler served inside another
+// request (a batch's read, the live channel's $connect on Lambda).
+type Recorder struct {
+	header      http.Header
+	wroteHeader bool
+	// Status is the answer's status (200 unless the handler set another).
+	Status int
+	Body   bytes.Buffer
+}
+
+// NewRecorder returns an empty answer.
+func NewRecorder() *Recorder { return &Recorder{header: http.Header{}, Status: http.StatusOK} }
+
+func (w *Recorder) Header() http.Header { return w.header }
+
+func (w *Recorder) WriteHeader(status int) {
+	if !w.wroteHeader {
+		w.Status, w.wroteHeader = status, true
+	}
+}
+
+func (w *Recorder) Write(b []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	return w.Body.Write(b)
+}

@@ -1,7 +1,6 @@
 package live
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"net/url"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/oficina/oficina/shared/access"
 	"github.com/oficina/oficina/shared/fault"
+	"github.com/oficina/oficina/shared/httpjson"
 )
 
 // connectionKey carries API Gateway's connection id from the $connect
@@ -104,26 +104,7 @@ func (l Lambda) connect(ctx context.Context, id string, ev events.APIGatewayWebs
 	r.Header = h
 	r.Host = h.Get("Host")
 	r.RemoteAddr = ev.RequestContext.Identity.SourceIP + ":0"
-	w := &answer{header: http.Header{}, status: http.StatusOK}
+	w := httpjson.NewRecorder()
 	l.API.ServeHTTP(w, r)
-	return events.APIGatewayProxyResponse{StatusCode: w.status, Body: strings.TrimSpace(w.body.String()), Headers: map[string]string{"Content-Type": w.header.Get("Content-Type")}}
-}
-
-// answer collects the API's answer to a $connect.
-type answer struct {
-	header      http.Header
-	status      int
-	wroteHeader bool
-	body        bytes.Buffer
-}
-
-func (a *answer) Header() http.Header { return a.header }
-func (a *answer) WriteHeader(code int) {
-	if !a.wroteHeader {
-		a.status, a.wroteHeader = code, true
-	}
-}
-func (a *answer) Write(b []byte) (int, error) {
-	a.WriteHeader(http.StatusOK)
-	return a.body.Write(b)
+	return events.APIGatewayProxyResponse{StatusCode: w.Status, Body: strings.TrimSpace(w.Body.String()), Headers: map[string]string{"Content-Type": w.Header().Get("Content-Type")}}
 }
