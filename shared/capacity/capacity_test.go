@@ -96,6 +96,7 @@ func TestCapacityPerAction(t *testing.T) {
 		c.Do("DELETE", "/api/"+db+"/"+docs[i].id+"?rev="+docs[i].rev, nil).Expect(t, http.StatusOK)
 	})
 	board := meterBoard(t, e, c)
+	screenAlone, screenBatched := meterTicketScreen(t, e, c, db)
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%-28s %8s %8s %8s %8s %8s %8s\n", "action", "API RCU", "API WCU", "str RCU", "str WCU", "RCU", "WCU")
@@ -103,7 +104,8 @@ func TestCapacityPerAction(t *testing.T) {
 		name string
 		u    units
 	}{{"create 1 KB document", create}, {"update 1 KB document", update}, {"GET 1 KB document", get},
-		{"delete 1 KB document", del}, {"ticket board, 5,000 tickets", board}} {
+		{"delete 1 KB document", del}, {"ticket board, 5,000 tickets", board},
+		{"ticket screen, 7 reads alone", screenAlone}, {"ticket screen, one batch", screenBatched}} {
 		fmt.Fprintf(&b, "%-28s %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n", r.name, r.u.apiR, r.u.apiW, r.u.streamR, r.u.streamW, r.u.read(), r.u.write())
 	}
 	t.Log(b.String())
@@ -117,11 +119,47 @@ func TestCapacityPerAction(t *testing.T) {
 		{"WCU per update, end to end", update.write(), 6},
 		{"RCU per document GET", get.read(), 2},
 		{"RCU to open the board over 5,000 tickets", board.read(), 40},
+		// The batch signs in once for its seven reads.
+		{"RCU of a ticket screen's reads in one batch", screenBatched.read(), screenAlone.read() - 1},
 	} {
 		if c.got > c.max {
 			t.Errorf("%s: %.1f, target ≤ %.0f", c.what, c.got, c.max)
 		}
 	}
+}
+
+// meterTicketScreen meters the reads a ticket's screen makes (the ticket,
+// its estimates, maintenances, checklist, files, comments and history),
+// each asked alone and then all in one POST /api/_batch (web/src/lib/batch.ts).
+func meterTicketScreen(t *testing.T, e *apptest.Env, c *apptest.Client, db string) (alone, batched units) {
+	t.Helper()
+	tik := c.Do("POST", "/api/"+db, map[string]any{"klass": "Ticket", "content": "Trocar a tela", "priority": "high", "status": "open"}).Expect(t, http.StatusCreated)["id"].(string)
+	c.Do("POST", "/api/"+db, map[string]any{"klass": "Comment", "content": "Tela pedida", "item_id": tik, "item_type": "Ticket"}).Expect(t, http.StatusCreated)
+	find := func(sel map[string]any, sorted bool) map[string]any {
+		q := map[string]any{"selector": sel, "limit": 50}
+		if sorted {
+			q["sort"] = []any{map[string]any{"created_at": "desc"}}
+		}
+		return map[string]any{"method": "POST", "path": "/api/" + db + "/_find", "body": q}
+	}
+	reads := []map[string]any{
+		{"method": "GET", "path": "/api/" + db + "/" + tik},
+		find(map[string]any{"klass": "Estimate", "ticket_id": tik}, false),
+		find(map[string]any{"klass": "Maintenance", "ticket_id": tik}, false),
+		find(map[string]any{"klass": "TicketChecklist", "ticket": tik}, false),
+		{"method": "GET", "path": "/api/" + db + "/_drive/records/" + tik},
+		find(map[string]any{"klass": "Comment", "item_id": tik}, true),
+		find(map[string]any{"klass": "DocumentChange", "item_id": tik}, true),
+	}
+	alone = meter(t, e, 3, func(int) {
+		for _, q := range reads {
+			c.Do(q["method"].(string), q["path"].(string), q["body"]).Expect(t, http.StatusOK)
+		}
+	})
+	batched = meter(t, e, 3, func(int) {
+		c.Do("POST", "/api/_batch", map[string]any{"requests": reads}).Expect(t, http.StatusOK)
+	})
+	return alone, batched
 }
 
 // meterBoard fills a Group with 5,000 tickets, 300 of them open (as

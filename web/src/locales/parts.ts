@@ -5,14 +5,14 @@
 // and the landing page. Both parts stay one file to edit; vite.config.ts
 // splits it, lib/i18n.ts loads the parts, and locales/i18n.test.ts checks
 // that the shell and the landing page use no key of these sections.
-export const APP_SECTIONS = ['records', 'fields', 'enums', 'timeline', 'errors.messages', 'errors.bounded', 'dashboard', 'noop', 'icons', 'pending', 'notFound', 'limits', 'groupRefused'] as const;
+export const APP_SECTIONS = ['records', 'fields', 'enums', 'timeline', 'errors.messages', 'errors.bounded', 'dashboard', 'noop', 'icons', 'pending', 'notFound', 'limits', 'groupRefused', 'charts'] as const;
 
 // The shell's parts that only a feature's screens show (a Group's screens,
 // handle.access 'account', and the features' own routes): the router draws
 // them once that screen's module, and with it the sections above, has
-// loaded, so they may use those sections. RecordCrumbs (Crumbs.tsx) and
-// NoopPage are drawn only by features' routes.
-export const FEATURE_SHELL = ['components/LimitsBanner.tsx', 'app/shell/GroupRefused.tsx', 'components/Crumbs.tsx', 'components/NoopPage.tsx'] as const;
+// loaded, so they may use those sections. RecordCrumbs (Crumbs.tsx),
+// NoopPage and the charts (LazyChart) are drawn only by features' routes.
+export const FEATURE_SHELL = ['components/LimitsBanner.tsx', 'app/shell/GroupRefused.tsx', 'components/Crumbs.tsx', 'components/NoopPage.tsx', 'components/charts/LazyChart.tsx'] as const;
 
 type Tree = { [k: string]: unknown };
 

@@ -25,7 +25,7 @@ const UserMenu = lazy(() => import('./UserMenu').then((m) => ({ default: m.UserM
 const OthersMenu = lazy(() => import('./OthersMenu').then((m) => ({ default: m.OthersMenu })));
 const AccountSwitcher = lazy(() => import('./AccountSwitcher').then((m) => ({ default: m.AccountSwitcher })));
 // Live updates run only in a session: a signed-out visitor never loads the channel.
-const LiveUpdates = lazy(() => import('./LiveUpdates').then((m) => ({ default: m.LiveUpdates })));
+const LiveUpdates = lazy(() => import('../../features/live/components/LiveUpdates').then((m) => ({ default: m.LiveUpdates })));
 
 function LoadingSpinner() {
   const { t } = useTranslation();

@@ -5,7 +5,7 @@ import type { LiveNotice } from '../../lib/live';
 import { hearings, liveDoc, liveKlasses, ownWrite, refetchOwnWrite, showsChange } from '../../lib/live-deps';
 import { historyQuery } from '../../lib/history';
 import { limitsQuery, type Limits } from '../../lib/limits';
-import { invalidateDb } from './LiveUpdates';
+import { invalidateDb } from '../../features/live/components/LiveUpdates';
 
 describe('invalidateDb', () => {
   it('marks stale the queries naming the db, except those that opt out of live refetches', () => {

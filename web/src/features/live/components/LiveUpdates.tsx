@@ -9,13 +9,13 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, enc } from '../../lib/api';
-import type { ChangesResponse } from '../../lib/couch';
-import { LiveChannel, liveUrl, type LiveNotice, type LiveStatus } from '../../lib/live';
-import { newsFor, showsChange } from '../../lib/live-deps';
-import { keepFresh } from '../../lib/live-fresh';
-import { SESSION_KEY } from '../../lib/session';
-import { KEYS, readStored } from '../../lib/storage';
+import { api, enc } from '../../../lib/api';
+import type { ChangesResponse } from '../../../lib/couch';
+import { LiveChannel, liveUrl, type LiveNotice, type LiveStatus } from '../../../lib/live';
+import { newsFor, showsChange } from '../../../lib/live-deps';
+import { keepFresh } from '../../../lib/live-fresh';
+import { SESSION_KEY } from '../../../lib/session';
+import { KEYS, readStored } from '../../../lib/storage';
 
 /** How long changes are gathered before the refetch. */
 const COALESCE_MS = 100;
