@@ -32,10 +32,12 @@ type managementAPI struct {
 	got  map[string][]map[string]any // posted messages by connection
 	gone map[string]bool
 	cut  []string // connections the server disconnected
+	// throttle answers that many posts to a connection 429 before taking one.
+	throttle map[string]int
 }
 
 func newManagementAPI(t *testing.T) *managementAPI {
-	m := &managementAPI{t: t, got: map[string][]map[string]any{}, gone: map[string]bool{}}
+	m := &managementAPI{t: t, got: map[string][]map[string]any{}, gone: map[string]bool{}, throttle: map[string]int{}}
 	srv := httptest.NewServer(http.HandlerFunc(m.serve))
 	t.Cleanup(srv.Close)
 	m.url = srv.URL + "/live"
@@ -60,6 +62,11 @@ func (m *managementAPI) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.Method {
 	case http.MethodPost:
+		if m.throttle[id] > 0 {
+			m.throttle[id]--
+			http.Error(w, `{"message":"Too Many Requests"}`, http.StatusTooManyRequests)
+			return
+		}
 		b, _ := io.ReadAll(r.Body)
 		var msg map[string]any
 		if err := json.Unmarshal(b, &msg); err != nil {
@@ -220,6 +227,41 @@ func TestCloudConnect(t *testing.T) {
 // TestCloudPost: subscriptions in the Group's partition, notices posted
 // through the management API to the Group's connections only, a gone
 // connection dropped on 410, $disconnect forgetting everything.
+// TestCloudPostTriesAgain: a notice API Gateway throttles is posted again
+// (twice at most); past that it is given up, and the next one still goes.
+func TestCloudPostTriesAgain(t *testing.T) {
+	ce := newCloudEnv(t)
+	e := ce.e
+	ana := e.SignUp("ana@example.com")
+	a := e.Group(ana, "Oficina da Ana")
+	ce.stream(t)
+	ce.connect(t, "ana-1", ana)
+	ce.message(t, "ana-1", map[string]any{"subscribe": []string{a}})
+
+	ce.mgmt.mu.Lock()
+	ce.mgmt.throttle["ana-1"] = 2
+	ce.mgmt.mu.Unlock()
+	id := create(t, ana, a, customer("Bia"))
+	ce.stream(t)
+	if got := ce.mgmt.take("ana-1"); len(got) != 1 || got[0]["id"] != id {
+		t.Fatalf("after two throttles: %v", got)
+	}
+
+	ce.mgmt.mu.Lock()
+	ce.mgmt.throttle["ana-1"] = 3
+	ce.mgmt.mu.Unlock()
+	create(t, ana, a, customer("Caio"))
+	ce.stream(t)
+	if got := ce.mgmt.take("ana-1"); len(got) != 0 {
+		t.Fatalf("after three throttles: %v", got)
+	}
+	id = create(t, ana, a, customer("Duda"))
+	ce.stream(t)
+	if got := ce.mgmt.take("ana-1"); len(got) != 1 || got[0]["id"] != id {
+		t.Fatalf("the next notice: %v", got)
+	}
+}
+
 func TestCloudPost(t *testing.T) {
 	ce := newCloudEnv(t)
 	e := ce.e

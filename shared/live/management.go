@@ -38,9 +38,31 @@ func NewManagement(endpoint string, cfg aws.Config) *Management {
 	return &Management{Endpoint: endpoint, Region: cfg.Region, Credentials: cfg.Credentials}
 }
 
-// Post sends data to the connection as one text message.
+// postAttempts bounds the tries of one notice: API Gateway throttles the
+// management API (429) and has passing errors (5xx). A notice lost is a
+// screen left stale until the next notice or the SPA's 5 minutes.
+const postAttempts = 3
+
+// errPassing marks an answer worth another try.
+var errPassing = errors.New("live: passing error")
+
+// Post sends data to the connection as one text message, trying again
+// after a throttle, a 5xx or a failed connection (50 ms, then 200 ms).
 func (m *Management) Post(ctx context.Context, conn string, data []byte) error {
-	return m.call(ctx, http.MethodPost, conn, data)
+	var err error
+	for attempt := range postAttempts {
+		if attempt > 0 {
+			select {
+			case <-ctx.Done():
+				return err
+			case <-time.After(50 * time.Millisecond << (2 * (attempt - 1))):
+			}
+		}
+		if err = m.call(ctx, http.MethodPost, conn, data); !errors.Is(err, errPassing) {
+			return err
+		}
+	}
+	return err
 }
 
 // Disconnect closes the connection.
@@ -74,13 +96,15 @@ func (m *Management) call(ctx context.Context, method, conn string, body []byte)
 	}
 	res, err := client.Do(req)
 	if err != nil {
-		return fmt.Errorf("live: %s @connections: %w", method, err)
+		return fmt.Errorf("live: %s @connections: %w (%w)", method, err, errPassing)
 	}
 	defer res.Body.Close()
 	msg, _ := io.ReadAll(io.LimitReader(res.Body, 1<<10))
 	switch {
 	case res.StatusCode == http.StatusGone:
 		return ErrGone
+	case res.StatusCode == http.StatusTooManyRequests || res.StatusCode/100 == 5:
+		return fmt.Errorf("live: %s @connections: %s: %s (%w)", method, res.Status, bytes.TrimSpace(msg), errPassing)
 	case res.StatusCode/100 != 2:
 		return fmt.Errorf("live: %s @connections: %s: %s", method, res.Status, bytes.TrimSpace(msg))
 	}

@@ -9,8 +9,9 @@ import type { Query, QueryClient } from '@tanstack/react-query';
 import { declared, hearings } from './live-deps';
 
 /**
- * How long a query the notices keep true stays fresh without one. Not forever: in the cloud a notice whose post
- * fails is not sent again (shared/live Cloud), and this bounds what such a loss can leave on a screen.
+ * How long a query the notices keep true stays fresh without one. Not forever: in the cloud a notice still
+ * refused after three posts is given up (shared/live Management.Post), and this bounds what such a loss can
+ * leave on a screen.
  */
 export const KEPT_FRESH_MS = 5 * 60_000;
 
