@@ -74,6 +74,15 @@ describe('requests per user action', () => {
       await page.locator('a[href*="/tickets/tik-"]').first().waitFor();
     });
     let ticket = '';
+    const toList = async () => {
+      await tid(page, 'nav-tickets').click();
+      await page.locator('a[href*="/tickets/tik-"]').first().waitFor();
+    };
+    const reopenFirst = async () => {
+      await page.locator(`a[href$="/${ticket}"]`).first().click();
+      await page.waitForURL((u) => u.pathname.endsWith(ticket));
+      await tid(page, 'comments-panel').getByText('Screen ordered.').waitFor();
+    };
     await step('a ticket opened from the list', async () => {
       await page.locator('a[href*="/tickets/tik-"]').first().click();
       await page.waitForURL(/\/tickets\/tik-/);
@@ -102,16 +111,12 @@ describe('requests per user action', () => {
         tid(page, 'status-actions').getByRole('button', { name: 'Start' }).click(),
       ]);
     });
-    await step('the tickets list, from the navbar', async () => {
-      await tid(page, 'nav-tickets').click();
-      await page.locator('a[href*="/tickets/tik-"]').first().waitFor();
-    });
+    await step('the tickets list, from the navbar', toList);
     await step('the board, from the tickets list', async () => {
       await tid(page, 'open-board').click();
       await tid(page, 'column-open').waitFor();
     });
-    await tid(page, 'nav-tickets').click();
-    await page.locator('a[href*="/tickets/tik-"]').first().waitFor();
+    await toList();
     await page.waitForLoadState('networkidle');
     // Screens seen before in this page: what the live notices kept true costs nothing again.
     await step('another ticket opened from the list', async () => {
@@ -119,28 +124,13 @@ describe('requests per user action', () => {
       await page.waitForURL((u) => /\/tickets\/tik-/.test(u.pathname) && !u.pathname.endsWith(ticket));
       await tid(page, 'comments-panel').waitFor();
     });
-    await step('the tickets list again, from the navbar', async () => {
-      await tid(page, 'nav-tickets').click();
-      await page.locator('a[href*="/tickets/tik-"]').first().waitFor();
-    });
-    await step('the first ticket opened again', async () => {
-      await page.locator(`a[href$="/${ticket}"]`).first().click();
-      await page.waitForURL((u) => u.pathname.endsWith(ticket));
-      await tid(page, 'comments-panel').getByText('Screen ordered.').waitFor();
-    });
+    await step('the tickets list again, from the navbar', toList);
+    await step('the first ticket opened again', reopenFirst);
     // Past the client's usual 30 s of freshness: what the notices keep true is still not read again.
     await page.waitForTimeout(31_000);
-    await step('the tickets list, from the navbar, 31 s later', async () => {
-      await tid(page, 'nav-tickets').click();
-      await page.locator('a[href*="/tickets/tik-"]').first().waitFor();
-    });
-    await step('the first ticket opened again, 31 s later', async () => {
-      await page.locator(`a[href$="/${ticket}"]`).first().click();
-      await page.waitForURL((u) => u.pathname.endsWith(ticket));
-      await tid(page, 'comments-panel').getByText('Screen ordered.').waitFor();
-    });
-    await tid(page, 'nav-tickets').click();
-    await page.locator('a[href*="/tickets/tik-"]').first().waitFor();
+    await step('the tickets list, from the navbar, 31 s later', toList);
+    await step('the first ticket opened again, 31 s later', reopenFirst);
+    await toList();
     await page.waitForLoadState('networkidle');
     await step('a new ticket saved from its form', async () => {
       await tid(page, 'new-record').click();

@@ -28,8 +28,12 @@ const QUIET_MS = 3_000;
  */
 export function invalidateDb(qc: QueryClient, db: string, userDb: string | null, notices: LiveNotice[] | null): void {
   void qc.invalidateQueries({
-    predicate: (q) =>
-      q.queryKey.includes(db) && showsChange(q.meta?.live, notices, q.state.data) && showsChange(q.meta?.live, newsFor(q.state.data, notices), q.state.data),
+    predicate: (q) => {
+      if (!q.queryKey.includes(db)) return false;
+      const deps = q.meta?.live;
+      // The cheap test first: only a query the notices concern has its data searched for their revisions.
+      return showsChange(deps, notices, q.state.data) && showsChange(deps, newsFor(q.state.data, notices), q.state.data);
+    },
   });
   if (db === userDb && (notices === null || notices.some((n) => n.klass === 'Membership'))) {
     void qc.invalidateQueries({ queryKey: SESSION_KEY });
