@@ -11,6 +11,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     fileParallelism: false,
     bail: 1,
-    reporters: ['verbose'],
+    // A second try for a test that lost a race with the page on a loaded
+    // machine; the flaky reporter names every test that needed it.
+    retry: 1,
+    reporters: ['verbose', './e2e/flaky-reporter.ts'],
   },
 });
