@@ -39,9 +39,27 @@ func storedBytes(t testing.TB, e *apptest.Env) int64 {
 		}
 		return inUse
 	}
+	return dynamoParts(t, e).total()
+}
+
+// itemParts splits DynamoDB's billed bytes by what holds them: documents
+// (D#), log rows (C#, with their history entries), GSI1's copies of the
+// documents, and the rest (meta items, records). keysOnly is what GSI1's
+// copies would bill with a KEYS_ONLY projection: the table's and the
+// index's keys plus 100 bytes each.
+type itemParts struct{ docs, log, gsi1, other, keysOnly int64 }
+
+func (p itemParts) total() int64 { return p.docs + p.log + p.gsi1 + p.other }
+
+func (p itemParts) minus(q itemParts) itemParts {
+	return itemParts{p.docs - q.docs, p.log - q.log, p.gsi1 - q.gsi1, p.other - q.other, p.keysOnly - q.keysOnly}
+}
+
+func dynamoParts(t testing.TB, e *apptest.Env) itemParts {
+	t.Helper()
 	client := ddblocal.NewClient(e.DynamoEndpoint)
 	in := &dynamodb.ScanInput{TableName: aws.String(e.Table), ConsistentRead: aws.Bool(true)}
-	var total int64
+	var p itemParts
 	for {
 		out, err := client.Scan(context.Background(), in)
 		if err != nil {
@@ -49,13 +67,26 @@ func storedBytes(t testing.TB, e *apptest.Env) int64 {
 		}
 		for _, item := range out.Items {
 			n := int64(ddblocal.ItemSize(item) + 100)
-			total += n
+			sk, _ := item["SK"].(*types.AttributeValueMemberS)
+			switch {
+			case sk != nil && strings.HasPrefix(sk.Value, "D#"):
+				p.docs += n
+			case sk != nil && strings.HasPrefix(sk.Value, "C#"):
+				p.log += n
+			default:
+				p.other += n
+			}
 			if _, ok := item["GSI1PK"].(*types.AttributeValueMemberS); ok {
-				total += n
+				p.gsi1 += n
+				keys := map[string]types.AttributeValue{}
+				for _, k := range []string{"PK", "SK", "GSI1PK", "GSI1SK"} {
+					keys[k] = item[k]
+				}
+				p.keysOnly += int64(ddblocal.ItemSize(keys) + 100)
 			}
 		}
 		if out.LastEvaluatedKey == nil {
-			return total
+			return p
 		}
 		in.ExclusiveStartKey = out.LastEvaluatedKey
 	}
@@ -167,7 +198,7 @@ func BenchmarkBytesPerRecord(b *testing.B) {
 			c := e.SignUp("store@example.com")
 			user := &access.Principal{UserID: c.ID, Name: c.ID, Label: "Ana Souza", Roles: []string{c.ID}}
 			fetcher := &access.Principal{UserID: "_reader", Name: "_reader", Label: "exoreader"}
-			var out strings.Builder
+			var out, parts strings.Builder
 			fmt.Fprintf(&out, "\n%-12s %8s %10s %10s %6s\n", "klass", "records", "JSON B/rec", "store B/rec", "ratio")
 			for _, k := range kinds {
 				db := e.Group(c, k.klass)
@@ -178,6 +209,10 @@ func BenchmarkBytesPerRecord(b *testing.B) {
 				}
 				e.Drain()
 				before := storedBytes(b, e)
+				var partsBefore itemParts
+				if backend == apptest.Dynamo {
+					partsBefore = dynamoParts(b, e)
+				}
 				stop := func() { e.Drain() }
 				if backend == apptest.Bolt {
 					stop = streamInBackground(b, e)
@@ -191,9 +226,18 @@ func BenchmarkBytesPerRecord(b *testing.B) {
 				}
 				perRec, perJSON := float64(after-before)/float64(n), float64(js)/float64(n)
 				fmt.Fprintf(&out, "%-12s %8d %10.0f %10.0f %6.2f\n", k.klass, n, perJSON, perRec, perRec/perJSON)
+				if backend == apptest.Dynamo {
+					d, per := dynamoParts(b, e).minus(partsBefore), func(v int64) float64 { return float64(v) / float64(n) }
+					keysOnly := per(d.total() - d.gsi1 + d.keysOnly)
+					fmt.Fprintf(&parts, "%-12s %8.0f %8.0f %8.0f %8.0f %14.0f (%.2f×)\n", k.klass, per(d.docs), per(d.gsi1), per(d.log), per(d.other), keysOnly, keysOnly/perJSON)
+				}
 				if k.klass == reader.KlassItem && perRec > 2*perJSON {
 					b.Errorf("%s: %.0f stored bytes per record for %.0f bytes of JSON (%.2f×), target ≤ 2×", k.klass, perRec, perJSON, perRec/perJSON)
 				}
+			}
+			if parts.Len() > 0 {
+				fmt.Fprintf(&out, "\nDynamoDB's bytes per record by item (billed: attributes + 100 B), and with GSI1 projecting its keys only:\n%-12s %8s %8s %8s %8s %14s\n%s",
+					"klass", "document", "GSI1", "log row", "other", "GSI1 KEYS_ONLY", parts.String())
 			}
 			b.Log(out.String())
 		})
