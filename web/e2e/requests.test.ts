@@ -151,6 +151,18 @@ describe('requests per user action', () => {
       await page.locator('[data-testid="record-form"] button[type=submit]').click();
       await page.getByText('Maria Souza Lima').first().waitFor();
     });
+    // A shop's tickets mostly name a customer, whose card (and the documents panel's WhatsApp
+    // link) reads the customer after the ticket.
+    const customer = new URL(page.url()).pathname.split('/').pop() ?? '';
+    const named = await api(page, 'POST', group, { klass: 'Ticket', content: 'Hinge loose', priority: 'low', customer_id: customer });
+    expect(named.status, named.text).toBe(201);
+    await toList();
+    await page.locator(`a[href$="/${named.json.id as string}"]`).first().waitFor();
+    await page.waitForLoadState('networkidle');
+    await step('a ticket naming a customer opened from the list', async () => {
+      await page.locator(`a[href$="/${named.json.id as string}"]`).first().click();
+      await tid(page, 'customer-card').waitFor();
+    });
     expect(ticket).toMatch(/^tik-/);
     const reads = (requests: string[]) => requests.reduce((n, q) => n + (q.startsWith('POST /api/_batch') ? q.split('; ').length : 1), 0);
     writeFileSync(join(RESULTS_DIR, 'requests.json'), JSON.stringify(rows, null, 2));

@@ -9,10 +9,13 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/format';
 import { collapseEntries, entryOfVersion, historyQuery } from '../../lib/history';
 import { ChangeBadges, ChangeByline } from './ChangeSummary';
+import { labelsQuery } from './labels';
 
 export function HistoryList({ db, itemId }: { db: string; itemId: string }) {
   const { t, i18n } = useTranslation();
   const q = useQuery({ ...historyQuery(db, itemId), enabled: !!db && !!itemId });
+  // The entries' words (ChangeSummary's), read with the entries rather than once they show.
+  useQuery(labelsQuery);
   if (q.isPending) {
     return (
       <Flex direction="column" gap="xs">

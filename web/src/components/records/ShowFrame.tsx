@@ -1,7 +1,9 @@
 // The frame of a module's show screen: the actions (the module's own, then
 // edit on "e" unless the record is frozen, then delete), not-found and error
 // states, the details beside the comments and history panels, and the
-// delete confirmation.
+// delete confirmation. The comments and history need only the record's id:
+// their reads start with the record's own and go out in its batch
+// (lib/batch.ts), not one round trip after it.
 
 import { Flex } from '@aws-amplify/ui-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -91,8 +93,8 @@ export function ShowFrame({
           {top}
           <RecordShow
             details={details}
-            comments={doc ? <CommentsPanel db={db} itemId={id} itemType={itemType} /> : null}
-            history={doc ? <HistoryList db={db} itemId={id} /> : null}
+            comments={<CommentsPanel db={db} itemId={id} itemType={itemType} />}
+            history={<HistoryList db={db} itemId={id} />}
           />
         </Flex>
       )}

@@ -82,8 +82,9 @@ export function Component() {
           <ErrorAlert error={del.error ? asApiError(del.error) : null} onDismiss={() => del.reset()} />
           <RecordShow
             details={<DetailList rows={rows} loading={q.isPending} />}
-            comments={doc ? <CommentsPanel db={db} itemId={id} itemType={def.klass || String(doc.klass ?? '')} readOnly={def.set === 'comments'} /> : null}
-            history={doc ? <HistoryList db={db} itemId={id} /> : null}
+            // Read with the record, in its batch: they need only its id (and the klass, when the set names none).
+            comments={def.klass || doc ? <CommentsPanel db={db} itemId={id} itemType={def.klass || String(doc?.klass ?? '')} readOnly={def.set === 'comments'} /> : null}
+            history={<HistoryList db={db} itemId={id} />}
           />
         </>
       )}

@@ -3,7 +3,7 @@
 // WhatsApp", and its estimates and maintenances with buttons to start one
 // from the ticket.
 
-import { Button, Flex, Text } from '@aws-amplify/ui-react';
+import { Button, Flex, Placeholder, Text } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { groupCurrency } from '../../../lib/money';
@@ -12,6 +12,7 @@ import { EnumBadge } from '../../../components/records/EnumBadge';
 import { MoneyText } from '../../../components/records/Money';
 import { AppLink, ButtonLink } from '../../../components/RouterLink';
 import { useAccountConfig } from '../../../lib/account-config';
+import { useIsAdmin } from '../../../lib/accounts';
 import { formatDate } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { useGroupPhones } from '../../../lib/phones';
@@ -21,14 +22,21 @@ import type { Ticket } from '../api/types';
 import { LabelLinks } from './LabelLinks';
 import { PublicLink } from './PublicLink';
 
-export function TicketDocuments({ db, ticket }: { db: string; ticket: Ticket }) {
+/** The ticket's estimates and maintenances are read by its id, with the ticket itself; the rest waits for it. */
+export function TicketDocuments({ db, id, ticket }: { db: string; id: string; ticket: Ticket | undefined }) {
+  const estimates = useQuery(ofTicketQuery<Estimate>(db, 'Estimate', id));
+  const maintenances = useQuery(ofTicketQuery<Maintenance>(db, 'Maintenance', id));
+  // Whether the status link may be reissued (PublicLink's question), asked with the ticket too.
+  useIsAdmin(db);
+  return ticket ? <Documents db={db} ticket={ticket} estimates={estimates.data} maintenances={maintenances.data} /> : <Placeholder height="4rem" />;
+}
+
+function Documents({ db, ticket, estimates, maintenances }: { db: string; ticket: Ticket; estimates: Estimate[] | undefined; maintenances: Maintenance[] | undefined }) {
   const { t, i18n } = useTranslation();
   const cfg = useAccountConfig(db);
   const currency = groupCurrency(cfg);
   const phone = useGroupPhones(db);
   const customer = useQuery({ ...customerQuery(db, ticket.customer_id ?? ''), enabled: !!ticket.customer_id });
-  const estimates = useQuery(ofTicketQuery<Estimate>(db, 'Estimate', ticket._id));
-  const maintenances = useQuery(ofTicketQuery<Maintenance>(db, 'Maintenance', ticket._id));
   const phones = customer.data?.phones ?? [];
   const mobile = phones.find((p) => p.main) ?? phones[0];
   const statusUrl = ticket.status_token ? publicUrls.status(ticket.status_token) : '';
@@ -74,12 +82,12 @@ export function TicketDocuments({ db, ticket }: { db: string; ticket: Ticket }) 
           ) : null}
         </>
       ) : null}
-      {(estimates.data ?? []).length > 0 ? (
+      {(estimates ?? []).length > 0 ? (
         <Flex direction="column" gap="xxs" data-testid="ticket-estimates">
           <Text fontSize="small" fontWeight="bold">
             {t('nav.estimates')}
           </Text>
-          {(estimates.data ?? []).map((e) => (
+          {(estimates ?? []).map((e) => (
             <Flex key={e._id} gap="xs" alignItems="center">
               <AppLink to={paths.show(db, 'estimates', e._id)}>#{e.number}</AppLink>
               <EnumBadge name="estimate_state" value={e.state} />
@@ -88,12 +96,12 @@ export function TicketDocuments({ db, ticket }: { db: string; ticket: Ticket }) 
           ))}
         </Flex>
       ) : null}
-      {(maintenances.data ?? []).length > 0 ? (
+      {(maintenances ?? []).length > 0 ? (
         <Flex direction="column" gap="xxs">
           <Text fontSize="small" fontWeight="bold">
             {t('nav.maintenances')}
           </Text>
-          {(maintenances.data ?? []).map((m) => (
+          {(maintenances ?? []).map((m) => (
             <AppLink key={m._id} to={paths.show(db, 'maintenances', m._id)}>
               {formatDate(m.date, i18n.language)}
             </AppLink>

@@ -2,7 +2,7 @@
 // place, their equipment and tickets (with shortcuts to add either for
 // them), comments and history.
 
-import { Flex } from '@aws-amplify/ui-react';
+import { Flex, Placeholder } from '@aws-amplify/ui-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -60,31 +60,33 @@ export function Component() {
       details={
         <Flex direction="column" gap="medium">
           <DetailList rows={detailRows(c, SHOWN)} loading={q.isPending} />
-          {c ? (
-            <>
-              <Panel title={t('tickets.phones')} icon="info" testId="phones-panel">
-                <ItemsEditor db={db} customer={c} list="phones" fields={['number', 'description']} />
-              </Panel>
-              <Panel title={t('tickets.addresses')} icon="info" testId="addresses-panel">
-                <ItemsEditor db={db} customer={c} list="addresses" fields={['street', 'number', 'complement', 'neighborhood', 'city', 'state', 'zip_code', 'description']} />
-              </Panel>
-              <Panel title={t('nav.equipment')} icon="info" testId="customer-equipment">
-                <RelatedList
-                  db={db}
-                  set="equipment"
-                  loading={equipment.isPending}
-                  rows={(equipment.data ?? []).map((e) => ({ id: e._id, label: e.identifier ?? '', detail: e.maker }))}
-                  empty={t('tickets.noEquipment')}
-                  addTo={`${paths.create(db, 'equipment')}?customer=${encodeURIComponent(id)}`}
-                  addLabel={t('tickets.newEquipment')}
-                />
-              </Panel>
-              <Panel title={t('records.files.title')} icon="info" testId="files-panel">
-                <RecordFiles db={db} recordId={id} />
-              </Panel>
-              <RelatedTickets db={db} field="customer_id" id={id} testId="customer-tickets" />
-            </>
-          ) : null}
+          {/* The phones and addresses edit the record itself and wait for it; the panels below need
+              only its id and read with it, in its batch (lib/batch.ts). */}
+          <Panel title={t('tickets.phones')} icon="info" testId="phones-panel">
+            {c ? <ItemsEditor db={db} customer={c} list="phones" fields={['number', 'description']} /> : <Placeholder />}
+          </Panel>
+          <Panel title={t('tickets.addresses')} icon="info" testId="addresses-panel">
+            {c ? (
+              <ItemsEditor db={db} customer={c} list="addresses" fields={['street', 'number', 'complement', 'neighborhood', 'city', 'state', 'zip_code', 'description']} />
+            ) : (
+              <Placeholder />
+            )}
+          </Panel>
+          <Panel title={t('nav.equipment')} icon="info" testId="customer-equipment">
+            <RelatedList
+              db={db}
+              set="equipment"
+              loading={equipment.isPending}
+              rows={(equipment.data ?? []).map((e) => ({ id: e._id, label: e.identifier ?? '', detail: e.maker }))}
+              empty={t('tickets.noEquipment')}
+              addTo={`${paths.create(db, 'equipment')}?customer=${encodeURIComponent(id)}`}
+              addLabel={t('tickets.newEquipment')}
+            />
+          </Panel>
+          <Panel title={t('records.files.title')} icon="info" testId="files-panel">
+            <RecordFiles db={db} recordId={id} />
+          </Panel>
+          <RelatedTickets db={db} field="customer_id" id={id} testId="customer-tickets" />
         </Flex>
       }
     />

@@ -51,14 +51,11 @@ export function Component() {
       details={
         <Flex direction="column" gap="medium">
           <DetailList rows={detailRows(e, shown(db))} loading={q.isPending} />
-          {e ? (
-            <>
-              <Panel title={t('records.files.title')} icon="info" testId="files-panel">
-                <RecordFiles db={db} recordId={id} />
-              </Panel>
-              <RelatedTickets db={db} field="equipment_id" id={id} testId="equipment-tickets" />
-            </>
-          ) : null}
+          {/* By the record's id: read with it, in its batch (lib/batch.ts). */}
+          <Panel title={t('records.files.title')} icon="info" testId="files-panel">
+            <RecordFiles db={db} recordId={id} />
+          </Panel>
+          <RelatedTickets db={db} field="equipment_id" id={id} testId="equipment-tickets" />
         </Flex>
       }
     />

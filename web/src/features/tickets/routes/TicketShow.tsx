@@ -162,21 +162,16 @@ export function Component() {
             details={
               <Flex direction="column" gap="medium">
                 <DetailList rows={rows} loading={q.isPending} />
-                {tk ? (
-                  <Panel title={t('docs.documents')} icon="info" testId="documents-panel">
-                    <TicketDocuments db={db} ticket={tk} />
-                  </Panel>
-                ) : null}
-                {tk ? (
-                  <Panel title={t('tickets.checklist')} icon="info" testId="checklist-panel">
-                    <ChecklistPanel db={db} ticketId={id} />
-                  </Panel>
-                ) : null}
-                {tk ? (
-                  <Panel title={t('records.files.title')} icon="info" testId="files-panel">
-                    <RecordFiles db={db} recordId={id} />
-                  </Panel>
-                ) : null}
+                {/* The panels that need only the ticket's id read with it, in its batch (lib/batch.ts). */}
+                <Panel title={t('docs.documents')} icon="info" testId="documents-panel">
+                  <TicketDocuments db={db} id={id} ticket={tk} />
+                </Panel>
+                <Panel title={t('tickets.checklist')} icon="info" testId="checklist-panel">
+                  <ChecklistPanel db={db} ticketId={id} />
+                </Panel>
+                <Panel title={t('records.files.title')} icon="info" testId="files-panel">
+                  <RecordFiles db={db} recordId={id} />
+                </Panel>
                 {tk && categoryName ? <HandbooksPanel db={db} category={categoryName} /> : null}
                 {tk && (tk.customer_id || tk.equipment_id) ? (
                   <Flex gap="medium" wrap="wrap" className="ticket-cards">
@@ -186,8 +181,8 @@ export function Component() {
                 ) : null}
               </Flex>
             }
-            comments={tk ? <CommentsPanel db={db} itemId={id} itemType="Ticket" /> : null}
-            history={tk ? <HistoryList db={db} itemId={id} /> : null}
+            comments={<CommentsPanel db={db} itemId={id} itemType="Ticket" />}
+            history={<HistoryList db={db} itemId={id} />}
           />
         </Flex>
       )}
