@@ -153,8 +153,10 @@ describe('requests per user action', () => {
     });
     // A shop's tickets mostly name a customer, whose card (and the documents panel's WhatsApp
     // link) reads the customer after the ticket.
-    const customer = new URL(page.url()).pathname.split('/').pop() ?? '';
-    const named = await api(page, 'POST', group, { klass: 'Ticket', content: 'Hinge loose', priority: 'low', customer_id: customer });
+    // A customer this page has not read yet.
+    const other = await api(page, 'POST', group, { klass: 'Customer', name: 'João Pereira' });
+    expect(other.status, other.text).toBe(201);
+    const named = await api(page, 'POST', group, { klass: 'Ticket', content: 'Hinge loose', priority: 'low', customer_id: other.json.id as string });
     expect(named.status, named.text).toBe(201);
     await toList();
     await page.locator(`a[href$="/${named.json.id as string}"]`).first().waitFor();
