@@ -2,13 +2,14 @@
 // re-login modal raised by the API client's "logged-out" event (SPEC §4).
 
 import { View } from '@aws-amplify/ui-react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration, useNavigate, useParams } from 'react-router';
 import { setActiveDb, useActiveDb } from '../../lib/active-db';
 import { useCurrentUser } from '../../lib/current-user';
 import { ApiError, asApiError } from '../../lib/errors';
 import { withStrings } from '../../lib/i18n';
+import { limitsQuery } from '../../lib/limits';
 import { onAppEvent } from '../../lib/events';
 import { paths } from '../../lib/paths';
 import { needsSignIn, useRouteHandle } from '../../lib/route-handle';
@@ -43,6 +44,10 @@ export function RootLayout() {
   useStartup();
 
   const signInRoute = needsSignIn(handle.access);
+  // The limits banner's read, started here so that it goes out with the screen's reads in one batch;
+  // the banner, a chunk that loads after the shell, finds it in the cache.
+  const banner = !!session && handle.access === 'account' && !refused;
+  useQuery({ ...limitsQuery(activeDb ?? ''), enabled: banner && !!activeDb?.startsWith('acc-') });
   useEffect(
     () =>
       onAppEvent('logged-out', () => {
@@ -82,7 +87,7 @@ export function RootLayout() {
     <View className="app-frame" data-route={handle.name}>
       {handle.bare ? null : <Navbar session={session} onLogout={onLogout} userLabel={user?.fullname || user?.email || ''} />}
       <VersionNotice />
-      {session && handle.access === 'account' && !refused ? (
+      {banner ? (
         <Suspense fallback={null}>
           <LimitsBanner db={activeDb} />
         </Suspense>

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { fetchBalances, positiveBalances } from './api/balances';
 import { ownEvent } from '../../lib/history';
-import { sinceOf, toCards } from './api/timeline';
+import { fetchTimeline, toCards } from './api/timeline';
+import { api } from '../../lib/api';
 import { ADDRESS_FIELDS, parseContacts, PHONE_FIELDS, removeContact, upsertContact } from './contacts';
 import { confirmationDeadline } from './deadline';
 import { adminTiles } from './tiles';
@@ -29,9 +30,11 @@ describe('email confirmation countdown (SPEC §9)', () => {
 });
 
 describe('timeline (SPEC §7)', () => {
-  it('reads since update_seq − 20, never below 0', () => {
-    expect(sinceOf(57)).toBe(37);
-    expect(sinceOf('12')).toBe(0);
+  it('reads the last 20 changes, newest first, in one read (no db info first)', async () => {
+    const get = vi.spyOn(api, 'get').mockResolvedValue({ last_seq: 0, results: [] });
+    expect(await fetchTimeline('acc-1')).toEqual([]);
+    expect(get).toHaveBeenCalledTimes(1);
+    expect(get).toHaveBeenCalledWith('acc-1/_changes', { include_docs: true, descending: true, limit: 20 });
   });
 
   it('DocumentChange docs are the cards, newest first', () => {

@@ -248,7 +248,7 @@ describe('dashboard pieces', () => {
     });
     renderScreen(<Dashboard />, { path: '/account/:account_id', url: `/account/${ACC}` });
     expect(await screen.findByRole('link', { name: 'Zé' })).toHaveAttribute('href', `/account/${ACC}/customers/cus-1`);
-    expect(calls.some((c) => c.path === `/api/${ACC}/_changes?include_docs=true&since=25`)).toBe(true);
+    expect(calls.some((c) => c.path === `/api/${ACC}/_changes?include_docs=true&descending=true&limit=20`)).toBe(true);
     await waitFor(() => expect(screen.getByTestId('open-tickets-card').querySelector('.counter-badge')).toHaveTextContent('7'));
     expect(screen.getByTestId('open-tickets-card').querySelector('.counter-badge')).toHaveAttribute('data-tone', 'orange');
   });
