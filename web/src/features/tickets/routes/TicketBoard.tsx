@@ -23,6 +23,7 @@ import { onAppEvent } from '../../../lib/events';
 import { paths } from '../../../lib/paths';
 import { useSession } from '../../../lib/session';
 import { boardQuery, moveTicket, type BoardData } from '../api/tickets';
+import { ownWrite, refetchOwnWrite } from '../../../lib/live-deps';
 import { STATUSES, TRANSITIONS, canMove, type Status, type Ticket } from '../api/types';
 import { DeskCrumbs } from '../components/DeskCrumbs';
 import { usePeople } from '../components/People';
@@ -131,8 +132,8 @@ function Board({ db }: { db: string }) {
     onError: (_e, _v, ctx) => {
       if (ctx?.prev) qc.setQueryData(key, ctx.prev);
     },
-    onSettled: () => {
-      void qc.invalidateQueries({ queryKey: ['tickets', db] });
+    onSettled: (res, _e, { ticket }) => {
+      void refetchOwnWrite(qc, ownWrite(db, ticket._id, 'Ticket', false, res?.rev));
     },
   });
 

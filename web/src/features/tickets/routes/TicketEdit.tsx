@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
+import { ownWrite, refetchOwnWrite } from '../../../lib/live-deps';
 import { Page } from '../../../components/Page';
 import { asApiError, clientValidationError, type ApiError } from '../../../lib/errors';
 import { paths } from '../../../lib/paths';
@@ -35,8 +36,8 @@ export function Component() {
       for (const [k, v] of Object.entries(body)) if (v === null || v === '') delete body[k];
       return saveTicket(db, body as TicketValues);
     },
-    onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ['tickets', db] });
+    onSuccess: async (res) => {
+      await refetchOwnWrite(qc, ownWrite(db, id, 'Ticket', false, res.rev));
       navigate(paths.show(db, 'tickets', id));
     },
     onError: (e) => setError(asApiError(e)),

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { ownWrite, refetchOwnWrite } from '../../../lib/live-deps';
 import { Page } from '../../../components/Page';
 import { asApiError, clientValidationError, type ApiError } from '../../../lib/errors';
 import { paths } from '../../../lib/paths';
@@ -28,7 +29,8 @@ export function Component() {
   const save = useMutation({
     mutationFn: () => saveTicket(db, clean(values)),
     onSuccess: async (res) => {
-      await qc.invalidateQueries({ queryKey: ['tickets', db] });
+      // What the new ticket changes (lists, board, counter), not every ticket query of the form's page.
+      await refetchOwnWrite(qc, ownWrite(db, res.id, 'Ticket', false, res.rev));
       navigate(paths.show(db, 'tickets', res.id));
     },
     onError: (e) => setError(asApiError(e)),
