@@ -152,8 +152,8 @@ describe('requests per user action', () => {
       await page.getByText('Maria Souza Lima').first().waitFor();
     });
     // A shop's tickets mostly name a customer, whose card (and the documents panel's WhatsApp
-    // link) reads the customer after the ticket.
-    // A customer this page has not read yet.
+    // link) needs the customer: a customer no screen of this page has read yet, which the list's
+    // link to it then reads (the ticket screen starts from that copy).
     const other = await api(page, 'POST', group, { klass: 'Customer', name: 'João Pereira' });
     expect(other.status, other.text).toBe(201);
     const named = await api(page, 'POST', group, { klass: 'Ticket', content: 'Hinge loose', priority: 'low', customer_id: other.json.id as string });
@@ -161,7 +161,7 @@ describe('requests per user action', () => {
     await toList();
     await page.locator(`a[href$="/${named.json.id as string}"]`).first().waitFor();
     await page.waitForLoadState('networkidle');
-    await step('a ticket naming a customer opened from the list', async () => {
+    await step('a ticket naming a customer opened from the list (whose link read the customer)', async () => {
       await page.locator(`a[href$="/${named.json.id as string}"]`).first().click();
       await tid(page, 'customer-card').waitFor();
     });

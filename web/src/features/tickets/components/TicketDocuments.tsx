@@ -16,7 +16,7 @@ import { useIsAdmin } from '../../../lib/accounts';
 import { formatDate } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { useGroupPhones } from '../../../lib/phones';
-import { customerQuery } from '../api/customers';
+import { useCustomer } from '../api/customers';
 import { ofTicketQuery, pdfUrls, publicUrls, reissueStatusLink, type Estimate, type Maintenance } from '../api/servicedocs';
 import type { Ticket } from '../api/types';
 import { LabelLinks } from './LabelLinks';
@@ -36,7 +36,7 @@ function Documents({ db, ticket, estimates, maintenances }: { db: string; ticket
   const cfg = useAccountConfig(db);
   const currency = groupCurrency(cfg);
   const phone = useGroupPhones(db);
-  const customer = useQuery({ ...customerQuery(db, ticket.customer_id ?? ''), enabled: !!ticket.customer_id });
+  const customer = useCustomer(db, ticket.customer_id);
   const phones = customer.data?.phones ?? [];
   const mobile = phones.find((p) => p.main) ?? phones[0];
   const statusUrl = ticket.status_token ? publicUrls.status(ticket.status_token) : '';

@@ -26,7 +26,7 @@ import { asApiError } from '../../../lib/errors';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { paths } from '../../../lib/paths';
 import { useGroupPhones } from '../../../lib/phones';
-import { categoriesQuery, customerQuery, equipmentQuery } from '../api/customers';
+import { categoriesQuery, equipmentQuery, useCustomer } from '../api/customers';
 import { moveTicket, ticketQuery } from '../api/tickets';
 import { TRANSITIONS, type Status, type Ticket } from '../api/types';
 import { CategoryChip } from '../components/CategoryChip';
@@ -40,7 +40,7 @@ import { ownWrite, refetchOwnWrite } from '../../../lib/live-deps';
 
 function CustomerCard({ db, id, ticket }: { db: string; id: string; ticket: Ticket }) {
   const { t } = useTranslation();
-  const q = useQuery(customerQuery(db, id));
+  const q = useCustomer(db, id);
   const phone = useGroupPhones(db);
   const c = q.data;
   if (!c) return null;
