@@ -56,7 +56,7 @@ export function Component() {
                 ) : null}
               </Flex>
             }
-            history={c ? <HistoryList db={db} itemId={id} /> : null}
+            history={<HistoryList db={db} itemId={id} />}
           />
         </>
       )}

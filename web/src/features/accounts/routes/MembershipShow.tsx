@@ -121,8 +121,9 @@ export function Component() {
                 }
               />
             }
-            comments={m ? <CommentsList db={db} itemId={id} /> : null}
-            history={m ? <HistoryList db={db} itemId={id} /> : null}
+            // By the membership's id: read with it, in its batch (lib/batch.ts).
+            comments={<CommentsList db={db} itemId={id} />}
+            history={<HistoryList db={db} itemId={id} />}
           />
         </>
       )}

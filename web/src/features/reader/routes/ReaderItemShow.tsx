@@ -107,8 +107,9 @@ export function Component() {
                 <Text aria-busy="true">{t('common.loading')}</Text>
               )
             }
-            comments={item ? <CommentsPanel db={db} itemId={id} itemType="ReaderItem" /> : null}
-            history={item ? <HistoryList db={db} itemId={id} /> : null}
+            // By the item's id: read with it, in its batch (lib/batch.ts).
+            comments={<CommentsPanel db={db} itemId={id} itemType="ReaderItem" />}
+            history={<HistoryList db={db} itemId={id} />}
           />
         </>
       )}
