@@ -11,24 +11,27 @@ const resourceEdit = () => import('../features/resources/routes/ResourceEdit');
 
 type Screen = 'index' | 'new' | 'show' | 'edit';
 
-// Screens used by more than one route, loaded from one place (each import()
-// site costs this chunk its list of preloads).
-const walletForm = () => import('../features/finance/routes/WalletForm');
-const mappingForm = () => import('../features/finance/routes/MappingForm');
-const wikiForm = () => import('../features/wiki/routes/PageForm');
-const moneyForm = () => import('../features/finance/routes/MoneyForm');
-const moneyScreens = {
+type Load = () => Promise<ScreenModule>;
+
+/**
+ * withForm is a set's screens whose new and edit are one form: each screen
+ * is loaded from one place (each import() site costs this chunk its list of
+ * preloads).
+ */
+const withForm = (form: Load, screens: { index?: Load; show: Load }): Partial<Record<Screen, Load>> => ({ ...screens, new: form, edit: form });
+
+const appEntry = () => import('../features/accounts/routes/AppEntry');
+const disk = () => import('../features/disk/routes/Disk');
+const moneyScreens = withForm(() => import('../features/finance/routes/MoneyForm'), {
   index: () => import('../features/finance/routes/MoneyIndex'),
-  new: moneyForm,
   show: () => import('../features/finance/routes/MoneyShow'),
-  edit: moneyForm,
-};
+});
 
 /**
  * The module screens that replace the generic kit for a set, by kind; a kind
  * left out keeps the kit's screen.
  */
-const SCREENS: Record<string, Partial<Record<Screen, () => Promise<ScreenModule>>>> = {
+const SCREENS: Record<string, Partial<Record<Screen, Load>>> = {
   reader_subscriptions: {
     index: () => import('../features/reader/routes/SubscriptionsIndex'),
     new: () => import('../features/reader/routes/SubscriptionNew'),
@@ -57,50 +60,47 @@ const SCREENS: Record<string, Partial<Record<Screen, () => Promise<ScreenModule>
   },
   customers: { show: () => import('../features/tickets/routes/CustomerShow') },
   // Service documents (features/tickets, server shared/servicedocs).
-  estimates: {
+  estimates: withForm(() => import('../features/tickets/routes/EstimateForm'), {
     index: () => import('../features/tickets/routes/EstimatesIndex'),
-    new: () => import('../features/tickets/routes/EstimateForm'),
     show: () => import('../features/tickets/routes/EstimateShow'),
-    edit: () => import('../features/tickets/routes/EstimateForm'),
-  },
-  contracts: {
+  }),
+  contracts: withForm(() => import('../features/tickets/routes/ContractForm'), {
     index: () => import('../features/tickets/routes/ContractsIndex'),
-    new: () => import('../features/tickets/routes/ContractForm'),
     show: () => import('../features/tickets/routes/ContractShow'),
-    edit: () => import('../features/tickets/routes/ContractForm'),
-  },
-  maintenances: {
+  }),
+  maintenances: withForm(() => import('../features/tickets/routes/MaintenanceForm'), {
     index: () => import('../features/tickets/routes/MaintenancesIndex'),
-    new: () => import('../features/tickets/routes/MaintenanceForm'),
     show: () => import('../features/tickets/routes/MaintenanceShow'),
-    edit: () => import('../features/tickets/routes/MaintenanceForm'),
-  },
-  equipment: {
+  }),
+  equipment: withForm(() => import('../features/tickets/routes/EquipmentForm'), {
     index: () => import('../features/tickets/routes/EquipmentIndex'),
-    new: () => import('../features/tickets/routes/EquipmentForm'),
     show: () => import('../features/tickets/routes/EquipmentShow'),
-    edit: () => import('../features/tickets/routes/EquipmentForm'),
-  },
-  categories: {
-    show: () => import('../features/tickets/routes/CategoryShow'),
-    new: () => import('../features/tickets/routes/CategoryForm'),
-    edit: () => import('../features/tickets/routes/CategoryForm'),
-  },
+  }),
+  categories: withForm(() => import('../features/tickets/routes/CategoryForm'), { show: () => import('../features/tickets/routes/CategoryShow') }),
   // Finance (features/finance, server shared/finance): the four money sets
   // share their screens, which read the set from the route.
-  wallets: { index: () => import('../features/finance/routes/WalletsIndex'), new: walletForm, show: () => import('../features/finance/routes/WalletShow'), edit: walletForm },
+  wallets: withForm(() => import('../features/finance/routes/WalletForm'), {
+    index: () => import('../features/finance/routes/WalletsIndex'),
+    show: () => import('../features/finance/routes/WalletShow'),
+  }),
   ...Object.fromEntries((['incomes', 'outgos', 'transfers', 'exchanges'] as const).map((set) => [set, moneyScreens])),
-  mappings: { index: () => import('../features/finance/routes/MappingsIndex'), new: mappingForm, show: () => import('../features/finance/routes/MappingShow'), edit: mappingForm },
+  mappings: withForm(() => import('../features/finance/routes/MappingForm'), {
+    index: () => import('../features/finance/routes/MappingsIndex'),
+    show: () => import('../features/finance/routes/MappingShow'),
+  }),
   // The wiki's pages (features/wiki, server shared/wiki).
-  handbooks: { index: () => import('../features/wiki/routes/PagesIndex'), new: wikiForm, show: () => import('../features/wiki/routes/PageShow'), edit: wikiForm },
+  handbooks: withForm(() => import('../features/wiki/routes/PageForm'), {
+    index: () => import('../features/wiki/routes/PagesIndex'),
+    show: () => import('../features/wiki/routes/PageShow'),
+  }),
 };
 
-const GENERIC: Record<Screen, () => Promise<ScreenModule>> = { index: resourceIndex, new: resourceNew, show: resourceShow, edit: resourceEdit };
+const GENERIC: Record<Screen, Load> = { index: resourceIndex, new: resourceNew, show: resourceShow, edit: resourceEdit };
 
 /** The screens that are not a set's index, new, show or edit. */
-const NAMED: Record<string, () => Promise<ScreenModule>> = {
-  'app': () => import('../features/accounts/routes/AppEntry'),
-  'appHtml': () => import('../features/accounts/routes/AppEntry'),
+const NAMED: Record<string, Load> = {
+  'app': appEntry,
+  'appHtml': appEntry,
   'user#profile': () => import('../features/profile/routes/Profile'),
   'user#newsletter': () => import('../features/profile/routes/Newsletter'),
   'account#new': () => import('../features/accounts/routes/AccountNew'),
@@ -115,8 +115,8 @@ const NAMED: Record<string, () => Promise<ScreenModule>> = {
   'reader_items#show': () => import('../features/reader/routes/ReaderItemShow'),
   'bookmarks#index': () => import('../features/links/routes/Bookmarks'),
   'users#show': () => import('../features/accounts/routes/UserShow'),
-  'disk#index': () => import('../features/disk/routes/Disk'),
-  'disk#show': () => import('../features/disk/routes/Disk'),
+  'disk#index': disk,
+  'disk#show': disk,
   'tickets#board': () => import('../features/tickets/routes/TicketBoard'),
   'wallets#upload': () => import('../features/finance/routes/WalletsUpload'),
   'wiki#index': () => import('../features/wiki/routes/Wiki'),
