@@ -69,7 +69,7 @@ e2e: build web ## end-to-end tests in headless Chromium against the real server
 
 test: test-go web-test infra-test e2e ## every test of the repo
 
-bench: deps bench-peers ## benchmarks: HTTP on the embedded store side by side with pouchdb-server and an older build, the write path's stages, mango, DynamoDB capacity units, every module's targets; capacity per action, bytes per record, cost per tenant
+bench: deps bench-peers lambdas ## benchmarks (and the Lambda zips' sizes): HTTP on the embedded store side by side with pouchdb-server and an older build, the write path's stages, mango, DynamoDB capacity units, every module's targets; capacity per action, bytes per record, cost per tenant
 	$(GO) test -run '^$$' -bench . -skip 'Peers|WritePath|BackupContentsLocked' -benchtime 2s ./shared/...
 	$(GO) test -run '^$$' -bench BackupContentsLocked -benchtime 120x ./shared/backup/
 	$(GO) test -run '^$$' -bench WritePath -benchtime 200x ./shared/app/
@@ -80,7 +80,8 @@ bench: deps bench-peers ## benchmarks: HTTP on the embedded store side by side w
 # The side-by-side HTTP run (shared/httpload's BenchmarkPeers): pouchdb-server
 # from npm and the local server built from an older commit (the platform
 # before the modules), both made here under build/bench/ at bench time, next
-# to a build of the working tree; each server fresh, 16 connections, 8 s rounds.
+# to net/http alone (the ceiling) and a build of the working tree; each server
+# fresh, 16 connections, 8 s rounds.
 BENCH_DIR          := build/bench
 BENCH_OLD_COMMIT   ?= 7b6c642
 POUCHDB_SERVER_VERSION := 4.2.0
@@ -97,9 +98,11 @@ $(BENCH_DIR)/oficina-$(BENCH_OLD_COMMIT):
 	cd $(BENCH_DIR)/src-$(BENCH_OLD_COMMIT) && $(GO) build -o ../oficina-$(BENCH_OLD_COMMIT) ./functions/local
 	rm -rf $(BENCH_DIR)/src-$(BENCH_OLD_COMMIT)
 
-bench-peers: deps $(BENCH_DIR)/pouchdb-server/.installed-$(POUCHDB_SERVER_VERSION) $(BENCH_DIR)/oficina-$(BENCH_OLD_COMMIT) ## PUT and GET side by side: pouchdb-server 4.2, the 7b6c642 build and this one (about 2 minutes)
+bench-peers: deps $(BENCH_DIR)/pouchdb-server/.installed-$(POUCHDB_SERVER_VERSION) $(BENCH_DIR)/oficina-$(BENCH_OLD_COMMIT) ## PUT and GET side by side: pouchdb-server 4.2, the 7b6c642 build, net/http alone (the ceiling) and this one (about 2.5 minutes)
 	$(GO) build -o $(BENCH_DIR)/oficina-current ./functions/local
+	$(GO) build -o $(BENCH_DIR)/bare ./shared/httpload/internal/bare
 	OFICINA_BENCH_POUCHDB=$(BENCH_DIR)/pouchdb-server/node_modules/.bin/pouchdb-server \
+	OFICINA_BENCH_BARE=$(BENCH_DIR)/bare \
 	OFICINA_BENCH_BUILDS=$(BENCH_OLD_COMMIT)=$(BENCH_DIR)/oficina-$(BENCH_OLD_COMMIT),current=$(BENCH_DIR)/oficina-current \
 	  $(GO) test -run '^$$' -bench Peers -benchtime 1x -timeout 30m ./shared/httpload/
 

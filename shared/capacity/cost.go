@@ -283,6 +283,23 @@ func backups(t Tenant) Line {
 	return l
 }
 
+// Floor is d and t with everything the code decides taken out: no
+// DynamoDB capacity or storage, no function time, no logs, no scheduled
+// jobs, no backup requests, no capacity behind live updates. What Month
+// still charges for them is what the stack's services cost per request,
+// per byte kept or sent and per connected minute, however lean the code:
+// the floor under any optimisation of it.
+func Floor(d Day, t Tenant) (Day, Tenant) {
+	d.Reads, d.Writes = 0, 0
+	t.TableBytes, t.TableGrowth = 0, 0
+	t.APISeconds, t.StreamSeconds, t.LiveSeconds = 0, 0, 0
+	t.LogBytes = 0
+	t.Jobs = Jobs{}
+	t.BackupBytes, t.BackupPuts, t.BackupColdRequests = 0, 0, 0
+	t.Live.Reads, t.Live.Writes = 0, 0
+	return d, t
+}
+
 // Fixed is what a deployment pays whatever its tenants.
 func Fixed(alarms, secrets int) []Line {
 	p := Prices

@@ -11,6 +11,10 @@ package httpload_test
 //	OFICINA_BENCH_BUILDS=7b6c642=build/bench/oficina-7b6c642,current=build/bench/oficina-current \
 //	go test -run '^$' -bench Peers -benchtime 1x ./shared/httpload/
 //
+// OFICINA_BENCH_BARE names the ceiling (internal/bare, built by `make
+// bench-peers`): net/http with a map for a store and nothing else, which
+// shows how far any Go handler can go on the machine with this generator.
+//
 // OFICINA_BENCH_ROUNDS (default 3) is the PUT rounds per server,
 // OFICINA_BENCH_SECONDS (default 8) the length of a round,
 // OFICINA_BENCH_REPEAT (default 1) runs the whole comparison again with
@@ -121,6 +125,10 @@ func BenchmarkPeers(b *testing.B) {
 		}
 		fmt.Fprintf(&out, "; GET %s\n", ratio(last+"/get", p.name+"/get"))
 	}
+	if best[bareName+"/get"] > 0 && best["pouchdb-server/get"] > 0 {
+		fmt.Fprintf(&out, "the ceiling (%s) vs pouchdb-server: PUT round 1 %s; GET %s\n", bareName,
+			ratio(bareName+"/put-1", "pouchdb-server/put-1"), ratio(bareName+"/get", "pouchdb-server/get"))
+	}
 	fmt.Print(out.String())
 }
 
@@ -150,12 +158,15 @@ func ticket(id string) []byte {
 	return []byte(head + strings.Repeat(".", max(0, ticketBytes-len(head)-len(tail))) + tail)
 }
 
-// peersFromEnv reads the servers: pouchdb-server first, then the builds
+// peersFromEnv reads the servers: pouchdb-server first, the ceiling, then the builds
 // in the order given (the last is the one the ratios are about).
 func peersFromEnv(b *testing.B) []peer {
 	var peers []peer
 	if bin := os.Getenv("OFICINA_BENCH_POUCHDB"); bin != "" {
 		peers = append(peers, pouchdbPeer(absPath(b, bin)))
+	}
+	if bin := os.Getenv("OFICINA_BENCH_BARE"); bin != "" {
+		peers = append(peers, barePeer(absPath(b, bin)))
 	}
 	for _, spec := range strings.Split(os.Getenv("OFICINA_BENCH_BUILDS"), ",") {
 		if spec == "" {
@@ -225,6 +236,25 @@ func oficinaPeer(name, bin string) peer {
 				}
 			}
 			return "/api/" + user + "/", []string{"Cookie: " + strings.Join(cookies, "; "), "X-XSRF-TOKEN: " + xsrf}
+		},
+	}
+}
+
+// bareName is the ceiling's name in the results.
+const bareName = "net/http alone"
+
+// barePeer is the ceiling (internal/bare). Its requests carry headers of
+// the size the local server's session needs, so the parsing is the same.
+func barePeer(bin string) peer {
+	return peer{
+		name: bareName,
+		start: func(b *testing.B, addr, dir string) func() {
+			return startProcess(b, dir, "http://"+addr+"/", bin, "--addr", addr)
+		},
+		session: func(b *testing.B, addr string) (string, []string) {
+			return "/api/usr-" + randomHex(b, 16) + "/", []string{
+				"Cookie: AuthSession=" + randomHex(b, 48) + "; XSRF-TOKEN=" + randomHex(b, 22),
+				"X-XSRF-TOKEN: " + randomHex(b, 22)}
 		},
 	}
 }
