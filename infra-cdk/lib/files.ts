@@ -79,6 +79,32 @@ export class Files extends Construct {
   constructor(scope: Construct, id: string, props: FilesProps) {
     super(scope, id);
     const prod = props.stage === 'prod';
+    const lifecycleRules: s3.LifecycleRule[] = [
+      {
+        id: 'versions-backstop',
+        noncurrentVersionsToRetain: NONCURRENT_VERSIONS_KEPT,
+        noncurrentVersionExpiration: Duration.days(NONCURRENT_DAYS),
+        expiredObjectDeleteMarker: true,
+      },
+      {
+        id: 'retired-versions',
+        tagFilters: { ...RETIRED_TAG },
+        noncurrentVersionExpiration: Duration.days(RETIRED_VERSION_GRACE_DAYS),
+      },
+      { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(ABORT_UPLOAD_DAYS) },
+      {
+        id: 'intelligent-tiering',
+        objectSizeGreaterThan: TIERING_MIN_BYTES - 1,
+        transitions: [{ storageClass: s3.StorageClass.INTELLIGENT_TIERING, transitionAfter: Duration.days(0) }],
+        noncurrentVersionTransitions: [{ storageClass: s3.StorageClass.INTELLIGENT_TIERING, transitionAfter: Duration.days(0) }],
+      },
+      {
+        id: 'backups',
+        prefix: BACKUPS_PREFIX,
+        expiration: Duration.days(BACKUP_MAX_DAYS),
+        noncurrentVersionExpiration: Duration.days(BACKUP_NONCURRENT_DAYS),
+      },
+    ];
     this.bucket = new s3.Bucket(this, 'Bucket', {
       versioned: true,
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
@@ -89,32 +115,7 @@ export class Files extends Construct {
       // Users' files: kept when the stack goes in prod; dev goes with it.
       removalPolicy: prod ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
       autoDeleteObjects: !prod,
-      lifecycleRules: [
-        {
-          id: 'versions-backstop',
-          noncurrentVersionsToRetain: NONCURRENT_VERSIONS_KEPT,
-          noncurrentVersionExpiration: Duration.days(NONCURRENT_DAYS),
-          expiredObjectDeleteMarker: true,
-        },
-        {
-          id: 'retired-versions',
-          tagFilters: { ...RETIRED_TAG },
-          noncurrentVersionExpiration: Duration.days(RETIRED_VERSION_GRACE_DAYS),
-        },
-        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(ABORT_UPLOAD_DAYS) },
-        {
-          id: 'intelligent-tiering',
-          objectSizeGreaterThan: TIERING_MIN_BYTES - 1,
-          transitions: [{ storageClass: s3.StorageClass.INTELLIGENT_TIERING, transitionAfter: Duration.days(0) }],
-          noncurrentVersionTransitions: [{ storageClass: s3.StorageClass.INTELLIGENT_TIERING, transitionAfter: Duration.days(0) }],
-        },
-        {
-          id: 'backups',
-          prefix: BACKUPS_PREFIX,
-          expiration: Duration.days(BACKUP_MAX_DAYS),
-          noncurrentVersionExpiration: Duration.days(BACKUP_NONCURRENT_DAYS),
-        },
-      ],
+      lifecycleRules,
       cors: [
         {
           allowedOrigins: [props.siteUrl],
@@ -125,6 +126,11 @@ export class Files extends Construct {
         },
       ],
     });
+    // CloudFormation types ObjectSizeGreaterThan as a string (a Long); the
+    // L2 prop is a number, which synth coerces with a warning.
+    const cfn = this.bucket.node.defaultChild as s3.CfnBucket;
+    const tiering = lifecycleRules.findIndex((r) => r.id === 'intelligent-tiering');
+    cfn.addPropertyOverride(`LifecycleConfiguration.Rules.${tiering}.ObjectSizeGreaterThan`, String(TIERING_MIN_BYTES - 1));
   }
 
   /** grantBlobs lets a function use the bucket as the drive's blob store. */
