@@ -49,7 +49,7 @@ var coreCalls = map[string]coreCall{
 		Body: map[string]any{"name": "Oficina da Ana"}, Status: http.StatusCreated}},
 	"GET /api/{db}":                                     {module.AccessRead, module.Doc{Summary: "The database's information (doc_count, update_seq); GET /api/{db}/{docid} serves _users/{id} and accounts/{id} too"}},
 	"PUT /api/{db}":                                     {module.AccessAdmin, module.Doc{Summary: "Answers CouchDB clients that create a database: Groups are made by POST /api/accounts"}},
-	"POST /api/{db}":                                    {module.AccessWrite, module.Doc{Summary: "Creates a document (its klass's rules run)", Status: http.StatusCreated}},
+	"POST /api/{db}":                                    {module.AccessWrite, module.Doc{Summary: "Creates a document (its klass's rules run; Prefer: return=representation adds the stored document)", Status: http.StatusCreated}},
 	"GET /api/{db}/_security":                           {module.AccessRead, module.Doc{Summary: "The database's members and admins"}},
 	"PUT /api/{db}/_security":                           {module.AccessAdmin, module.Doc{Summary: "Changes the database's members and admins"}},
 	"POST /api/{db}/_bulk_docs":                         {module.AccessWrite, module.Doc{Summary: "Writes many documents, each through the same rules", Status: http.StatusCreated}},
@@ -63,7 +63,7 @@ var coreCalls = map[string]coreCall{
 	"POST /api/{db}/_design/{ddoc}/_update/{fn}":        {module.AccessWrite, module.Doc{Summary: "Runs a module's update handler that takes no id (listed under its module)"}},
 	"PUT /api/{db}/_design/{ddoc}/_update/{fn}/{docid}": {module.AccessWrite, module.Doc{Summary: "Runs a module's update handler on a document (listed under its module)"}},
 	"GET /api/{db}/{docid}":                             {module.AccessRead, module.Doc{Summary: "Reads a document (ETag; If-None-Match; ?rev=, ?fields=)"}},
-	"PUT /api/{db}/{docid}":                             {module.AccessWrite, module.Doc{Summary: "Creates or updates a document (revision in the body, ?rev= or If-Match)", Status: http.StatusCreated}},
+	"PUT /api/{db}/{docid}":                             {module.AccessWrite, module.Doc{Summary: "Creates or updates a document (revision in the body, ?rev= or If-Match; Prefer: return=representation adds the stored document)", Status: http.StatusCreated}},
 	"DELETE /api/{db}/{docid}":                          {module.AccessWrite, module.Doc{Summary: "Deletes a document (?rev= or If-Match)"}},
 }
 

@@ -112,7 +112,7 @@ func (s *Server) putDoc(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeDocResult(w, http.StatusCreated, d)
+	return writeSaved(w, r, d)
 }
 
 // postDoc answers POST /api/{db}: create with the body's _id or a new id
@@ -135,7 +135,7 @@ func (s *Server) postDoc(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeDocResult(w, http.StatusCreated, d)
+	return writeSaved(w, r, d)
 }
 
 // deleteDoc answers DELETE /api/{db}/{docid}?rev=.
@@ -159,6 +159,41 @@ func writeDocResult(w http.ResponseWriter, status int, d store.Doc) error {
 	w.Header().Set("ETag", `"`+d.Rev+`"`)
 	writeJSON(w, status, docResult{ID: d.ID, OK: true, Rev: d.Rev})
 	return nil
+}
+
+// writeSaved answers a document's save: {"id","ok","rev"}, and with
+// "Prefer: return=representation" (RFC 7240) the document as stored too,
+// in "doc" (what a GET would answer: the server's stamps and number
+// included), so a client that shows what it saved need not read it back.
+func writeSaved(w http.ResponseWriter, r *http.Request, d store.Doc) error {
+	if !prefersRepresentation(r.Header.Values("Prefer")) {
+		return writeDocResult(w, http.StatusCreated, d)
+	}
+	w.Header().Set("ETag", `"`+d.Rev+`"`)
+	w.Header().Set("Preference-Applied", "return=representation")
+	writeJSON(w, http.StatusCreated, savedResult{docResult{ID: d.ID, OK: true, Rev: d.Rev}, json.RawMessage(docs.WithMeta(d))})
+	return nil
+}
+
+// prefersRepresentation reports whether Prefer headers ask for
+// return=representation (preferences are comma-separated, parameters
+// after ';', names and the token case-insensitive).
+func prefersRepresentation(prefer []string) bool {
+	for _, h := range prefer {
+		for _, pref := range strings.Split(h, ",") {
+			name, _, _ := strings.Cut(pref, ";")
+			if strings.EqualFold(strings.Join(strings.Fields(name), ""), "return=representation") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// savedResult is writeSaved's answer with the document.
+type savedResult struct {
+	docResult
+	Doc json.RawMessage `json:"doc"`
 }
 
 // docResult is a write's answer, {"id","ok","rev"}: the members in the
