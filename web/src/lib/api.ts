@@ -33,6 +33,8 @@ export interface RequestOptions {
   body?: unknown;
   query?: Query;
   signal?: AbortSignal;
+  /** Headers of this call alone (e.g. Prefer), over the common ones. */
+  headers?: Record<string, string>;
   /** Skip the 401/403 session check (the session calls themselves). */
   noSessionCheck?: boolean;
 }
@@ -82,9 +84,10 @@ export function requestHeaders(method: Method): { headers: Record<string, string
   return { headers, withCredentials: true };
 }
 
-function buildInit(method: Method, body: unknown, signal?: AbortSignal): RequestInit {
+function buildInit(method: Method, body: unknown, signal?: AbortSignal, extra?: Record<string, string>): RequestInit {
   const { headers, withCredentials } = requestHeaders(method);
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (extra) Object.assign(headers, extra);
   const credentials: RequestCredentials = withCredentials ? 'same-origin' : 'omit';
   const init: RequestInit = { method, headers, credentials };
   if (body !== undefined) init.body = JSON.stringify(body);
@@ -162,7 +165,7 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
   const method = opts.method ?? (opts.body === undefined ? 'GET' : 'POST');
   let res: Response;
   try {
-    res = await send(apiUrl(path, opts.query), buildInit(method, opts.body, opts.signal));
+    res = await send(apiUrl(path, opts.query), buildInit(method, opts.body, opts.signal, opts.headers));
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     throw connectionError();
@@ -187,9 +190,9 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
 export const api = {
   get: <T>(path: string, query?: Query, signal?: AbortSignal) =>
     request<T>(path, { method: 'GET', ...(query ? { query } : {}), ...(signal ? { signal } : {}) }),
-  post: <T>(path: string, body: unknown, query?: Query) =>
-    request<T>(path, { method: 'POST', body, ...(query ? { query } : {}) }),
-  put: <T>(path: string, body: unknown, query?: Query) =>
-    request<T>(path, { method: 'PUT', body: body ?? {}, ...(query ? { query } : {}) }),
+  post: <T>(path: string, body: unknown, query?: Query, headers?: Record<string, string>) =>
+    request<T>(path, { method: 'POST', body, ...(query ? { query } : {}), ...(headers ? { headers } : {}) }),
+  put: <T>(path: string, body: unknown, query?: Query, headers?: Record<string, string>) =>
+    request<T>(path, { method: 'PUT', body: body ?? {}, ...(query ? { query } : {}), ...(headers ? { headers } : {}) }),
   del: <T>(path: string, query?: Query) => request<T>(path, { method: 'DELETE', ...(query ? { query } : {}) }),
 };

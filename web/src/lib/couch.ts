@@ -45,7 +45,15 @@ export interface WriteResult {
   ok: boolean;
   id: string;
   rev: string;
+  /** The document as stored (what a GET reads), on a save sent with RETURN_DOC. */
+  doc?: Doc;
 }
+
+/**
+ * RETURN_DOC asks a save to answer the document as stored too (RFC 7240; docs/api.md), so the screen that shows
+ * it needs no second request (lib/live-deps.ts refetchOwnWrite).
+ */
+export const RETURN_DOC = { Prefer: 'return=representation' };
 
 export interface ChangeRow<T = Doc> {
   seq: number | string;
@@ -96,12 +104,12 @@ export const getDoc = <T>(db: string, id: string, fields?: string[]) =>
   api.get<T>(`${enc(db)}/${enc(id)}`, fields ? { fields: fields.join(',') } : undefined);
 
 export const putDoc = (db: string, doc: Doc) =>
-  api.put<WriteResult>(`${enc(db)}/${enc(doc._id)}`, doc, doc._rev ? { rev: doc._rev } : undefined);
+  api.put<WriteResult>(`${enc(db)}/${enc(doc._id)}`, doc, doc._rev ? { rev: doc._rev } : undefined, RETURN_DOC);
 
 /** A document to create: the server makes its id when it has none. */
 export type NewDoc = Omit<Doc, '_id'> & { _id?: string };
 
-export const postDoc = (db: string, doc: NewDoc) => api.post<WriteResult>(enc(db), doc);
+export const postDoc = (db: string, doc: NewDoc) => api.post<WriteResult>(enc(db), doc, undefined, RETURN_DOC);
 
 export const deleteDoc = (db: string, id: string, rev: string) =>
   api.del<WriteResult>(`${enc(db)}/${enc(id)}`, { rev });

@@ -25,10 +25,12 @@ export type LiveDeps =
        * stream is done, refetches it.
        */
       derived?: boolean;
+      /** Its data is the one document of `ids` as GET reads it (liveDoc): a save's answer may stand in for it. */
+      doc?: boolean;
     };
 
-/** liveDoc is the meta of a query reading the document id alone. */
-export const liveDoc = (id: string): { live: LiveDeps } => ({ live: { ids: [id] } });
+/** liveDoc is the meta of a query reading the document id alone (its GET, as is). */
+export const liveDoc = (id: string): { live: LiveDeps } => ({ live: { ids: [id], doc: true } });
 /** liveKlasses is the meta of a query listing or counting documents of these klasses alone. */
 export const liveKlasses = (...klasses: string[]): { live: LiveDeps } => ({ live: { klasses } });
 
@@ -78,12 +80,15 @@ export const hears = (qc: QueryClient, db: string): boolean => hearings.get(qc)?
  * the key prefixes given, or every query of w's db. When w's notice comes, what came back holding w's revision
  * is left alone (newsFor), so the notice refetches only what this left out (what the stream derives, queries
  * that say nothing of what they show) or what came back without it (a list read from an index that had not
- * caught up yet). A tab that does not hear w's db refetches them all now.
+ * caught up yet). A tab that does not hear w's db refetches them all now. saved, the save's answer (the
+ * document as stored: lib/couch.ts RETURN_DOC), stands in for the refetch of the queries reading that document.
  */
-export async function refetchOwnWrite(qc: QueryClient, w: LiveNotice, keys?: readonly QueryKey[]): Promise<void> {
+export async function refetchOwnWrite(qc: QueryClient, w: LiveNotice, keys?: readonly QueryKey[], saved?: { _id: string }): Promise<void> {
   const written = [w];
   const notified = hears(qc, w.db);
+  const stored = saved?._id === w.id ? setSaved(qc, w.db, saved) : new Set<Query>();
   const shows = (q: Query) => {
+    if (stored.has(q)) return false;
     const deps = q.meta?.live;
     if (notified && (!declared(deps) || (deps as Exclude<LiveDeps, false>).derived)) return false;
     return showsChange(deps, written, q.state.data);
@@ -93,6 +98,20 @@ export async function refetchOwnWrite(qc: QueryClient, w: LiveNotice, keys?: rea
     return;
   }
   await Promise.all(keys.map((queryKey) => qc.invalidateQueries({ queryKey, predicate: shows })));
+}
+
+/**
+ * setSaved puts a save's answer, the document as stored, in the queries of db that read that document alone
+ * (liveDoc), and returns them: they hold what a refetch would read.
+ */
+function setSaved(qc: QueryClient, db: string, doc: { _id: string }): Set<Query> {
+  const reads = (q: Query) => {
+    const deps = q.meta?.live as Exclude<LiveDeps, false> | undefined;
+    return q.queryKey.includes(db) && !!deps?.doc && deps.ids?.length === 1 && deps.ids[0] === doc._id;
+  };
+  const set = new Set(qc.getQueryCache().findAll({ predicate: reads }));
+  for (const q of set) qc.setQueryData(q.queryKey, doc);
+  return set;
 }
 
 /**

@@ -113,6 +113,29 @@ describe('invalidateDb', () => {
     expect(qc.getQueryState(['comments', db, 'tik-1'])?.isInvalidated).toBe(false);
   });
 
+  it("a save's answer stands in for the refetch of the queries reading that document alone", async () => {
+    const qc = new QueryClient();
+    const db = 'acc-1';
+    const keys = { doc: ['tickets', db, 'doc', 'tik-1'], label: ['record-label', db, 'tik-1', 'title'], other: ['tickets', db, 'doc', 'tik-2'], list: ['tickets', db, 'list'] };
+    const metas = { doc: liveDoc('tik-1'), label: liveDoc('tik-1'), other: liveDoc('tik-2'), list: liveKlasses('Ticket') };
+    for (const [k, key] of Object.entries(keys)) {
+      qc.getQueryCache().build(qc, { queryKey: key, meta: metas[k as keyof typeof keys] });
+      qc.setQueryData(key, { _id: 'old' });
+    }
+    const saved = { _id: 'tik-1', _rev: '2-x', klass: 'Ticket', number: 7, status: 'doing' };
+    await refetchOwnWrite(qc, ownWrite(db, 'tik-1', 'Ticket', false, '2-x'), [['tickets', db], ['record-label', db]], saved);
+    expect(qc.getQueryData(keys.doc)).toEqual(saved);
+    expect(qc.getQueryData(keys.label)).toEqual(saved);
+    expect(qc.getQueryState(keys.doc)?.isInvalidated).toBe(false);
+    expect(qc.getQueryState(keys.list)?.isInvalidated).toBe(true); // a list showing it still reads again
+    expect(qc.getQueryData(keys.other)).toEqual({ _id: 'old' });
+
+    // An answer about another document (or none) sets nothing.
+    await refetchOwnWrite(qc, ownWrite(db, 'tik-2', 'Ticket', false, '2-y'), [['tickets', db]], saved);
+    expect(qc.getQueryData(keys.other)).toEqual({ _id: 'old' });
+    expect(qc.getQueryState(keys.other)?.isInvalidated).toBe(true);
+  });
+
   it("a tab that hears the db leaves to the write's notice what the stream derives and what says nothing of what it shows", async () => {
     const qc = new QueryClient();
     const db = 'acc-1';

@@ -26,7 +26,7 @@ export function CommentsPanel({ db, itemId, itemType, readOnly = false }: { db: 
       setContent('');
       setError(null);
       // The record's own history has no entry for its comments (each comment has its own).
-      void refetchOwnWrite(qc, ownWrite(db, res.id, 'Comment', false, res.rev), [['comments', db, itemId]]);
+      void refetchOwnWrite(qc, ownWrite(db, res.id, 'Comment', false, res.rev), [['comments', db, itemId]], res.doc);
     },
     onError: (e) => setError(asApiError(e)),
   });

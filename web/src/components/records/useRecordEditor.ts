@@ -59,6 +59,7 @@ export function useRecordEditor(set: string, klass: string, initial: Record<stri
         qc,
         ownWrite(db, res.id, klass, false, res.rev),
         [scope, 'records', ...alsoRefresh].map((root) => [root, db]),
+        res.doc,
       );
       navigate(paths.show(db, set, res.id));
     },

@@ -21,7 +21,7 @@ export function Component() {
   const m = useMutation({
     mutationFn: (values: Record<string, unknown>): Promise<WriteResult> => updateRecord(db, { ...(q.data as Doc), ...values }),
     onSuccess: async (res) => {
-      await refetchOwnWrite(qc, ownWrite(db, id, def.klass, false, res.rev));
+      await refetchOwnWrite(qc, ownWrite(db, id, def.klass, false, res.rev), undefined, res.doc);
       navigate(paths.show(db, def.set, id));
     },
   });

@@ -6,6 +6,7 @@ import { asApiError } from '../../../lib/errors';
 import { ownWrite, refetchOwnWrite } from '../../../lib/live-deps';
 import { paths } from '../../../lib/paths';
 import { createRecord } from '../api/create-record';
+import { recordQuery } from '../api/get-record';
 import { ResourceCrumbs } from '../components/ResourceCrumbs';
 import { ResourceForm } from '../components/ResourceForm';
 import { useResource } from '../components/useResource';
@@ -18,7 +19,9 @@ export function Component() {
   const m = useMutation({
     mutationFn: (values: Record<string, unknown>) => createRecord(db, def.prefix, def.klass, values),
     onSuccess: async (res) => {
-      await refetchOwnWrite(qc, ownWrite(db, res.id, def.klass, false, res.rev));
+      await refetchOwnWrite(qc, ownWrite(db, res.id, def.klass, false, res.rev), undefined, res.doc);
+      // The record's screen opens on the record as stored; only its panels read.
+      if (res.doc) qc.setQueryData(recordQuery(db, res.id).queryKey, res.doc);
       navigate(paths.show(db, def.set, res.id));
     },
   });

@@ -133,7 +133,7 @@ function Board({ db }: { db: string }) {
       if (ctx?.prev) qc.setQueryData(key, ctx.prev);
     },
     onSettled: (res, _e, { ticket }) => {
-      void refetchOwnWrite(qc, ownWrite(db, ticket._id, 'Ticket', false, res?.rev));
+      void refetchOwnWrite(qc, ownWrite(db, ticket._id, 'Ticket', false, res?.rev), undefined, res?.doc);
     },
   });
 

@@ -37,7 +37,7 @@ export function Component() {
       return saveTicket(db, body as TicketValues);
     },
     onSuccess: async (res) => {
-      await refetchOwnWrite(qc, ownWrite(db, id, 'Ticket', false, res.rev));
+      await refetchOwnWrite(qc, ownWrite(db, id, 'Ticket', false, res.rev), undefined, res.doc);
       navigate(paths.show(db, 'tickets', id));
     },
     onError: (e) => setError(asApiError(e)),

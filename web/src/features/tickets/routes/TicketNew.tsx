@@ -9,7 +9,8 @@ import { ownWrite, refetchOwnWrite } from '../../../lib/live-deps';
 import { Page } from '../../../components/Page';
 import { asApiError, clientValidationError, type ApiError } from '../../../lib/errors';
 import { paths } from '../../../lib/paths';
-import { saveTicket } from '../api/tickets';
+import { saveTicket, ticketQuery } from '../api/tickets';
+import type { Ticket } from '../api/types';
 import { DeskCrumbs } from '../components/DeskCrumbs';
 import { TicketForm, type TicketValues } from '../components/TicketForm';
 
@@ -30,7 +31,9 @@ export function Component() {
     mutationFn: () => saveTicket(db, clean(values)),
     onSuccess: async (res) => {
       // What the new ticket changes (lists, board, counter), not every ticket query of the form's page.
-      await refetchOwnWrite(qc, ownWrite(db, res.id, 'Ticket', false, res.rev));
+      await refetchOwnWrite(qc, ownWrite(db, res.id, 'Ticket', false, res.rev), undefined, res.doc);
+      // The ticket's screen opens on the ticket as stored; only its panels read.
+      if (res.doc) qc.setQueryData(ticketQuery(db, res.id).queryKey, res.doc as Ticket);
       navigate(paths.show(db, 'tickets', res.id));
     },
     onError: (e) => setError(asApiError(e)),

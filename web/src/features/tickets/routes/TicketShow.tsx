@@ -95,7 +95,7 @@ export function Component() {
   const move = useMutation({
     mutationFn: (status: Status) => moveTicket(db, q.data as Ticket, status),
     onSettled: (res) => {
-      void refetchOwnWrite(qc, ownWrite(db, id, 'Ticket', false, res?.rev), [['tickets', db], ['history', db, id]]);
+      void refetchOwnWrite(qc, ownWrite(db, id, 'Ticket', false, res?.rev), [['tickets', db], ['history', db, id]], res?.doc);
     },
   });
   const del = useMutation({
