@@ -307,10 +307,10 @@ func BenchmarkCostPerTenant(b *testing.B) {
 		fmt.Fprintf(&out, "\nWith %s: %s, $%.4f; total $%.4f\n", alt.what, l.Arithmetic, l.Dollars, capacity.Total(month))
 	}
 	// The SPA's own day: web/e2e/requests.test.ts measures its requests per
-	// action, and the script's actions at those rates come to 235-275 HTTP
+	// action, and the script's actions at those rates come to 230-270 HTTP
 	// requests (docs/operating.md, Costs). The request-priced lines follow
 	// the requests; DynamoDB's capacity stays the script's.
-	for _, spa := range []int{235, 275} {
+	for _, spa := range []int{230, 270} {
 		d := day
 		d.Requests = spa
 		fmt.Fprintf(&out, "\nWith the SPA's measured day, %d HTTP requests (the request-priced lines; the same capacity): total $%.4f\n", spa, capacity.Total(capacity.Month(d, built)))

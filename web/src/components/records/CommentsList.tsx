@@ -17,14 +17,21 @@ export interface CommentDoc extends Doc {
   item_id?: string;
 }
 
+/** How many of a record's comments the panel shows, newest first. */
+const COMMENTS_SHOWN = 50;
+
 export const commentsQuery = (db: string, itemId: string) => ({
   queryKey: ['comments', db, itemId],
   queryFn: () =>
-    find<CommentDoc>(db, { selector: { klass: 'Comment', item_id: itemId }, sort: [{ created_at: 'desc' }], limit: 50 }).then(
+    find<CommentDoc>(db, { selector: { klass: 'Comment', item_id: itemId }, sort: [{ created_at: 'desc' }], limit: COMMENTS_SHOWN }).then(
       (r) => r.docs ?? [],
     ),
   meta: liveKlasses('Comment'),
 });
+
+/** withNewComment is the list after the comment just saved (as stored): it heads a list newest first. */
+export const withNewComment = (list: readonly CommentDoc[], saved: CommentDoc): CommentDoc[] =>
+  [saved, ...list.filter((c) => c._id !== saved._id)].slice(0, COMMENTS_SHOWN);
 
 export function CommentsList({ db, itemId }: { db: string; itemId: string }) {
   const { t, i18n } = useTranslation();

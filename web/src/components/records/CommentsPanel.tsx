@@ -10,7 +10,7 @@ import { postDoc } from '../../lib/couch';
 import { ownWrite, refetchOwnWrite } from '../../lib/live-deps';
 import { asApiError, clientValidationError, type ApiError } from '../../lib/errors';
 import { ErrorAlert, errorOf, useFieldError } from '../ErrorAlert';
-import { CommentsList } from './CommentsList';
+import { CommentsList, commentsQuery, withNewComment, type CommentDoc } from './CommentsList';
 
 export const COMMENT_MAX = 10_000;
 
@@ -25,8 +25,12 @@ export function CommentsPanel({ db, itemId, itemType, readOnly = false }: { db: 
     onSuccess: (res) => {
       setContent('');
       setError(null);
-      // The record's own history has no entry for its comments (each comment has its own).
-      void refetchOwnWrite(qc, ownWrite(db, res.id, 'Comment', false, res.rev), [['comments', db, itemId]], res.doc);
+      // The record's own history has no entry for its comments (each comment has its own). The save's answer
+      // is the comment as stored: it heads the list without reading it again.
+      const key = commentsQuery(db, itemId).queryKey;
+      const list = qc.getQueryData<CommentDoc[]>(key);
+      if (res.doc && list) qc.setQueryData(key, withNewComment(list, res.doc as CommentDoc));
+      void refetchOwnWrite(qc, ownWrite(db, res.id, 'Comment', false, res.rev), res.doc && list ? [] : [key], res.doc);
     },
     onError: (e) => setError(asApiError(e)),
   });

@@ -169,4 +169,27 @@ describe('CommentsPanel', () => {
     expect(await screen.findByText('Peça chegou')).toBeInTheDocument();
     expect(screen.getByLabelText('New comment')).toHaveValue('');
   });
+
+  it('shows the comment the save answers without reading the list again', async () => {
+    const older = { _id: 'cmt-0', content: 'Orçamento enviado', created_by: { _id: 'usr-1', label: 'Ana' } };
+    const { calls } = mockFetch((c) => {
+      if (c.method === 'POST' && c.path.endsWith('/_find')) return json(200, { docs: [older] });
+      if (c.method === 'POST' && c.path === `/api/${DB}`) {
+        const doc = { _id: 'cmt-1', _rev: '1-a', klass: 'Comment', content: 'Peça chegou', created_by: { _id: 'usr-1', label: 'Ana' } };
+        return json(201, { ok: true, id: 'cmt-1', rev: '1-a', doc });
+      }
+      return undefined;
+    });
+    renderScreen(<CommentsPanel db={DB} itemId={ANA} itemType="Customer" />);
+    expect(await screen.findByText('Orçamento enviado')).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('New comment'), 'Peça chegou');
+    await user.click(screen.getByRole('button', { name: 'Add comment' }));
+    expect(await screen.findByText('Peça chegou')).toBeInTheDocument();
+    const post = calls.find((c) => c.method === 'POST' && c.path === `/api/${DB}`);
+    expect(post?.headers.prefer).toBe('return=representation');
+    const texts = [...document.querySelectorAll('.comments-panel')].map((e) => e.textContent ?? '');
+    expect(texts[0]?.indexOf('Peça chegou')).toBeLessThan(texts[0]?.indexOf('Orçamento enviado') ?? -1); // newest first
+    expect(calls.filter((c) => c.path.endsWith('/_find'))).toHaveLength(1);
+  });
 });
