@@ -19,7 +19,7 @@ import (
 var layers = []layer{
 	{"base: errors, ids, settings, plain helpers", true, []string{
 		"shared/fault", "shared/ids", "shared/config", "shared/testproc", "shared/fetchguard",
-		"shared/htmlsafe", "shared/htmlsafe/xsstest", "shared/httpjson", "shared/httpload", "shared/mango", "shared/phones", "shared/phones/internal/gen", "shared/phonerules", "shared/spa",
+		"shared/htmlsafe", "shared/htmlsafe/xsstest", "shared/httpjson", "shared/httpload", "shared/httpload/internal/bare", "shared/mango", "shared/phones", "shared/phones/internal/gen", "shared/phonerules", "shared/spa",
 		"shared/budget", "shared/capacity", "shared/store/bodyzip", "shared/doclinks"}},
 	{"ports and adapters, with their test doubles", true, []string{
 		"shared/store", "shared/store/bolt", "shared/store/dynamo", "shared/store/dynamo/ddblocal", "shared/store/storetest",
