@@ -65,59 +65,62 @@ export const SHOW_ONLY_SETS = [
  */
 const screen = (name: string) => (): Promise<ScreenModule> => import('./screens').then((m) => m.loadScreen(name));
 
+/** signedIn is a signed-in route: its screen is the one screens.ts has under its name. */
+const signedIn = (def: Omit<RouteDef, 'load'>): RouteDef => ({ ...def, load: screen(def.name) });
+
 function fullSet(set: string): RouteDef[] {
   return [
-    { path: `${A}/${set}`, name: `${set}#index`, access: 'account', set, load: screen(`${set}#index`) },
-    { path: `${A}/${set}/new`, name: `${set}#new`, access: 'account', set, load: screen(`${set}#new`) },
-    { path: `${A}/${set}/:record_id`, name: `${set}#show`, access: 'account', set, load: screen(`${set}#show`) },
-    { path: `${A}/${set}/:record_id/edit`, name: `${set}#edit`, access: 'account', set, load: screen(`${set}#edit`) },
+    signedIn({ path: `${A}/${set}`, name: `${set}#index`, access: 'account', set }),
+    signedIn({ path: `${A}/${set}/new`, name: `${set}#new`, access: 'account', set }),
+    signedIn({ path: `${A}/${set}/:record_id`, name: `${set}#show`, access: 'account', set }),
+    signedIn({ path: `${A}/${set}/:record_id/edit`, name: `${set}#edit`, access: 'account', set }),
   ];
 }
 
 export const ROUTES: RouteDef[] = [
   { path: '', name: 'home', access: 'public', load: () => import('../features/home/routes/Home') },
-  { path: 'app', name: 'app', access: 'user-no-account', load: screen('app') },
-  { path: 'app.html', name: 'appHtml', access: 'user-no-account', load: screen('appHtml') },
+  signedIn({ path: 'app', name: 'app', access: 'user-no-account' }),
+  signedIn({ path: 'app.html', name: 'appHtml', access: 'user-no-account' }),
 
   { path: 'user/login', name: 'user#login', access: 'public', load: () => import('../features/auth/routes/Login') },
   { path: 'user/register', name: 'user#register', access: 'public', load: () => import('../features/auth/routes/Register') },
-  { path: 'user/profile', name: 'user#profile', access: 'user', load: screen('user#profile') },
+  signedIn({ path: 'user/profile', name: 'user#profile', access: 'user'}),
   { path: 'invite', name: 'invite', access: 'public', load: () => import('../features/profile/routes/Invite') },
-  { path: 'user/newsletter', name: 'user#newsletter', access: 'user', load: screen('user#newsletter') },
+  signedIn({ path: 'user/newsletter', name: 'user#newsletter', access: 'user'}),
   { path: 'user/confirm/new', name: 'confirm#new', access: 'public', load: () => import('../features/auth/routes/ConfirmNew') },
   { path: 'user/confirm/:token', name: 'confirm#show', access: 'public', load: () => import('../features/auth/routes/ConfirmShow') },
   { path: 'user/password/new', name: 'password#new', access: 'public', load: () => import('../features/auth/routes/PasswordNew') },
   { path: 'user/password/:token', name: 'password#show', access: 'public', load: () => import('../features/auth/routes/PasswordShow') },
 
-  { path: 'account/new', name: 'account#new', access: 'user-no-account', load: screen('account#new') },
-  { path: A, name: 'dashboard', access: 'account', load: screen('dashboard') },
-  { path: `${A}/admin`, name: 'admin', access: 'account', load: screen('admin') },
-  { path: `${A}/noop`, name: 'adminnoop', access: 'account', load: screen('adminnoop') },
+  signedIn({ path: 'account/new', name: 'account#new', access: 'user-no-account' }),
+  signedIn({ path: A, name: 'dashboard', access: 'account' }),
+  signedIn({ path: `${A}/admin`, name: 'admin', access: 'account' }),
+  signedIn({ path: `${A}/noop`, name: 'adminnoop', access: 'account' }),
 
   // Before the set's :record_id route, so "plan" is not read as an id.
-  { path: `${A}/maintenances/plan`, name: 'maintenances#plan', access: 'account', set: 'maintenances', load: screen('maintenances#plan') },
+  signedIn({ path: `${A}/maintenances/plan`, name: 'maintenances#plan', access: 'account', set: 'maintenances' }),
   ...FULL_SETS.flatMap(fullSet),
-  { path: `${A}/groups`, name: 'groups#index', access: 'account', load: screen('groups#index') },
-  { path: `${A}/groups/new`, name: 'groups#new', access: 'account', load: screen('groups#new') },
-  { path: `${A}/comments/:record_id`, name: 'comments#show', access: 'account', set: 'comments', load: screen('comments#show') },
-  { path: `${A}/reader_items`, name: 'reader_items#index', access: 'account', set: 'reader_items', load: screen('reader_items#index') },
-  { path: `${A}/reader_items/:record_id`, name: 'reader_items#show', access: 'account', set: 'reader_items', load: screen('reader_items#show') },
+  signedIn({ path: `${A}/groups`, name: 'groups#index', access: 'account' }),
+  signedIn({ path: `${A}/groups/new`, name: 'groups#new', access: 'account' }),
+  signedIn({ path: `${A}/comments/:record_id`, name: 'comments#show', access: 'account', set: 'comments' }),
+  signedIn({ path: `${A}/reader_items`, name: 'reader_items#index', access: 'account', set: 'reader_items' }),
+  signedIn({ path: `${A}/reader_items/:record_id`, name: 'reader_items#show', access: 'account', set: 'reader_items' }),
   // The links app (features/links): not in SPEC §2's table.
-  { path: `${A}/bookmarks`, name: 'bookmarks#index', access: 'account', set: 'bookmarks', load: screen('bookmarks#index') },
-  { path: `${A}/users/:record_id`, name: 'users#show', access: 'account', load: screen('users#show') },
+  signedIn({ path: `${A}/bookmarks`, name: 'bookmarks#index', access: 'account', set: 'bookmarks' }),
+  signedIn({ path: `${A}/users/:record_id`, name: 'users#show', access: 'account' }),
   ...SHOW_ONLY_SETS.map(
-    (set): RouteDef => ({ path: `${A}/${set}/:record_id`, name: `${set}#show`, access: 'account', set, load: screen(`${set}#show`) }),
+    (set) => signedIn({ path: `${A}/${set}/:record_id`, name: `${set}#show`, access: 'account', set }),
   ),
 
-  { path: 'disk', name: 'disk#index', access: 'account', load: screen('disk#index') },
-  { path: 'disk/:dir_id', name: 'disk#show', access: 'account', load: screen('disk#show') },
-  { path: 'ticket-board', name: 'tickets#board', access: 'account', load: screen('tickets#board') },
-  { path: 'wallets-upload', name: 'wallets#upload', access: 'account', load: screen('wallets#upload') },
-  { path: 'wiki', name: 'wiki#index', access: 'account', load: screen('wiki#index') },
-  { path: 'usage', name: 'subscription#usage', access: 'account', load: screen('subscription#usage') },
-  { path: 'billing', name: 'subscription#billing', access: 'account', load: screen('subscription#billing') },
-  { path: 'checkout/:price_id', name: 'subscription#checkout', access: 'account', load: screen('subscription#checkout') },
-  { path: 'checkout', name: 'checkout', access: 'user-no-account', load: screen('checkout') },
+  signedIn({ path: 'disk', name: 'disk#index', access: 'account' }),
+  signedIn({ path: 'disk/:dir_id', name: 'disk#show', access: 'account' }),
+  signedIn({ path: 'ticket-board', name: 'tickets#board', access: 'account' }),
+  signedIn({ path: 'wallets-upload', name: 'wallets#upload', access: 'account' }),
+  signedIn({ path: 'wiki', name: 'wiki#index', access: 'account' }),
+  signedIn({ path: 'usage', name: 'subscription#usage', access: 'account' }),
+  signedIn({ path: 'billing', name: 'subscription#billing', access: 'account' }),
+  signedIn({ path: 'checkout/:price_id', name: 'subscription#checkout', access: 'account' }),
+  signedIn({ path: 'checkout', name: 'checkout', access: 'user-no-account' }),
 
   // The customer's pages, opened from a receipt's QR code or a shared link (no sign-in).
   { path: 's/:token', name: 'status#public', access: 'public', bare: true, load: () => import('../features/tickets/routes/PublicStatus') },
